@@ -1,0 +1,94 @@
+import type { ExtractedCredential } from '../format/extracted-credential.js';
+import type { PolicyError, PolicyResult } from '../clients/policy-result.js';
+
+export type AuthorizationStatus = 'created' | 'pending' | 'authorized' | 'rejected' | 'error' | 'expired';
+export const TERMINAL_STATUSES: readonly AuthorizationStatus[] = ['authorized', 'rejected', 'error', 'expired'];
+export const isTerminalStatus = (status: AuthorizationStatus): boolean => TERMINAL_STATUSES.includes(status);
+
+export type ResponseMode = 'direct_post' | 'direct_post.jwt' | 'dc_api' | 'dc_api.jwt';
+export type ResponseType = 'vp_token' | 'vp_token id_token';
+export type DcApiProtocol = 'openid4vp-v1-unsigned' | 'openid4vp-v1-signed' | 'openid4vp-v1-multisigned';
+
+/** DCQL query as sent to the wallet (OpenID4VP 1.0 section 6). Unknown members are kept. */
+export interface DcqlQuery {
+  credentials: DcqlCredentialQuery[];
+  credential_sets?: { options: string[][]; required?: boolean; [k: string]: unknown }[];
+  [k: string]: unknown;
+}
+export interface DcqlCredentialQuery {
+  id: string;
+  format: string;
+  multiple?: boolean;
+  meta?: Record<string, unknown>;
+  trusted_authorities?: { type: string; values: string[] }[];
+  require_cryptographic_holder_binding?: boolean;
+  claims?: { id?: string; path: (string | number | null)[]; values?: (string | number | boolean)[]; intent_to_retain?: boolean }[];
+  claim_sets?: string[][];
+  [k: string]: unknown;
+}
+
+/** DIF Presentation Exchange v2 definition (legacy flows). */
+export interface PresentationDefinition {
+  id: string;
+  input_descriptors: { id: string; format?: Record<string, unknown>; constraints?: Record<string, unknown>; group?: string[]; [k: string]: unknown }[];
+  submission_requirements?: Record<string, unknown>[];
+  format?: Record<string, unknown>;
+  name?: string;
+  purpose?: string;
+  [k: string]: unknown;
+}
+
+export type AuthorizationQuery =
+  | { type: 'DCQL'; dcql: DcqlQuery }
+  | { type: 'DIF.PresentationExchange'; presentationDefinition: PresentationDefinition };
+
+/** What the relying party asked for, frozen at creation. */
+export interface AuthorizationRequestParameters {
+  query: AuthorizationQuery;
+  responseMode: ResponseMode;
+  responseType: ResponseType;
+  nonce: string;
+  /** Sent in redirect flows; absent for the DC API. */
+  state?: string;
+  /** Full client_id with its prefix (for example `x509_hash:...`); absent for unsigned DC API requests. */
+  clientId?: string;
+  profile?: 'haip';
+  protocol?: DcApiProtocol;
+  expectedOrigins?: string[];
+  transactionData?: string[];
+  verifierInfo?: unknown[];
+  walletMetadata?: Record<string, unknown>;
+  /** Where the wallet is sent after a direct_post response; the response code is appended. */
+  redirectUri?: string;
+  /** Absolute response_uri (direct_post modes). */
+  responseUri?: string;
+}
+
+/** Per-request ECDH-ES P-256 key for encrypted responses. The private part never leaves the store. */
+export interface EncryptionKeyRecord {
+  kid: string;
+  alg: 'ECDH-ES';
+  publicJwk: JsonWebKey & { kid: string; alg: string; use?: string };
+  privateJwk: JsonWebKey;
+}
+
+/**
+ * One authorization. Stores persist it as an opaque JSON value; `version` drives compare-and-set
+ * and starts at 1. Timestamps are epoch milliseconds.
+ */
+export interface AuthorizationRecord {
+  id: string;
+  instanceId: string;
+  version: number;
+  status: AuthorizationStatus;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+  request: AuthorizationRequestParameters;
+  encryptionKey?: EncryptionKeyRecord;
+  /** Set atomically when a wallet response is claimed for processing (at most once). */
+  responseClaimedAt?: number;
+  policyResults: PolicyResult[];
+  credentials: ExtractedCredential[];
+  error?: PolicyError;
+}

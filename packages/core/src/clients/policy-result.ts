@@ -1,0 +1,30 @@
+/** RFC 9457-style problem details, with the reference API's extensions. */
+export interface PolicyError {
+  type: string;
+  title?: string;
+  detail?: string;
+  status?: number;
+  instance?: string;
+  /** Stable machine-readable code, for example `proof.signature_invalid`. */
+  code?: string;
+  errors?: { detail: string; pointer?: string; parameter?: string; header?: string; code?: string }[];
+  /** Problem details passed through from a delegated service. */
+  external?: Record<string, Omit<PolicyError, 'external'>>;
+}
+
+export type ServiceName = 'authorizer' | 'validator' | 'verifier' | 'resolver' | 'library';
+
+/**
+ * One policy outcome. `path` is `[]` for the whole response, `[queryId, index]` for one
+ * presentation (deeper for mdoc: `[queryId, index, docIndex, namespace]`). Exactly one of
+ * `data` and `error` is set.
+ */
+export interface PolicyResult {
+  path: (string | number)[];
+  policy: string;
+  service: ServiceName;
+  data?: Record<string, unknown>;
+  error?: PolicyError;
+}
+
+export const isFailedResult = (result: PolicyResult): boolean => result.error !== undefined;

@@ -1,0 +1,45 @@
+import type { AuthorizationQuery } from '../authorization/authorization-record.js';
+import type { DidMethodsConfig } from '../config/did-methods-config.js';
+import type { ParsedIdToken, ParsedPresentation } from '../format/parsed-presentation.js';
+import type { ClientCallOptions } from './validator-client.js';
+import type { PolicyResult } from './policy-result.js';
+
+/** Inputs for the mdoc SessionTranscript (OpenID4VP 1.0 appendix B.2.6). */
+export type SessionTranscriptInput =
+  | { kind: 'redirect'; clientId: string; nonce: string; responseUri: string; /** base64url RFC 7638 SHA-256 thumbprint, or null when unencrypted */ jwkThumbprint: string | null }
+  | { kind: 'dc_api'; origin: string; nonce: string; jwkThumbprint: string | null };
+
+export interface VerifyInput {
+  authorizationId: string;
+  query: AuthorizationQuery;
+  presentations: ParsedPresentation[];
+  nonce: string;
+  /** Expected audience: the full client_id (redirect flows) or `origin:<origin>` (DC API). */
+  audience: string;
+  sessionTranscript: SessionTranscriptInput;
+  /**
+   * Holder binding required per query id (DCQL `require_cryptographic_holder_binding`, default
+   * true). Under HAIP every entry is true and a missing binding is a verify failure.
+   */
+  holderBindingRequired: Record<string, boolean>;
+  transactionData?: string[];
+  profile?: 'haip';
+  didMethods: DidMethodsConfig;
+}
+
+export interface VerifyIdTokenInput {
+  authorizationId: string;
+  idToken: ParsedIdToken;
+  nonce: string;
+  audience: string;
+  didMethods: DidMethodsConfig;
+}
+
+/**
+ * Cryptographic verification. Same contract as ValidatorClient: resolve with results, throw only
+ * when verification could not be carried out. Must be safe to call concurrently.
+ */
+export interface VerifierClient {
+  verify(input: VerifyInput, options: ClientCallOptions): Promise<PolicyResult[]>;
+  verifyIdToken(input: VerifyIdTokenInput, options: ClientCallOptions): Promise<PolicyResult[]>;
+}

@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+import { corsConfigSchema } from './cors-config.js';
+import { didMethodsConfigSchema } from './did-methods-config.js';
+
+/** `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by name. */
+export const serviceInstanceReferenceSchema = v.variant('type', [
+  v.object({ type: v.literal('managed') }),
+  v.object({ type: v.literal('instance'), resourceId: v.pipe(v.string(), v.minLength(1)), serviceRole: v.optional(v.unknown()) }),
+]);
+export type ServiceInstanceReference = v.InferOutput<typeof serviceInstanceReferenceSchema>;
+
+const timeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(600_000)), 10_000);
+
+export const instanceConfigSchema = v.optional(
+  v.object({
+    cors: corsConfigSchema,
+    policies: v.optional(
+      v.object({
+        validate: v.optional(v.object({ skip: v.optional(v.boolean(), false), validator: v.optional(serviceInstanceReferenceSchema, { type: 'managed' }), timeoutMs }), {}),
+        verify: v.optional(v.object({ skip: v.optional(v.boolean(), false), verifier: v.optional(serviceInstanceReferenceSchema, { type: 'managed' }), timeoutMs }), {}),
+      }),
+      {},
+    ),
+    openId4vp: v.optional(
+      v.object({
+        authorizationEndpoint: v.optional(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9+.-]*:/i, 'authorizationEndpoint must be a URI such as "openid4vp:" or "haip-vp://"')), 'openid4vp:'),
+        /** Authorization lifetime in milliseconds. */
+        expiresAfter: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1_000), v.maxValue(86_400_000)), 300_000),
+        /** Response-code lifetime in milliseconds. */
+        responseCodeTtl: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1_000), v.maxValue(3_600_000)), 300_000),
+        /** How long a finished record stays readable after it expired, in milliseconds. */
+        retention: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 86_400_000),
+        /** Default redirect URI for direct_post flows (the response code is appended). */
+        redirectUri: v.optional(v.pipe(v.string(), v.url('redirectUri must be an absolute URL'))),
+        clientIdPrefix: v.optional(v.picklist(['x509_hash', 'x509_san_dns']), 'x509_hash'),
+        clientMetadata: v.optional(
+          v.object({
+            clientName: v.optional(v.string()),
+            clientUri: v.optional(v.pipe(v.string(), v.url())),
+            location: v.optional(v.string()),
+            logoUri: v.optional(v.pipe(v.string(), v.url())),
+          }),
+          {},
+        ),
+        trustAnchor: v.optional(v.object({ type: v.optional(v.string(), 'instance'), anchor: v.optional(v.picklist(['root', 'account', 'instance']), 'root') }), {}),
+        /** Require wallets posting wallet_metadata to list the client id prefix (off: many wallets omit it). */
+        requireWalletClientIdPrefix: v.optional(v.boolean(), false),
+      }),
+      {},
+    ),
+    didMethods: didMethodsConfigSchema,
+  }),
+  {},
+);
+
+export type InstanceConfigInput = v.InferInput<typeof instanceConfigSchema>;
+export type InstanceConfig = v.InferOutput<typeof instanceConfigSchema>;

@@ -1,0 +1,55 @@
+import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+
+export interface ExpiryCandidate {
+  instanceId: string;
+  id: string;
+}
+
+/**
+ * Persistence of authorization records. Implementations throw StoreUnavailableError when their
+ * engine cannot be reached. All durations are milliseconds; all timestamps epoch milliseconds.
+ */
+export interface AuthorizationStore {
+  /**
+   * Insert a new record, kept for `ttlMs` (its retention, which outlives `expiresAt` so that an
+   * RP can still read the final status). Rejects if a record with the same instance and id exists.
+   */
+  create(record: AuthorizationRecord, ttlMs: number): Promise<void>;
+  /** The record, or null when unknown, dropped after its TTL, or owned by another instance. */
+  get(instanceId: string, id: string): Promise<AuthorizationRecord | null>;
+  /**
+   * Atomic compare-and-set: replace the stored record with `next` only if the stored version is
+   * `expectedVersion` (callers set `next.version = expectedVersion + 1`). Keeps the record's TTL.
+   * Returns false on a version conflict or a missing record; never partially writes.
+   */
+  compareAndSet(next: AuthorizationRecord, expectedVersion: number): Promise<boolean>;
+  /**
+   * Up to `limit` records whose status is not terminal and whose `expiresAt` ≤ `now`. Used by the
+   * expiry sweep; must not scan the whole keyspace (index by expiry instead).
+   */
+  listDueForExpiry(now: number, limit: number): Promise<ExpiryCandidate[]>;
+}
+
+/** What a response code points to. */
+export interface ResponseCodeEntry {
+  instanceId: string;
+  authorizationId: string;
+}
+
+/**
+ * One-time response codes. `key` is derived from the code by the core (a hash scoped by instance),
+ * so stores never see the code itself.
+ */
+export interface CodeStore {
+  /** Store `value` under `key` for `ttlMs` milliseconds. */
+  put(key: string, value: ResponseCodeEntry, ttlMs: number): Promise<void>;
+  /**
+   * Atomically read and delete. Exactly one of any number of concurrent callers (across
+   * processes, for shared stores) gets the entry; the others and later callers get null.
+   * Expired entries return null.
+   */
+  consume(key: string): Promise<ResponseCodeEntry | null>;
+}
+
+/** A store that serves both roles (the memory and Redis stores do). */
+export type AuthorizerStore = AuthorizationStore & CodeStore;
