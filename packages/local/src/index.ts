@@ -1,1 +1,2 @@
-export {};
+export * from './verifier/index.js';
+export * from './validator/index.js';
