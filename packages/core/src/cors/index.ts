@@ -1,1 +1,4 @@
-export {};
+export * from './cors-decision.js';
+export * from './append-vary.js';
+export * from './resolve-cors-config.js';
+export * from './cors-config-from-env.js';

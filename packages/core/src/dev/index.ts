@@ -1,1 +1,1 @@
-export {};
+export * from './dev-signing-key.js';

@@ -1,1 +1,6 @@
-export {};
+export * from './run-format-policy.js';
+export { FORMAT_ERROR_TITLES, FORMAT_ERROR_TYPE_BASE, type FormatErrorCode } from './format-error.js';
+export { PresentationSubmissionSchema, type PresentationSubmission } from './parse-pe-vp-token.js';
+export { cborToJson } from './cbor-to-json.js';
+export { decryptAuthorizationResponse } from '../response/decrypt-response.js';
+export { handoverInfoHash, jwkThumbprint, sessionTranscriptBytes } from '../crypto/session-transcript.js';

@@ -1,0 +1,136 @@
+import type { PolicyError, PolicyResult } from '../clients/policy-result.js';
+import type { SessionTranscriptInput } from '../clients/verifier-client.js';
+import type { ExtractedCredential } from '../format/extracted-credential.js';
+import { runFormatPolicy } from '../format/run-format-policy.js';
+import type { InstanceRuntime } from '../runtime/instance-runtime.js';
+import type { AuthorizationRecord, AuthorizationStatus } from './authorization-record.js';
+import { callClient, type ClientOutcome } from './call-client.js';
+
+/** The response parameters, wherever they came from (form, decrypted JWE, DC API data). */
+export interface WalletPayload {
+  vpToken?: unknown;
+  presentationSubmission?: unknown;
+  idToken?: unknown;
+  error?: unknown;
+  errorDescription?: unknown;
+}
+
+export interface ResponseChannel {
+  /** DC API origin; absent for redirect flows. */
+  origin?: string;
+  /** Thumbprint of our encryption key when the response was encrypted (mdoc SessionTranscript). */
+  jwkThumbprint: string | null;
+}
+
+export interface Evaluation {
+  status: Extract<AuthorizationStatus, 'authorized' | 'rejected' | 'error'>;
+  policyResults: PolicyResult[];
+  credentials: ExtractedCredential[];
+  error?: PolicyError;
+}
+
+/**
+ * Format, then validate ∥ verify, then decide:
+ * - a wallet error or any failed result → `rejected`;
+ * - a client that threw, timed out or answered garbage → `error`;
+ * - otherwise `authorized`.
+ */
+export async function evaluateResponse(instance: InstanceRuntime, record: AuthorizationRecord, payload: WalletPayload, channel: ResponseChannel): Promise<Evaluation> {
+  const request = record.request;
+  if (payload.error !== undefined) return walletError(payload);
+
+  const format = runFormatPolicy({
+    query: request.query,
+    responseType: request.responseType,
+    vpToken: payload.vpToken,
+    presentationSubmission: payload.presentationSubmission,
+    idToken: payload.idToken,
+    ...(request.profile ? { profile: request.profile } : {}),
+  });
+  if (!format.ok) return { status: 'rejected', policyResults: format.results, credentials: [], ...firstError(format.results) };
+
+  const audience = channel.origin !== undefined ? `origin:${channel.origin}` : (request.clientId ?? '');
+  const sessionTranscript: SessionTranscriptInput =
+    channel.origin !== undefined
+      ? { kind: 'dc_api', origin: channel.origin, nonce: request.nonce, jwkThumbprint: channel.jwkThumbprint }
+      : { kind: 'redirect', clientId: request.clientId ?? '', nonce: request.nonce, responseUri: request.responseUri ?? '', jwkThumbprint: channel.jwkThumbprint };
+  const { validate, verify } = instance.config.policies;
+  const common = { authorizationId: record.id, ...(request.profile ? { profile: request.profile } : {}), ...(request.transactionData ? { transactionData: request.transactionData } : {}) };
+
+  const calls: Promise<ClientOutcome>[] = [];
+  const validator = instance.validator;
+  if (validator) {
+    calls.push(callClient('validate', validate.timeoutMs, (signal) => validator.validate({ ...common, query: request.query, presentations: format.presentations }, { signal })));
+  }
+  const verifier = instance.verifier;
+  if (verifier) {
+    calls.push(
+      callClient('verify', verify.timeoutMs, (signal) =>
+        verifier.verify(
+          {
+            ...common,
+            query: request.query,
+            presentations: format.presentations,
+            nonce: request.nonce,
+            audience,
+            sessionTranscript,
+            holderBindingRequired: holderBindingRequired(record),
+            didMethods: instance.config.didMethods,
+          },
+          { signal },
+        ),
+      ),
+    );
+    const idToken = format.idToken;
+    if (idToken) {
+      // ID-token flows run format + verify only: no validator call for the ID token.
+      calls.push(
+        callClient('verify', verify.timeoutMs, (signal) =>
+          verifier.verifyIdToken({ authorizationId: record.id, idToken, nonce: request.nonce, audience, didMethods: instance.config.didMethods }, { signal }),
+        ),
+      );
+    }
+  }
+  const outcomes = await Promise.all(calls);
+
+  const policyResults = [...format.results];
+  let failed = false;
+  for (const outcome of outcomes) {
+    if (outcome.ok) policyResults.push(...outcome.results);
+    else {
+      failed = true;
+      policyResults.push({ path: [], policy: outcome.failure.code === 'unexpected-validate-error' ? 'validate' : 'verify', service: 'authorizer', error: outcome.failure });
+    }
+  }
+  const firstFailure = firstError(policyResults);
+  if (failed) return { status: 'error', policyResults, credentials: [], ...firstFailure };
+  if (firstFailure.error) return { status: 'rejected', policyResults, credentials: [], ...firstFailure };
+  return { status: 'authorized', policyResults, credentials: format.credentials };
+}
+
+function firstError(results: PolicyResult[]): { error?: PolicyError } {
+  const found = results.find((r) => r.error)?.error;
+  return found ? { error: found } : {};
+}
+
+function holderBindingRequired(record: AuthorizationRecord): Record<string, boolean> {
+  const { query, profile } = record.request;
+  if (query.type !== 'DCQL') {
+    return Object.fromEntries(query.presentationDefinition.input_descriptors.map((d) => [d.id, true]));
+  }
+  return Object.fromEntries(query.dcql.credentials.map((c) => [c.id, profile === 'haip' || c.require_cryptographic_holder_binding !== false]));
+}
+
+const WALLET_ERROR = /^[a-z0-9_]{1,64}$/;
+
+function walletError(payload: WalletPayload): Evaluation {
+  const code = typeof payload.error === 'string' && WALLET_ERROR.test(payload.error) ? payload.error : 'unknown';
+  const description = typeof payload.errorDescription === 'string' ? payload.errorDescription.slice(0, 500) : undefined;
+  const error: PolicyError = {
+    type: `https://vp-authorizer.dev/errors/wallet.${code}`,
+    title: 'The wallet returned an error',
+    code: `wallet.${code}`,
+    ...(description ? { detail: description } : {}),
+  };
+  return { status: 'rejected', policyResults: [{ path: [], policy: 'format', service: 'authorizer', error }], credentials: [], error };
+}

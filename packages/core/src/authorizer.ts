@@ -1,0 +1,165 @@
+import type { AuthorizationStatus } from './authorization/authorization-record.js';
+import { sweepExpired } from './authorization/transitions.js';
+import type { PolicyResult } from './clients/policy-result.js';
+import { authorizerOptionsSchema, type AuthorizerOptions, type InstanceOptions } from './config/authorizer-options.js';
+import { parseConfig } from './config/validate-config.js';
+import { AuthorizerError } from './errors/authorizer-error.js';
+import { describeError, silentLogger, type Logger } from './events/logger.js';
+import type { AuthorizerEvent } from './events/authorizer-event.js';
+import type { ExtractedCredential } from './format/extracted-credential.js';
+import type { CoreRequest, CoreResponse } from './http/core-request.js';
+import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
+import { errorResponse, isExpectedError } from './http/responses.js';
+import { matchRoute, type RouteAudience } from './http/routes.js';
+import { createAuthorization } from './operations/create-authorization.js';
+import { receiveDcApiResponse } from './operations/dc-api-response.js';
+import { getCredentials, getPolicyResponse, getStatus } from './operations/read-authorization.js';
+import { getRequestObject, type RequestObjectParams } from './operations/request-object.js';
+import { receiveWalletResponse } from './operations/wallet-response.js';
+import type { CreateAuthorizationResponse } from './request/build-authorization.js';
+import { resolveResponseCode } from './response-code/response-code.js';
+import type { AuthorizerContext } from './runtime/authorizer-context.js';
+import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
+import { memoryStore } from './store/memory-store.js';
+
+export interface HandleOptions {
+  /** Called with unexpected errors (after a JSON 500 was produced) so hosts can report them. */
+  onError?(error: unknown): void;
+}
+
+export interface Authorizer {
+  /** Serve one request given as the core's request object. Never throws. */
+  handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
+  /** Web-standard handler; strips `basePath` from the URL path before routing. */
+  fetch(request: Request): Promise<Response>;
+  /** Body cap adapters enforce while reading the stream. */
+  readonly bodyLimitBytes: number;
+
+  // The same operations as typed methods (instanceId = the instance an RP call is made for).
+  createAuthorization(instanceId: string, body: unknown): Promise<CreateAuthorizationResponse>;
+  getStatus(instanceId: string, authorizationId: string): Promise<{ status: AuthorizationStatus }>;
+  getPolicyResponse(instanceId: string, authorizationId: string): Promise<{ authorizationId: string; data: PolicyResult[] }>;
+  getCredentials(instanceId: string, authorizationId: string): Promise<{ authorizationId: string; credentials: ExtractedCredential[] }>;
+  getRequestObject(authorizationId: string, params?: RequestObjectParams): Promise<string>;
+  submitWalletResponse(authorizationId: string, mode: 'direct_post' | 'direct_post.jwt', form: Record<string, string>): Promise<{ redirect_uri?: string }>;
+  submitDcApiResponse(instanceId: string, authorizationId: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown): Promise<{ status: AuthorizationStatus }>;
+  resolveResponseCode(instanceId: string, responseCode: string): Promise<{ authorization_id: string; status: AuthorizationStatus }>;
+  /** Move overdue authorizations to `expired` now; returns how many changed. Also runs on a timer. */
+  sweepExpired(): Promise<number>;
+  /** Resolves once every instance's signing key is loaded (fails on a bad key). */
+  ready(): Promise<void>;
+  /** Stop timers (and the default memory store's sweep). Does not close a store you passed in. */
+  close(): Promise<void>;
+}
+
+/** Build an authorizer. Options and every instance configuration are validated here, once. */
+export function createAuthorizer(options: AuthorizerOptions): Authorizer {
+  const parsed = parseConfig(authorizerOptionsSchema, options, 'authorizer options');
+  const registry = options.clients ?? {};
+  const instances = new Map<string, InstanceRuntime>(options.instances.map((instance: InstanceOptions, i) => [instance.id, createInstanceRuntime(instance, i, registry)]));
+  const ownStore = options.store ? undefined : memoryStore({ ...(options.clock ? { clock: options.clock } : {}) });
+  const logger: Logger = options.logger ?? silentLogger;
+  const onEvent = options.onEvent;
+
+  const ctx: AuthorizerContext = {
+    publicBaseUrl: parsed.publicBaseUrl,
+    store: options.store ?? ownStore!,
+    clock: options.clock ?? { now: () => Date.now() },
+    logger,
+    instances,
+    emit(event: AuthorizerEvent) {
+      if (!onEvent) return;
+      // A failing hook must never break or slow the flow that emitted the event.
+      try {
+        void Promise.resolve(onEvent(event)).catch((error: unknown) => logger.warn?.({ err: describeError(error), event: event.type }, 'onEvent hook failed'));
+      } catch (error) {
+        logger.warn?.({ err: describeError(error), event: event.type }, 'onEvent hook failed');
+      }
+    },
+  };
+
+  const instanceFor = (id: string) => {
+    const instance = instances.get(id);
+    if (!instance) throw new AuthorizerError('authorization.not_found', { message: 'Unknown instance.' });
+    return instance;
+  };
+
+  function authenticate(request: CoreRequest): InstanceRuntime {
+    const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+    if (!match) throw new AuthorizerError('auth.unauthorized');
+    let found: InstanceRuntime | undefined;
+    // Check every instance (no early exit) so timing does not reveal which keys exist.
+    for (const instance of instances.values()) if (instance.acceptsApiKey(match[1]!) && !found) found = instance;
+    if (!found) throw new AuthorizerError('auth.unauthorized');
+    return found;
+  }
+
+  async function handle(request: CoreRequest, handleOptions: HandleOptions = {}): Promise<CoreResponse> {
+    const started = ctx.clock.now();
+    let audience: RouteAudience = 'rp';
+    let routeName = 'unmatched';
+    try {
+      const { route, params } = matchRoute(request.method, request.path);
+      audience = route.audience;
+      routeName = route.name;
+      const instance = route.audience === 'rp' ? authenticate(request) : (instances.values().next().value as InstanceRuntime);
+      const response = await route.run({ ctx, request, params, instance });
+      logger.debug?.({ route: routeName, status: response.status, ms: ctx.clock.now() - started }, 'request handled');
+      return response;
+    } catch (error) {
+      const response = errorResponse(error, audience === 'wallet' ? 'wallet' : 'rp');
+      if (isExpectedError(error)) {
+        logger.info?.({ route: routeName, status: response.status, code: (error as { code?: string }).code }, 'request refused');
+      } else {
+        logger.error?.({ route: routeName, err: describeError(error) }, 'unexpected error');
+        try {
+          handleOptions.onError?.(error);
+        } catch {
+          // The host's reporter failing must not turn into an unanswered request.
+        }
+      }
+      return response;
+    }
+  }
+
+  const sweep = () => sweepExpired(ctx);
+  const timer =
+    parsed.sweepIntervalMs > 0
+      ? setInterval(() => {
+          sweep().catch((error: unknown) => logger.warn?.({ err: describeError(error) }, 'expiry sweep failed'));
+        }, parsed.sweepIntervalMs)
+      : undefined;
+  timer?.unref();
+
+  return {
+    handle,
+    async fetch(request: Request) {
+      let core: CoreRequest;
+      try {
+        core = await fromFetchRequest(request, parsed.basePath, parsed.bodyLimitBytes);
+      } catch (error) {
+        return toFetchResponse(errorResponse(error, 'rp'));
+      }
+      return toFetchResponse(await handle(core));
+    },
+    bodyLimitBytes: parsed.bodyLimitBytes,
+    createAuthorization: (instanceId, body) => createAuthorization(ctx, instanceFor(instanceId), body),
+    getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),
+    getPolicyResponse: (instanceId, id) => getPolicyResponse(ctx, instanceFor(instanceId).id, id),
+    getCredentials: (instanceId, id) => getCredentials(ctx, instanceFor(instanceId).id, id),
+    getRequestObject: (id, params = {}) => getRequestObject(ctx, id, params),
+    submitWalletResponse: (id, mode, form) => receiveWalletResponse(ctx, id, mode, form),
+    submitDcApiResponse: (instanceId, id, mode, body) => receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, body),
+    resolveResponseCode: (instanceId, code) => resolveResponseCode(ctx, instanceFor(instanceId).id, { response_code: code }),
+    sweepExpired: sweep,
+    async ready() {
+      await Promise.all([...instances.values()].map((i) => i.signing()));
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      ownStore?.close();
+    },
+  };
+}
+
+export type { AuthorizerOptions, InstanceOptions } from './config/authorizer-options.js';

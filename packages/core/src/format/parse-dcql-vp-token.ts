@@ -1,0 +1,53 @@
+import type { DcqlQuery } from '../authorization/authorization-record.js';
+import { isJsonObject } from './decode-jwt.js';
+import { FormatFailure } from './format-error.js';
+import { clip, parseJsonParameter } from './parse-json-parameter.js';
+import { parsePresentation } from './parse-presentation.js';
+import type { ParsedPresentation } from './parsed-presentation.js';
+
+/**
+ * OpenID4VP 1.0 section 8.1: `{"<credential query id>": [presentation, …]}`.
+ *
+ * Shape only: every key is a query id of this request, each value is a non-empty array (a
+ * single non-array value is accepted as `[value]`, a common wallet slip that is unambiguous),
+ * one element unless the query says `multiple: true`. A missing key is NOT an error here,
+ * even for a query that is required: which queries must be answered depends on
+ * `credential_sets`, and coverage is decided in one place, the validator.
+ *
+ * Collects every presentation failure instead of stopping at the first one.
+ */
+export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: { profile?: 'haip' }): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
+  const parsed = parseJsonParameter(vpToken);
+  if (!parsed.ok || !isJsonObject(parsed.value)) {
+    throw new FormatFailure('format.vp_token_invalid', 'vp_token must be a JSON object keyed by credential query id', []);
+  }
+  const queries = new Map((Array.isArray(dcql.credentials) ? dcql.credentials : []).map((q) => [q.id, q]));
+  const presentations: ParsedPresentation[] = [];
+  const failures: FormatFailure[] = [];
+
+  for (const [queryId, value] of Object.entries(parsed.value)) {
+    const query = queries.get(queryId);
+    if (!query) {
+      failures.push(new FormatFailure('format.unknown_query_id', 'vp_token has a key that is not a credential query id of this request', [clip(queryId)]));
+      continue;
+    }
+    const values = Array.isArray(value) ? value : [value];
+    if (values.length === 0) {
+      failures.push(new FormatFailure('format.cardinality', 'a vp_token entry must contain at least one presentation', [queryId]));
+      continue;
+    }
+    if (values.length > 1 && query.multiple !== true) {
+      failures.push(new FormatFailure('format.cardinality', `expected exactly one presentation (the query does not allow multiple), got ${values.length}`, [queryId]));
+      continue;
+    }
+    values.forEach((item, index) => {
+      try {
+        presentations.push(parsePresentation(item, { queryId, index, format: query.format }, options));
+      } catch (error) {
+        if (!(error instanceof FormatFailure)) throw error;
+        failures.push(error);
+      }
+    });
+  }
+  return { presentations, failures };
+}

@@ -1,0 +1,15 @@
+/**
+ * Response parameters arrive as JSON strings in form posts and as JSON values inside a JWE or
+ * DC API `data`. Returns the parsed value, or `undefined` when a string is not JSON.
+ */
+export function parseJsonParameter(value: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof value !== 'string') return { ok: true, value };
+  try {
+    return { ok: true, value: JSON.parse(value) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Keeps wallet-chosen strings short when they are used as a path segment. */
+export const clip = (value: string, max = 100): string => (value.length > max ? `${value.slice(0, max)}…` : value);

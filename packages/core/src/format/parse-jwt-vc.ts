@@ -1,0 +1,71 @@
+import { decodeCompactJwt, isDecodeError, isJsonObject } from './decode-jwt.js';
+import { FormatFailure } from './format-error.js';
+import type { DecodedJwt, JsonObject, ParsedJwtVc, ParsedJwtVcPresentation, ParsedJwtVp } from './parsed-presentation.js';
+
+type PresentationRef = Pick<ParsedJwtVp, 'path' | 'queryId' | 'index' | 'format'>;
+
+const VC_TYP = new Set(['vc+jwt', 'vc+ld+json+jwt']);
+const VP_TYP = new Set(['vp+jwt', 'vp+ld+json+jwt']);
+/** VC-JOSE-COSE enveloped credential: `{"type":"EnvelopedVerifiableCredential","id":"data:application/vc+jwt,<jwt>"}`. */
+const ENVELOPED_JWT = /^data:application\/(?:vc\+jwt|vc\+ld\+json\+jwt),(.+)$/;
+
+function typesOf(object: JsonObject): string[] {
+  const type = object.type;
+  if (typeof type === 'string') return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+const headerTyp = (jwt: DecodedJwt): string => (typeof jwt.header.typ === 'string' ? jwt.header.typ.toLowerCase() : '');
+
+/** VCDM 1.1 puts the presentation under `vp`; VCDM 2.0 (VC-JOSE-COSE) makes the payload the presentation. */
+function presentationShape(jwt: DecodedJwt): { dataModel: '1.1' | '2.0'; presentation: JsonObject } | undefined {
+  if (isJsonObject(jwt.payload.vp)) return { dataModel: '1.1', presentation: jwt.payload.vp };
+  if (VP_TYP.has(headerTyp(jwt)) || typesOf(jwt.payload).includes('VerifiablePresentation')) return { dataModel: '2.0', presentation: jwt.payload };
+  return undefined;
+}
+
+/** Decodes a JWT VC (VCDM 1.1 `vc` claim, or 2.0 where the payload is the credential); throws FormatFailure. */
+function credentialFromJwt(jwt: DecodedJwt, path: (string | number)[], where: string): ParsedJwtVc {
+  if (isJsonObject(jwt.payload.vc)) {
+    return { kind: 'jwt-vc', jwt, dataModel: '1.1', credential: jwt.payload.vc, types: typesOf(jwt.payload.vc) };
+  }
+  const types = typesOf(jwt.payload);
+  if (VC_TYP.has(headerTyp(jwt)) || types.includes('VerifiableCredential')) {
+    return { kind: 'jwt-vc', jwt, dataModel: '2.0', credential: jwt.payload, types };
+  }
+  throw new FormatFailure('format.jwt_malformed', `${where} is neither a VCDM 1.1 (vc claim) nor a VCDM 2.0 credential`, path);
+}
+
+function embeddedCredential(entry: unknown, path: (string | number)[], where: string): ParsedJwtVc {
+  let compact = entry;
+  if (isJsonObject(entry) && typesOf(entry).includes('EnvelopedVerifiableCredential') && typeof entry.id === 'string') {
+    compact = ENVELOPED_JWT.exec(entry.id)?.[1];
+  }
+  if (typeof compact !== 'string') {
+    throw new FormatFailure('format.jwt_malformed', `${where} is not a JWT credential (embedded non-JWT credentials are not supported)`, path);
+  }
+  const jwt = decodeCompactJwt(compact);
+  if (isDecodeError(jwt)) throw new FormatFailure('format.jwt_malformed', `${where}: ${jwt.error}`, path);
+  return credentialFromJwt(jwt, path, where);
+}
+
+/**
+ * `jwt_vc_json` (and PE `jwt_vp_json` / `jwt_vp`): a JWT that is either a VP (holder binding)
+ * or a plain VC (OpenID4VP B.1 allows a VC when binding is not required). `requireVp` is set
+ * for the PE VP formats. No signature checks here.
+ */
+export function parseJwtVcOrVp(value: unknown, ref: PresentationRef, options: { requireVp?: boolean } = {}): ParsedJwtVp | ParsedJwtVcPresentation {
+  const jwt = decodeCompactJwt(value);
+  if (isDecodeError(jwt)) throw new FormatFailure('format.jwt_malformed', jwt.error, ref.path);
+  const raw = jwt.compact;
+  const vp = presentationShape(jwt);
+  if (!vp) {
+    if (options.requireVp) throw new FormatFailure('format.jwt_malformed', 'expected a verifiable presentation JWT (vp claim or VerifiablePresentation type)', ref.path);
+    return { ...ref, ...credentialFromJwt(jwt, ref.path, 'the JWT'), raw };
+  }
+  const entries = vp.presentation.verifiableCredential;
+  const list = entries === undefined ? [] : Array.isArray(entries) ? entries : [entries];
+  if (list.length === 0) throw new FormatFailure('format.jwt_malformed', 'the presentation contains no verifiableCredential', ref.path);
+  const credentials = list.map((entry, i) => embeddedCredential(entry, ref.path, `verifiableCredential[${i}]`));
+  return { ...ref, kind: 'jwt-vp', raw, jwt, dataModel: vp.dataModel, presentation: vp.presentation, credentials };
+}

@@ -1,0 +1,103 @@
+import { Tag } from 'cbor-x';
+import { base64UrlToBytes } from '../crypto/base64url.js';
+import { cborToJson, mdocCborDecoder } from './cbor-to-json.js';
+import { FormatFailure } from './format-error.js';
+import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from './parsed-presentation.js';
+
+type PresentationRef = Pick<ParsedMdoc, 'path' | 'queryId' | 'index' | 'format'>;
+
+const isMap = (value: unknown): value is Map<unknown, unknown> => value instanceof Map;
+
+/** `#6.24(bstr .cbor X)` → X. */
+function embedded(value: unknown): unknown {
+  if (value instanceof Tag && value.tag === 24 && value.value instanceof Uint8Array) return mdocCborDecoder.decode(value.value);
+  throw new TypeError('expected embedded CBOR (tag 24)');
+}
+
+/**
+ * Decodes a base64url `DeviceResponse` (ISO 18013-5 8.3.2.1.2.2) into its documents and the
+ * issuer-signed elements as JSON. Structural only: issuerAuth, digests and deviceAuth are
+ * verified by the verify policy from `raw`. `profile: 'haip'` requires exactly one document.
+ */
+export function parseMdoc(value: unknown, ref: PresentationRef, options: { profile?: 'haip' } = {}): ParsedMdoc {
+  const fail = (detail: string): never => {
+    throw new FormatFailure('format.mdoc_malformed', detail, ref.path);
+  };
+  if (typeof value !== 'string') return fail('an mdoc presentation must be a base64url string');
+  let root: unknown;
+  try {
+    root = mdocCborDecoder.decode(base64UrlToBytes(value));
+  } catch {
+    return fail('the DeviceResponse is not base64url-encoded CBOR');
+  }
+  if (!isMap(root)) return fail('the DeviceResponse is not a CBOR map');
+  const version = root.get('version');
+  const status = root.get('status');
+  const documents = root.get('documents');
+  if (typeof version !== 'string') return fail('DeviceResponse.version must be a text string');
+  if (typeof status !== 'number' || !Number.isInteger(status)) return fail('DeviceResponse.status must be an unsigned integer');
+  if (!Array.isArray(documents) || documents.length === 0) return fail('DeviceResponse.documents must be a non-empty array');
+  if (options.profile === 'haip' && documents.length !== 1) {
+    throw new FormatFailure('format.haip_violation', `HAIP requires exactly one document per mdoc presentation, got ${documents.length}`, ref.path);
+  }
+
+  const parsedDocuments = documents.map((document, d): ParsedMdocDocument => {
+    const where = `documents[${d}]`;
+    if (!isMap(document)) return fail(`${where} is not a CBOR map`);
+    const docType = document.get('docType');
+    if (typeof docType !== 'string' || docType === '') return fail(`${where}.docType must be a non-empty text string`);
+    const issuerSigned = document.get('issuerSigned');
+    if (!isMap(issuerSigned)) return fail(`${where}.issuerSigned must be a map`);
+    const issuerAuth = issuerSigned.get('issuerAuth');
+    const coseSign1 = issuerAuth instanceof Tag && issuerAuth.tag === 18 ? issuerAuth.value : issuerAuth;
+    if (!Array.isArray(coseSign1) || coseSign1.length !== 4) return fail(`${where}.issuerSigned.issuerAuth must be a COSE_Sign1`);
+
+    const nameSpaces: Record<string, MdocIssuerSignedItem[]> = {};
+    const rawNameSpaces = issuerSigned.get('nameSpaces');
+    if (rawNameSpaces !== undefined) {
+      if (!isMap(rawNameSpaces)) return fail(`${where}.issuerSigned.nameSpaces must be a map`);
+      for (const [namespace, items] of rawNameSpaces) {
+        if (typeof namespace !== 'string' || !Array.isArray(items)) return fail(`${where}.issuerSigned.nameSpaces must map text strings to arrays`);
+        const decodedItems = items.map((item, i): MdocIssuerSignedItem => {
+          let decoded: unknown;
+          try {
+            decoded = embedded(item);
+          } catch {
+            return fail(`${where} namespace item ${i} is not an embedded IssuerSignedItem`);
+          }
+          if (!isMap(decoded)) return fail(`${where} namespace item ${i} is not a map`);
+          const digestID = decoded.get('digestID');
+          const elementIdentifier = decoded.get('elementIdentifier');
+          if (typeof digestID !== 'number' || !Number.isInteger(digestID) || digestID < 0) return fail(`${where} namespace item ${i} has no valid digestID`);
+          if (typeof elementIdentifier !== 'string') return fail(`${where} namespace item ${i} has no elementIdentifier`);
+          if (!decoded.has('elementValue')) return fail(`${where} namespace item ${i} has no elementValue`);
+          let elementValue: unknown;
+          try {
+            elementValue = cborToJson(decoded.get('elementValue'));
+          } catch {
+            return fail(`${where} namespace item ${i} has an element value that cannot be converted`);
+          }
+          return { digestID, elementIdentifier, elementValue };
+        });
+        // Own property even for a "__proto__" namespace name.
+        Object.defineProperty(nameSpaces, namespace, { value: decodedItems, enumerable: true, writable: true, configurable: true });
+      }
+    }
+
+    // deviceSigned is structurally optional here; a missing deviceSignature is a verify failure
+    // when holder binding is required.
+    const deviceSigned = document.get('deviceSigned');
+    let hasDeviceSignature = false;
+    let hasDeviceMac = false;
+    if (deviceSigned !== undefined) {
+      if (!isMap(deviceSigned)) return fail(`${where}.deviceSigned must be a map`);
+      const deviceAuth = deviceSigned.get('deviceAuth');
+      if (!isMap(deviceAuth)) return fail(`${where}.deviceSigned.deviceAuth must be a map`);
+      hasDeviceSignature = deviceAuth.has('deviceSignature');
+      hasDeviceMac = deviceAuth.has('deviceMac');
+    }
+    return { docType, nameSpaces, hasDeviceSignature, hasDeviceMac };
+  });
+
+  return { ...ref, kind: 'mdoc', raw: value, version, status, documents: parsedDocuments };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { FormatFailure } from './format-error.js';
+import { parseSdJwt } from './parse-sd-jwt.js';
+import { buildSdJwt, disclosure, es256Key, sdDigest, signJwt } from './test-fixtures.js';
+
+const ref = { path: ['pid', 0], queryId: 'pid', index: 0, format: 'dc+sd-jwt' };
+const b64u = (s: string) => Buffer.from(s).toString('base64url');
+
+function failure(fn: () => unknown): FormatFailure {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(FormatFailure);
+    return error as FormatFailure;
+  }
+  return expect.unreachable('expected a FormatFailure') as never;
+}
+
+describe('parseSdJwt', () => {
+  it('decodes issuer JWT, disclosures with digests, KB-JWT and resolved claims', async () => {
+    const issuer = await es256Key();
+    const holder = await es256Key();
+    const built = await buildSdJwt({ issuer, holder, kb: true });
+    const parsed = parseSdJwt(built.sdJwt, ref);
+
+    expect(parsed).toMatchObject({ kind: 'sd-jwt', raw: built.sdJwt, queryId: 'pid', index: 0, path: ['pid', 0], format: 'dc+sd-jwt', vct: 'urn:eudi:pid:1' });
+    expect(parsed.issuerJwt.compact).toBe(built.issuerJwt);
+    expect(parsed.issuerJwt.header).toMatchObject({ alg: 'ES256', typ: 'dc+sd-jwt' });
+    expect(parsed.kbJwt?.compact).toBe(built.kbJwt);
+    expect(parsed.kbJwt?.header.typ).toBe('kb+jwt');
+    expect(parsed.disclosures.map((d) => d.encoded)).toEqual(built.disclosures);
+    expect(parsed.disclosures.map((d) => d.digest)).toEqual(built.disclosures.map((d) => sdDigest(d)));
+    expect(parsed.disclosures[0]).toMatchObject({ key: 'given_name', value: 'Erika' });
+    expect(parsed.disclosures[3]).not.toHaveProperty('key');
+    expect(parsed.disclosures[3]?.value).toBe('DE');
+
+    expect(parsed.claims).toEqual({
+      iss: 'https://issuer.example',
+      iat: 1_700_000_000,
+      vct: 'urn:eudi:pid:1',
+      given_name: 'Erika',
+      family_name: 'Mustermann',
+      address: { country: 'DE', locality: 'Berlin' },
+      nationalities: ['DE'],
+      cnf: { jwk: holder.publicJwk },
+    });
+  });
+
+  it('accepts an SD-JWT without KB-JWT (trailing ~) and without disclosures', async () => {
+    const issuer = await es256Key();
+    const built = await buildSdJwt({ issuer });
+    expect(parseSdJwt(built.sdJwt, ref).kbJwt).toBeUndefined();
+    const bare = parseSdJwt(`${built.issuerJwt}~`, ref);
+    expect(bare.disclosures).toEqual([]);
+    expect(bare.claims).toEqual({ iss: 'https://issuer.example', iat: 1_700_000_000, vct: 'urn:eudi:pid:1', address: { country: 'DE' }, nationalities: [] });
+  });
+
+  it.each(['sha-384', 'sha-512'])('computes digests with _sd_alg %s and drops _sd_alg from claims', async (alg) => {
+    const issuer = await es256Key();
+    const built = await buildSdJwt({ issuer, sdAlg: alg });
+    const parsed = parseSdJwt(built.sdJwt, ref);
+    expect(parsed.disclosures.map((d) => d.digest)).toEqual(built.disclosures.map((d) => sdDigest(d, alg)));
+    expect(parsed.disclosures[0]?.digest).not.toBe(sdDigest(built.disclosures[0]!, 'sha-256'));
+    expect(parsed.claims.given_name).toBe('Erika');
+    expect(parsed.claims).not.toHaveProperty('_sd_alg');
+  });
+
+  it('leaves an unreferenced disclosure in the list (verify decides) and out of the claims', async () => {
+    const issuer = await es256Key();
+    const built = await buildSdJwt({ issuer });
+    const stray = disclosure('stray', 'x');
+    const parsed = parseSdJwt(`${built.issuerJwt}~${[...built.disclosures, stray].join('~')}~`, ref);
+    expect(parsed.disclosures).toHaveLength(5);
+    expect(parsed.claims).not.toHaveProperty('stray');
+  });
+
+  it('rejects an unsupported _sd_alg', async () => {
+    const issuer = await es256Key();
+    const jwt = await signJwt(issuer, { vct: 'x', _sd_alg: 'md5' });
+    expect(failure(() => parseSdJwt(`${jwt}~`, ref)).code).toBe('format.sd_jwt_malformed');
+  });
+
+  it.each([
+    ['a non-string', 42],
+    ['a plain JWT without ~', 'HEADER.PAYLOAD.SIG'],
+    ['a non-JWT issuer part', 'abc~'],
+    ['an empty disclosure', 'JWT~~'],
+    ['a disclosure with invalid base64url', 'JWT~@@@~'],
+    ['a disclosure that is not JSON', `JWT~${b64u('nope')}~`],
+    ['a disclosure that is a JSON string', `JWT~${b64u('"abc"')}~`],
+    ['a disclosure with 4 elements', `JWT~${b64u('["s","k","v","x"]')}~`],
+    ['a disclosure with a non-string name', `JWT~${b64u('["s",1,"v"]')}~`],
+    ['a disclosure with a non-string salt', `JWT~${b64u('[1,"v"]')}~`],
+    ['a malformed KB-JWT', 'JWT~a.b'],
+  ])('rejects %s with format.sd_jwt_malformed and the presentation path', async (_label, input) => {
+    const issuer = await es256Key();
+    const jwt = await signJwt(issuer, { vct: 'x' });
+    const value = typeof input === 'string' ? input.replace('JWT', jwt).replace('HEADER.PAYLOAD.SIG', jwt) : input;
+    const error = failure(() => parseSdJwt(value, ref));
+    expect(error.code).toBe('format.sd_jwt_malformed');
+    expect(error.path).toEqual(['pid', 0]);
+    expect(error.detail).not.toContain(jwt.slice(0, 12));
+  });
+
+  it('rejects an issuer JWT whose payload is not a JSON object', () => {
+    const jwt = `${b64u('{"alg":"ES256"}')}.${b64u('[1]')}.c2ln`;
+    expect(failure(() => parseSdJwt(`${jwt}~`, ref)).detail).toMatch(/payload/);
+  });
+
+  it('does not let a "__proto__" claim change the prototype of the claims', async () => {
+    const issuer = await es256Key();
+    const jwt = await signJwt(issuer, JSON.parse('{"vct":"x","nested":{"__proto__":{"polluted":true}}}') as Record<string, unknown>);
+    const parsed = parseSdJwt(`${jwt}~`, ref);
+    const nested = parsed.claims.nested as Record<string, unknown>;
+    expect(Object.getPrototypeOf(nested)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

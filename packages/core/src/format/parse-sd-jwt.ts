@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { decodeSdJwtSync, getClaimsSync } from '@sd-jwt/decode';
+import { base64UrlToUtf8, isBase64Url } from '../crypto/base64url.js';
+import { decodeCompactJwt, isDecodeError, isJsonObject } from './decode-jwt.js';
+import { FormatFailure } from './format-error.js';
+import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from './parsed-presentation.js';
+
+/** IANA "Named Information Hash Algorithm" names allowed in `_sd_alg`, mapped to node:crypto. */
+const SD_HASH_ALGORITHMS: Record<string, string> = { 'sha-256': 'sha256', 'sha-384': 'sha384', 'sha-512': 'sha512' };
+
+/** Hasher for @sd-jwt/decode: digest over the ASCII of the disclosure as received. */
+function hasher(data: string, alg: string): Uint8Array {
+  const nodeAlg = SD_HASH_ALGORITHMS[alg.toLowerCase()];
+  if (!nodeAlg) throw new FormatFailure('format.sd_jwt_malformed', 'unsupported _sd_alg');
+  return new Uint8Array(createHash(nodeAlg).update(data, 'ascii').digest());
+}
+
+const sdDigest = (data: string, alg: string): string => Buffer.from(hasher(data, alg)).toString('base64url');
+
+type PresentationRef = Pick<ParsedSdJwt, 'path' | 'queryId' | 'index' | 'format'>;
+
+/**
+ * Decodes `<issuer-jwt>~<disclosure>~…~[<kb-jwt>]` (RFC 9901 section 4). Structural only: no
+ * signature checks and no digest/reference rules (unreferenced or duplicate disclosures,
+ * `_sd`/`...` names); those belong to the verify policy, which gets every disclosure with
+ * its digest.
+ */
+export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
+  const fail = (detail: string): never => {
+    throw new FormatFailure('format.sd_jwt_malformed', detail, ref.path);
+  };
+  if (typeof value !== 'string') return fail('an SD-JWT presentation must be a string');
+  const parts = value.split('~');
+  // Without any "~" this is a plain JWT, not an SD-JWT.
+  if (parts.length < 2) return fail('an SD-JWT must contain "~" separators');
+  const issuer = decodeCompactJwt(parts[0]);
+  if (isDecodeError(issuer)) return fail(`issuer-signed JWT: ${issuer.error}`);
+
+  const rawKb = parts[parts.length - 1]!;
+  let kbJwt: DecodedJwt | undefined;
+  if (rawKb !== '') {
+    const kb = decodeCompactJwt(rawKb);
+    if (isDecodeError(kb)) return fail(`key binding JWT: ${kb.error}`);
+    kbJwt = kb;
+  }
+
+  const sdAlg = issuer.payload._sd_alg ?? 'sha-256';
+  if (typeof sdAlg !== 'string' || !SD_HASH_ALGORITHMS[sdAlg.toLowerCase()]) return fail('unsupported _sd_alg');
+
+  const encodedDisclosures = parts.slice(1, -1);
+  const disclosures: SdJwtDisclosure[] = encodedDisclosures.map((encoded, i) => {
+    const where = `disclosure ${i + 1}`;
+    if (encoded === '' || !isBase64Url(encoded)) return fail(`${where} is empty or not base64url`);
+    let array: unknown;
+    try {
+      array = JSON.parse(base64UrlToUtf8(encoded));
+    } catch {
+      return fail(`${where} is not base64url-encoded JSON`);
+    }
+    if (!Array.isArray(array) || (array.length !== 2 && array.length !== 3) || typeof array[0] !== 'string') {
+      return fail(`${where} must be a JSON array [salt, value] or [salt, name, value]`);
+    }
+    if (array.length === 3 && typeof array[1] !== 'string') return fail(`${where} has a claim name that is not a string`);
+    const disclosure: SdJwtDisclosure = { encoded, digest: sdDigest(encoded, sdAlg), salt: array[0] as string, value: array[array.length - 1] };
+    if (array.length === 3) disclosure.key = array[1] as string;
+    return disclosure;
+  });
+
+  let claims: JsonObject;
+  try {
+    // The library resolves `_sd` / `{"...": digest}` recursively with our hasher; input was
+    // validated above, so a throw here means an unusable payload structure.
+    const decoded = decodeSdJwtSync(value, hasher);
+    const resolved: unknown = getClaimsSync(decoded.jwt.payload, decoded.disclosures, hasher);
+    if (!isJsonObject(resolved)) return fail('the issuer-signed payload could not be resolved');
+    claims = stripSdMembers(resolved) as JsonObject;
+  } catch (cause) {
+    if (cause instanceof FormatFailure) throw cause;
+    return fail('the disclosures could not be applied to the issuer-signed payload');
+  }
+
+  const parsed: ParsedSdJwt = { ...ref, kind: 'sd-jwt', raw: value, issuerJwt: issuer, disclosures, claims };
+  if (kbJwt) parsed.kbJwt = kbJwt;
+  if (typeof issuer.payload.vct === 'string') parsed.vct = issuer.payload.vct;
+  return parsed;
+}
+
+/** Removes leftover `_sd`, `_sd_alg` and undisclosed `{"...": digest}` array entries. */
+function stripSdMembers(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value
+      .filter((item) => !(isJsonObject(item) && Object.keys(item).length === 1 && '...' in item))
+      .map(stripSdMembers);
+  }
+  if (isJsonObject(value)) {
+    // fromEntries defines own properties, so a "__proto__" claim cannot change the prototype.
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== '_sd' && k !== '_sd_alg')
+        .map(([k, v]) => [k, stripSdMembers(v)]),
+    );
+  }
+  return value;
+}

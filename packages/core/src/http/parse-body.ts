@@ -1,0 +1,80 @@
+import { AuthorizerError } from '../errors/authorizer-error.js';
+import type { CoreRequest } from './core-request.js';
+
+export type BodyKind = 'json' | 'form';
+
+export interface ParsedBody {
+  kind: BodyKind;
+  /** JSON: the parsed value. Form: one string per field. */
+  value: unknown;
+}
+
+export function mediaType(headers: Headers): string {
+  return (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+const KIND_BY_MEDIA_TYPE: Record<string, BodyKind> = {
+  'application/json': 'json',
+  'application/x-www-form-urlencoded': 'form',
+};
+
+/**
+ * Interpret the body according to its Content-Type, accepting only `accepted` kinds (415
+ * otherwise). A body a host parser already consumed is re-read from its parsed value, never
+ * re-serialised under another content type.
+ */
+export function parseBody(request: CoreRequest, accepted: readonly BodyKind[]): ParsedBody {
+  const kind = KIND_BY_MEDIA_TYPE[mediaType(request.headers)];
+  if (!kind || !accepted.includes(kind)) {
+    throw new AuthorizerError('request.unsupported_media_type', {
+      message: `Expected Content-Type ${accepted.map((k) => (k === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ')}.`,
+    });
+  }
+  const body = request.body;
+  if (!body) throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
+  if (body.kind === 'parsed') return { kind, value: kind === 'form' ? formFromParsed(body.value) : body.value };
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(body.bytes);
+  if (kind === 'json') {
+    if (text.trim() === '') throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
+    try {
+      return { kind, value: JSON.parse(text) as unknown };
+    } catch {
+      throw new AuthorizerError('request.invalid_json');
+    }
+  }
+  return { kind, value: formFromText(text) };
+}
+
+function formFromText(text: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [key, value] of new URLSearchParams(text)) {
+    // OAuth parameters must not repeat (RFC 6749 section 3.1).
+    if (key in out) throw new AuthorizerError('request.invalid_body', { message: `The form parameter "${safeName(key)}" appears more than once.` });
+    out[key] = value;
+  }
+  return out;
+}
+
+function formFromParsed(value: unknown): Record<string, string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AuthorizerError('request.invalid_body', { message: 'The form body could not be read.' });
+  }
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field !== 'string') {
+      throw new AuthorizerError('request.invalid_body', { message: `The form parameter "${safeName(key)}" must appear once, as text.` });
+    }
+    out[key] = field;
+  }
+  return out;
+}
+
+const safeName = (name: string) => name.replace(/[^\w.-]/g, '').slice(0, 64);
+
+/** The JSON body as an object, or a 400. */
+export function expectObject(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AuthorizerError('request.invalid_body', { message: 'The request body must be a JSON object.', errors: [{ pointer: '', detail: 'must be an object' }] });
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,54 @@
+import { AuthorizerError } from '../errors/authorizer-error.js';
+import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
+import type { CoreResponse } from './core-request.js';
+
+const JSON_HEADERS: [string, string][] = [
+  ['content-type', 'application/json; charset=utf-8'],
+  // Every answer carries per-authorization state or secrets: never cache.
+  ['cache-control', 'no-store'],
+];
+
+export function jsonResponse(status: number, body: unknown, extraHeaders: [string, string][] = []): CoreResponse {
+  return { status, headers: [...JSON_HEADERS, ...extraHeaders], body: JSON.stringify(body) };
+}
+
+export function emptyResponse(status: number): CoreResponse {
+  return { status, headers: [['cache-control', 'no-store']] };
+}
+
+export type ErrorAudience = 'rp' | 'wallet';
+
+/**
+ * Render any error for an audience. Known errors keep their code and status; a store outage is
+ * 503 + Retry-After; anything else is a 500 that reveals nothing (the caller reports it).
+ */
+export function errorResponse(error: unknown, audience: ErrorAudience): CoreResponse {
+  if (isStoreUnavailableError(error)) {
+    const retry = String((error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1);
+    return renderError(new AuthorizerError('store.unavailable'), audience, [['retry-after', retry]]);
+  }
+  if (error instanceof AuthorizerError) return renderError(error, audience);
+  return renderError(new AuthorizerError('internal'), audience);
+}
+
+function renderError(error: AuthorizerError, audience: ErrorAudience, headers: [string, string][] = []): CoreResponse {
+  if (audience === 'wallet') {
+    return jsonResponse(error.status, { error: error.oauthError, error_description: error.message }, headers);
+  }
+  return jsonResponse(
+    error.status,
+    {
+      type: error.code,
+      message: error.message,
+      ...(error.action ? { action: error.action } : {}),
+      status: error.status,
+      ...(error.errors?.length ? { errors: error.errors } : {}),
+    },
+    headers,
+  );
+}
+
+/** True when an error is one we answer on purpose (not a bug to hand to the host's error path). */
+export function isExpectedError(error: unknown): boolean {
+  return error instanceof AuthorizerError ? error.code !== 'internal' : isStoreUnavailableError(error);
+}

@@ -1,0 +1,29 @@
+import { buildAuthorization, type CreateAuthorizationResponse } from '../request/build-authorization.js';
+import { parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
+import { enforceHaipOnCreate } from '../request/haip-rules.js';
+import { randomId } from '../crypto/secrets.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import type { InstanceRuntime } from '../runtime/instance-runtime.js';
+
+export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<CreateAuthorizationResponse> {
+  const parsed = parseCreateAuthorizationBody(body);
+  const signing = await instance.signing();
+  if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signing });
+  const now = ctx.clock.now();
+  const { record, response } = await buildAuthorization({
+    id: randomId(16),
+    instanceId: instance.id,
+    body: parsed,
+    config: instance.config,
+    signing,
+    publicBaseUrl: ctx.publicBaseUrl,
+    now,
+  });
+  // Keep the record readable for `retention` after it expires so the RP can still see why.
+  await ctx.store.create(record, record.expiresAt - now + instance.config.openId4vp.retention);
+  ctx.emit({ type: 'authorization.created', instanceId: record.instanceId, authorizationId: record.id, status: record.status, at: now });
+  if (record.status === 'pending') {
+    ctx.emit({ type: 'authorization.pending', instanceId: record.instanceId, authorizationId: record.id, status: 'pending', previousStatus: 'created', at: now });
+  }
+  return response;
+}

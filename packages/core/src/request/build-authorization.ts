@@ -1,0 +1,101 @@
+import type { AuthorizationRecord, AuthorizationRequestParameters } from '../authorization/authorization-record.js';
+import type { InstanceConfig } from '../config/instance-config.js';
+import { buildAuthorizeUrl } from './authorize-url.js';
+import { isDcApiBody, transactionDataOf, verifierInfoOf, type CreateAuthorizationBody } from './create-authorization-body.js';
+import { buildDigitalCredentialGetRequest, type DigitalCredentialGetRequest } from './dc-api-request.js';
+import { generateEncryptionKey } from './encryption-key.js';
+import { randomToken } from './random-token.js';
+import { clientIdFor, type SigningMaterial } from './signing-material.js';
+
+/** 201 body for direct_post / direct_post.jwt (wire-api 1.1). */
+export interface DirectPostAuthorizationResponse {
+  authorizationId: string;
+  /** ISO 8601. */
+  expiresAt: string;
+  nonce: string;
+  authorizeUrl: string;
+  authorizationEndpoint: string;
+}
+
+/** 201 body for dc_api / dc_api.jwt (wire-api 1.1). */
+export interface DcApiAuthorizationResponse {
+  authorizationId: string;
+  expiresAt: string;
+  nonce: string;
+  digitalCredentialGetRequest: DigitalCredentialGetRequest;
+  responseUrl: string;
+}
+
+export type CreateAuthorizationResponse = DirectPostAuthorizationResponse | DcApiAuthorizationResponse;
+
+/** Where the wallet fetches the request object (request_uri). */
+export const requestUriFor = (publicBaseUrl: string, id: string): string => `${publicBaseUrl}/openid4/vp/v1_0/authorizations/${encodeURIComponent(id)}/jwt`;
+/** Where the wallet (direct_post) or the RP (DC API) posts the response. */
+export const responseUriFor = (publicBaseUrl: string, id: string, responseMode: string): string => `${publicBaseUrl}/openid4/vp/v1_0/${encodeURIComponent(id)}/${responseMode}`;
+
+/**
+ * Build the authorization record and the 201 body from a validated (and, for HAIP, enforced)
+ * create body. Pure apart from randomness: the caller stores the record.
+ */
+export async function buildAuthorization(args: {
+  id: string;
+  instanceId: string;
+  body: CreateAuthorizationBody;
+  config: InstanceConfig;
+  signing: SigningMaterial;
+  publicBaseUrl: string;
+  now: number;
+}): Promise<{ record: AuthorizationRecord; response: CreateAuthorizationResponse }> {
+  const { id, instanceId, body, config, signing, now } = args;
+  const publicBaseUrl = args.publicBaseUrl.replace(/\/+$/, '');
+  const oid = config.openId4vp;
+  const dcApi = isDcApiBody(body);
+  const encrypted = body.responseMode === 'direct_post.jwt' || body.responseMode === 'dc_api.jwt';
+  const unsignedDcApi = dcApi && body.protocol === 'openid4vp-v1-unsigned';
+
+  const request: AuthorizationRequestParameters = {
+    query: body.query,
+    responseMode: body.responseMode,
+    responseType: body.responseType,
+    nonce: body.nonce ?? randomToken(),
+  };
+  if (!unsignedDcApi) request.clientId = clientIdFor(oid.clientIdPrefix, signing);
+  if (body.profile) request.profile = body.profile;
+  const transactionData = transactionDataOf(body);
+  if (transactionData) request.transactionData = transactionData;
+  const verifierInfo = verifierInfoOf(body);
+  if (verifierInfo) request.verifierInfo = verifierInfo;
+  if (body.walletMetadata) request.walletMetadata = body.walletMetadata;
+  if (dcApi) {
+    request.protocol = body.protocol;
+    if (body.expectedOrigins) request.expectedOrigins = body.expectedOrigins;
+  } else {
+    request.state = randomToken();
+    request.responseUri = responseUriFor(publicBaseUrl, id, body.responseMode);
+    const redirectUri = body.redirectUri ?? oid.redirectUri;
+    if (redirectUri !== undefined) request.redirectUri = redirectUri;
+  }
+
+  const record: AuthorizationRecord = {
+    id,
+    instanceId,
+    version: 1,
+    // The DC API request is handed out in the 201 itself, so the wallet already "has" it.
+    status: dcApi ? 'pending' : 'created',
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: now + oid.expiresAfter,
+    request,
+    policyResults: [],
+    credentials: [],
+  };
+  if (encrypted) record.encryptionKey = await generateEncryptionKey();
+
+  const common = { authorizationId: id, expiresAt: new Date(record.expiresAt).toISOString(), nonce: request.nonce };
+  if (dcApi) {
+    const digitalCredentialGetRequest = await buildDigitalCredentialGetRequest({ record, signing, config, now });
+    return { record, response: { ...common, digitalCredentialGetRequest, responseUrl: responseUriFor(publicBaseUrl, id, body.responseMode) } };
+  }
+  const authorizeUrl = buildAuthorizeUrl(oid.authorizationEndpoint, { clientId: request.clientId!, requestUri: requestUriFor(publicBaseUrl, id) });
+  return { record, response: { ...common, authorizeUrl, authorizationEndpoint: oid.authorizationEndpoint } };
+}

@@ -1,0 +1,64 @@
+import type { AuthorizationQuery, AuthorizationRecord, DcqlQuery, PresentationDefinition } from '../authorization/authorization-record.js';
+import type { InstanceConfig } from '../config/instance-config.js';
+
+/** What we accept per format (ES256 / COSE ES256 only, matching the local verifier). Keys per OpenID4VP 1.0 appendix B. */
+const FORMAT_PARAMETERS: Record<string, Record<string, unknown>> = {
+  'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+  'vc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+  mso_mdoc: { issuerauth_alg_values: [-7, -9], deviceauth_alg_values: [-7, -9] },
+  jwt_vc_json: { alg_values: ['ES256'] },
+  jwt_vp_json: { alg_values: ['ES256'] },
+  jwt_vc: { alg_values: ['ES256'] },
+  jwt_vp: { alg_values: ['ES256'] },
+};
+
+/** Formats Presentation Exchange wallets (drafts ≤ 25) expect to see offered. */
+const LEGACY_PE_FORMATS = ['jwt_vp_json', 'jwt_vc_json', 'jwt_vp'];
+
+/** Both AES-GCM sizes, as HAIP requires the verifier to list. */
+export const ENCRYPTED_RESPONSE_ENC_VALUES = ['A128GCM', 'A256GCM'] as const;
+
+function peFormats(pd: PresentationDefinition): string[] {
+  return [...Object.keys(pd.format ?? {}), ...pd.input_descriptors.flatMap((d) => Object.keys(d.format ?? {})), ...LEGACY_PE_FORMATS];
+}
+
+const dcqlFormats = (q: DcqlQuery): string[] => q.credentials.map((c) => c.format);
+
+/** `vp_formats_supported` covering every format the query asks for (unknown formats: no constraint). */
+export function vpFormatsSupported(query: AuthorizationQuery): Record<string, Record<string, unknown>> {
+  const formats = query.type === 'DCQL' ? dcqlFormats(query.dcql) : peFormats(query.presentationDefinition);
+  return Object.fromEntries([...new Set(formats)].map((f) => [f, structuredClone(FORMAT_PARAMETERS[f] ?? {})]));
+}
+
+/** Pre-1.0 `vp_formats` (`alg` lists), kept for Presentation Exchange wallets. */
+function legacyVpFormats(query: AuthorizationQuery): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [format, params] of Object.entries(vpFormatsSupported(query))) {
+    out[format] = format.includes('sd-jwt') ? { ...params } : { alg: ['ES256'] };
+  }
+  return out;
+}
+
+/**
+ * `client_metadata` for a request (OpenID4VP 1.0 section 5.1): the per-request encryption key
+ * (public part only) and both enc values for encrypted modes, the formats, and display metadata.
+ */
+export function buildClientMetadata(record: AuthorizationRecord, config: InstanceConfig): Record<string, unknown> {
+  const { query, responseMode } = record.request;
+  const metadata: Record<string, unknown> = {};
+  const key = record.encryptionKey;
+  if (key && (responseMode === 'direct_post.jwt' || responseMode === 'dc_api.jwt')) {
+    // Copy field by field so nothing but public members can ever reach the wallet.
+    const { kty, crv, x, y } = key.publicJwk;
+    metadata.jwks = { keys: [{ kty, crv, x, y, kid: key.kid, alg: key.alg, use: 'enc' }] };
+    metadata.encrypted_response_enc_values_supported = [...ENCRYPTED_RESPONSE_ENC_VALUES];
+  }
+  metadata.vp_formats_supported = vpFormatsSupported(query);
+  if (query.type === 'DIF.PresentationExchange') metadata.vp_formats = legacyVpFormats(query);
+  const display = config.openId4vp.clientMetadata;
+  if (display.clientName !== undefined) metadata.client_name = display.clientName;
+  if (display.clientUri !== undefined) metadata.client_uri = display.clientUri;
+  if (display.logoUri !== undefined) metadata.logo_uri = display.logoUri;
+  if (display.location !== undefined) metadata.location = display.location;
+  return metadata;
+}

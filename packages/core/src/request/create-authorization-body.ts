@@ -1,0 +1,181 @@
+import * as v from 'valibot';
+import type { AuthorizationQuery, DcApiProtocol, DcqlQuery, ResponseType } from '../authorization/authorization-record.js';
+import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
+import { dcqlQueryIssues, dcqlQuerySchema } from './dcql-query.js';
+import { issuePointer } from './json-pointer.js';
+import { isExpectedOrigin } from './origin.js';
+import { presentationDefinitionIssues, presentationDefinitionSchema } from './presentation-definition.js';
+import { transactionDataIssues } from './transaction-data.js';
+
+/**
+ * Nonce charset of OpenID4VP 1.0 section 5.2. Decided here: 16..256 characters, so a caller-chosen
+ * nonce cannot be trivially short (16 base64url characters ≈ 96 bits) nor abuse storage.
+ */
+export const NONCE_PATTERN = /^[A-Za-z0-9._~-]{16,256}$/;
+
+const nonceSchema = v.pipe(v.string(), v.regex(NONCE_PATTERN, 'nonce must be 16 to 256 characters from [A-Za-z0-9-._~]'));
+const transactionDataSchema = v.pipe(v.array(v.pipe(v.string(), v.minLength(1, 'entries must not be empty'))), v.minLength(1, 'transaction_data must not be empty'));
+const verifierInfoSchema = v.pipe(
+  v.array(
+    v.looseObject({
+      format: v.pipe(v.string('format is required'), v.minLength(1)),
+      data: v.union([v.string(), v.record(v.string(), v.unknown())], 'data must be a string or an object'),
+      credential_ids: v.optional(v.pipe(v.array(v.string()), v.minLength(1, 'credential_ids must not be empty'))),
+    }),
+  ),
+  v.minLength(1, 'verifier_info must not be empty'),
+);
+const httpUrlSchema = v.pipe(
+  v.string(),
+  v.check((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'redirectUri must be an absolute https or http URL'),
+);
+const originSchema = v.pipe(v.string(), v.check(isExpectedOrigin, 'each expected origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash)'));
+
+const common = {
+  nonce: v.optional(nonceSchema),
+  profile: v.optional(v.literal('haip', 'profile must be "haip" when present')),
+  transaction_data: v.optional(transactionDataSchema),
+  responseTypeParameters: v.optional(v.looseObject({ transaction_data: v.optional(transactionDataSchema), verifier_info: v.optional(verifierInfoSchema) })),
+  walletMetadata: v.optional(v.record(v.string(), v.unknown(), 'walletMetadata must be an object')),
+};
+
+const dcqlQuery = v.object({ type: v.literal('DCQL'), dcql: dcqlQuerySchema });
+const peQuery = v.object({ type: v.literal('DIF.PresentationExchange'), presentationDefinition: presentationDefinitionSchema });
+
+const directPostBodySchema = v.object({
+  ...common,
+  responseMode: v.picklist(['direct_post', 'direct_post.jwt']),
+  responseType: v.optional(v.picklist(['vp_token', 'vp_token id_token'], 'responseType must be "vp_token" or "vp_token id_token"'), 'vp_token'),
+  query: v.variant('type', [dcqlQuery, peQuery], 'query.type must be "DCQL" or "DIF.PresentationExchange"'),
+  redirectUri: v.optional(httpUrlSchema),
+});
+
+const dcApiBodySchema = v.object({
+  ...common,
+  responseMode: v.picklist(['dc_api', 'dc_api.jwt']),
+  responseType: v.optional(v.literal('vp_token', 'DC API response modes allow only responseType "vp_token"'), 'vp_token'),
+  query: v.variant('type', [dcqlQuery], 'DC API response modes accept only DCQL queries (query.type "DCQL")'),
+  protocol: v.picklist(['openid4vp-v1-unsigned', 'openid4vp-v1-signed', 'openid4vp-v1-multisigned'], 'protocol must be openid4vp-v1-unsigned, openid4vp-v1-signed or openid4vp-v1-multisigned'),
+  expectedOrigins: v.optional(v.pipe(v.array(originSchema), v.minLength(1, 'expectedOrigins must list at least one origin'))),
+});
+
+/** Structural schema of the create-authorization body (wire-api 1.1); cross-field rules live in `parseCreateAuthorizationBody`. */
+export const createAuthorizationBodySchema = v.variant(
+  'responseMode',
+  [directPostBodySchema, dcApiBodySchema],
+  'responseMode must be one of direct_post, direct_post.jwt, dc_api, dc_api.jwt',
+);
+
+export interface VerifierInfoEntry {
+  format: string;
+  data: string | Record<string, unknown>;
+  credential_ids?: string[];
+  [k: string]: unknown;
+}
+
+interface CommonBody {
+  nonce?: string;
+  profile?: 'haip';
+  /** base64url JSON entries (top-level form, as newer reference clients send it). */
+  transaction_data?: string[];
+  responseTypeParameters?: { transaction_data?: string[]; verifier_info?: VerifierInfoEntry[]; [k: string]: unknown };
+  walletMetadata?: Record<string, unknown>;
+}
+
+export interface DirectPostAuthorizationBody extends CommonBody {
+  responseMode: 'direct_post' | 'direct_post.jwt';
+  responseType: ResponseType;
+  query: AuthorizationQuery;
+  redirectUri?: string;
+}
+
+export interface DcApiAuthorizationBody extends CommonBody {
+  responseMode: 'dc_api' | 'dc_api.jwt';
+  responseType: 'vp_token';
+  query: { type: 'DCQL'; dcql: DcqlQuery };
+  protocol: DcApiProtocol;
+  expectedOrigins?: string[];
+}
+
+/** A validated create body, with `responseType` defaulted. */
+export type CreateAuthorizationBody = DirectPostAuthorizationBody | DcApiAuthorizationBody;
+
+export const isDcApiBody = (body: CreateAuthorizationBody): body is DcApiAuthorizationBody =>
+  body.responseMode === 'dc_api' || body.responseMode === 'dc_api.jwt';
+
+/** transaction_data from either place it may be given (top level wins; both must agree). */
+export const transactionDataOf = (body: CreateAuthorizationBody): string[] | undefined =>
+  body.transaction_data ?? body.responseTypeParameters?.transaction_data;
+
+export const verifierInfoOf = (body: CreateAuthorizationBody): VerifierInfoEntry[] | undefined => body.responseTypeParameters?.verifier_info;
+
+function invalid(errors: FieldError[]): AuthorizerError {
+  return new AuthorizerError('request.invalid_body', { errors, message: `The request body is invalid: ${errors[0]!.detail}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` });
+}
+
+/** valibot's text for a missing member ("Invalid key: Expected …") reads poorly in an API error. */
+function issueDetail(issue: v.BaseIssue<unknown>): string {
+  const last = issue.path?.[issue.path.length - 1]?.key;
+  if (issue.received === 'undefined' && issue.message.startsWith('Invalid key') && typeof last === 'string') return `${last} is required`;
+  return issue.message;
+}
+
+function crossFieldIssues(body: CreateAuthorizationBody): FieldError[] {
+  const issues: FieldError[] = [];
+  const knownIds = new Set<string>();
+  const bindingWaived = new Set<string>();
+  if (body.query.type === 'DCQL') {
+    issues.push(...dcqlQueryIssues(body.query.dcql, ['query', 'dcql']));
+    for (const c of body.query.dcql.credentials) {
+      knownIds.add(c.id);
+      if (c.require_cryptographic_holder_binding === false) bindingWaived.add(c.id);
+    }
+  } else {
+    issues.push(...presentationDefinitionIssues(body.query.presentationDefinition, ['query', 'presentationDefinition']));
+    for (const d of body.query.presentationDefinition.input_descriptors) knownIds.add(d.id);
+  }
+
+  if (isDcApiBody(body) && body.protocol !== 'openid4vp-v1-unsigned' && body.expectedOrigins === undefined) {
+    issues.push({ pointer: '/expectedOrigins', detail: `expectedOrigins is required for protocol ${body.protocol}` });
+  }
+
+  const top = body.transaction_data;
+  const nested = body.responseTypeParameters?.transaction_data;
+  if (top && nested && JSON.stringify(top) !== JSON.stringify(nested)) {
+    issues.push({ pointer: '/transaction_data', detail: 'transaction_data is given both at the top level and in responseTypeParameters with different values; send it once' });
+  }
+  if (top) issues.push(...transactionDataIssues(top, ['transaction_data'], knownIds, bindingWaived));
+  else if (nested) issues.push(...transactionDataIssues(nested, ['responseTypeParameters', 'transaction_data'], knownIds, bindingWaived));
+
+  body.responseTypeParameters?.verifier_info?.forEach((info, i) =>
+    info.credential_ids?.forEach((id, j) => {
+      if (!knownIds.has(id)) issues.push({ pointer: `/responseTypeParameters/verifier_info/${i}/credential_ids/${j}`, detail: `"${id}" is not a credential query id of this request` });
+    }),
+  );
+  return issues;
+}
+
+/**
+ * Validate a create-authorization body. Throws AuthorizerError('request.invalid_body') whose
+ * `errors` carry a JSON pointer for every problem found (not only the first).
+ */
+export function parseCreateAuthorizationBody(body: unknown): CreateAuthorizationBody {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid([{ pointer: '', detail: 'the body must be a JSON object' }]);
+  const query = (body as { query?: unknown }).query;
+  if (query !== null && typeof query === 'object' && (query as { type?: unknown }).type === 'scope-alias') {
+    throw invalid([{ pointer: '/query/type', detail: 'query type "scope-alias" is not supported: send the query itself as {type: "DCQL", dcql}' }]);
+  }
+  const result = v.safeParse(createAuthorizationBodySchema, body);
+  if (!result.success) throw invalid(result.issues.map((issue) => ({ pointer: issuePointer(issue), detail: issueDetail(issue) })));
+  const parsed = result.output as CreateAuthorizationBody;
+  const issues = crossFieldIssues(parsed);
+  if (issues.length > 0) throw invalid(issues);
+  return parsed;
+}

@@ -1,0 +1,53 @@
+import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+import type { InstanceConfig } from '../config/instance-config.js';
+import { buildClientMetadata } from './client-metadata.js';
+import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './request-object.js';
+import type { SigningMaterial } from './signing-material.js';
+
+export interface UnsignedDcApiRequestData {
+  response_type: 'vp_token';
+  response_mode: 'dc_api' | 'dc_api.jwt';
+  nonce: string;
+  client_metadata: Record<string, unknown>;
+  dcql_query: Record<string, unknown>;
+  transaction_data?: string[];
+  verifier_info?: unknown[];
+}
+
+/** The object the browser passes to `navigator.credentials.get({digital: {requests: [...]}})`. */
+export type DigitalCredentialGetRequest =
+  | { protocol: 'openid4vp-v1-unsigned'; data: UnsignedDcApiRequestData }
+  | { protocol: 'openid4vp-v1-signed'; data: { request: string } }
+  | { protocol: 'openid4vp-v1-multisigned'; data: MultiSignedRequest };
+
+/**
+ * Build the DC API request for a DC API record (OpenID4VP 1.0 appendix A). Unsigned requests
+ * carry no client_id; signed ones are a compact JWS; multi-signed a JWS JSON serialization.
+ */
+export async function buildDigitalCredentialGetRequest(args: {
+  record: AuthorizationRecord;
+  signing: SigningMaterial;
+  config: InstanceConfig;
+  now: number;
+}): Promise<DigitalCredentialGetRequest> {
+  const { record, signing, config, now } = args;
+  const r = record.request;
+  if ((r.responseMode !== 'dc_api' && r.responseMode !== 'dc_api.jwt') || r.query.type !== 'DCQL') {
+    throw new TypeError('buildDigitalCredentialGetRequest needs a DC API record with a DCQL query');
+  }
+  const protocol = r.protocol ?? 'openid4vp-v1-unsigned';
+  if (protocol === 'openid4vp-v1-unsigned') {
+    const data: UnsignedDcApiRequestData = {
+      response_type: 'vp_token',
+      response_mode: r.responseMode,
+      nonce: r.nonce,
+      client_metadata: buildClientMetadata(record, config),
+      dcql_query: r.query.dcql,
+    };
+    if (r.transactionData !== undefined) data.transaction_data = r.transactionData;
+    if (r.verifierInfo !== undefined) data.verifier_info = r.verifierInfo;
+    return { protocol, data };
+  }
+  if (protocol === 'openid4vp-v1-signed') return { protocol, data: { request: await signRequestObject({ record, signing, config, now }) } };
+  return { protocol, data: await signMultiSignedRequestObject({ record, signing, config, now }) };
+}

@@ -1,0 +1,90 @@
+import { CompactSign, GeneralSign } from 'jose';
+import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+import type { InstanceConfig } from '../config/instance-config.js';
+import { buildClientMetadata } from './client-metadata.js';
+import type { SigningMaterial } from './signing-material.js';
+
+/** JOSE `typ` of a request object (OpenID4VP 1.0 section 5; wallets reject anything else). */
+export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
+/** Audience for static discovery when the wallet did not tell us its issuer. */
+export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
+/** Redirect-flow request objects are short-lived: they are fetched right after the QR scan. */
+const REDIRECT_REQUEST_LIFETIME_MS = 5 * 60_000;
+
+const encoder = new TextEncoder();
+const isDcApi = (record: AuthorizationRecord): boolean => record.request.responseMode === 'dc_api' || record.request.responseMode === 'dc_api.jwt';
+
+export interface RequestObjectArgs {
+  record: AuthorizationRecord;
+  config: InstanceConfig;
+  walletMetadata?: Record<string, unknown>;
+  walletNonce?: string;
+  now: number;
+}
+
+/**
+ * The request-object claims for a record. Redirect flows: response_uri, state, aud, and an exp
+ * of at most five minutes. DC API: expected_origins and no response_uri/state/aud; exp = the
+ * authorization's expiry (the object is handed out once, in the 201). `client_id` is included;
+ * the multi-signed form moves it into each signature's protected header.
+ */
+export function requestObjectPayload(args: RequestObjectArgs): Record<string, unknown> {
+  const { record, config, walletMetadata, walletNonce, now } = args;
+  const r = record.request;
+  const dcApi = isDcApi(record);
+  const payload: Record<string, unknown> = {};
+  if (r.clientId !== undefined) payload.client_id = r.clientId;
+  if (dcApi && r.expectedOrigins !== undefined) payload.expected_origins = r.expectedOrigins;
+  payload.response_type = r.responseType;
+  payload.response_mode = r.responseMode;
+  if (!dcApi && r.responseUri !== undefined) payload.response_uri = r.responseUri;
+  payload.nonce = r.nonce;
+  if (!dcApi && r.state !== undefined) payload.state = r.state;
+  if (r.query.type === 'DCQL') payload.dcql_query = r.query.dcql;
+  else payload.presentation_definition = r.query.presentationDefinition;
+  payload.client_metadata = buildClientMetadata(record, config);
+  if (r.transactionData !== undefined) payload.transaction_data = r.transactionData;
+  if (r.verifierInfo !== undefined) payload.verifier_info = r.verifierInfo;
+  if (r.responseType === 'vp_token id_token') {
+    // SIOPv2 combined flow (OpenID4VP 1.0 section 8): the ID token needs the openid scope.
+    payload.scope = 'openid';
+    payload.id_token_type = 'subject_signed_id_token';
+  }
+  if (walletNonce !== undefined) payload.wallet_nonce = walletNonce;
+  payload.iat = Math.floor(now / 1000);
+  payload.exp = Math.floor((dcApi ? record.expiresAt : Math.min(record.expiresAt, now + REDIRECT_REQUEST_LIFETIME_MS)) / 1000);
+  if (!dcApi) payload.aud = typeof walletMetadata?.issuer === 'string' ? walletMetadata.issuer : SELF_ISSUED_AUDIENCE;
+  return payload;
+}
+
+/** The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. */
+export async function signRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<string> {
+  const payload = requestObjectPayload(args);
+  return new CompactSign(encoder.encode(JSON.stringify(payload)))
+    .setProtectedHeader({ alg: args.signing.alg, typ: REQUEST_OBJECT_TYP, x5c: args.signing.x5c })
+    .sign(args.signing.privateKey);
+}
+
+/** JWS JSON general serialization of a multi-signed DC API request (OpenID4VP 1.0 appendix A.3.2). */
+export interface MultiSignedRequest {
+  payload: string;
+  signatures: { protected: string; signature: string }[];
+}
+
+/**
+ * Multi-signed DC API request: client_id and verifier_info live only in each signature's
+ * protected header, never in the shared payload. One signature per signing material.
+ */
+export async function signMultiSignedRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<MultiSignedRequest> {
+  const { client_id: clientId, verifier_info: verifierInfo, ...payload } = requestObjectPayload(args);
+  const jws = new GeneralSign(encoder.encode(JSON.stringify(payload)));
+  jws.addSignature(args.signing.privateKey).setProtectedHeader({
+    alg: args.signing.alg,
+    typ: REQUEST_OBJECT_TYP,
+    x5c: args.signing.x5c,
+    ...(clientId !== undefined ? { client_id: clientId } : {}),
+    ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}),
+  });
+  const signed = await jws.sign();
+  return { payload: signed.payload, signatures: signed.signatures.map((s) => ({ protected: s.protected!, signature: s.signature })) };
+}

@@ -1,0 +1,109 @@
+import { X509Certificate, createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../errors/config-error.js';
+import { x509Hash } from '../crypto/x509-hash.js';
+import { generateDevSigningKey } from '../dev/dev-signing-key.js';
+import { checkSigningInput, clientIdFor, loadSigningMaterial, type SigningInput } from './signing-material.js';
+import { selfSignedSigningInput } from './test-support.js';
+
+let dev: Awaited<ReturnType<typeof generateDevSigningKey>>;
+beforeAll(async () => {
+  dev = await generateDevSigningKey({ dnsName: 'verifier.example' });
+});
+
+const issuesOf = (fn: () => unknown): { path: string; message: string }[] => {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).issues;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('checkSigningInput', () => {
+  it('accepts a JWK key with a PEM chain and a PKCS#8 PEM key with a base64 DER chain', () => {
+    expect(checkSigningInput(dev.signing)).toBe(dev.signing);
+    const pem = createPrivateKey({ key: dev.signing.privateKey as never, format: 'jwk' }).export({ format: 'pem', type: 'pkcs8' }).toString();
+    const b64 = new X509Certificate(dev.leafCertificatePem).raw.toString('base64');
+    expect(() => checkSigningInput({ privateKey: pem, certificateChain: [b64], trustAnchor: dev.rootCertificatePem })).not.toThrow();
+  });
+
+  it('reports an empty chain and a malformed PEM with their paths', () => {
+    expect(issuesOf(() => checkSigningInput({ ...dev.signing, certificateChain: [] }))).toEqual([
+      { path: 'signing.certificateChain', message: expect.stringContaining('at least the leaf') },
+    ]);
+    const issues = issuesOf(() => checkSigningInput({ ...dev.signing, certificateChain: ['-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'] }, 'instances.a.signing'));
+    expect(issues[0]?.path).toBe('instances.a.signing.certificateChain.0');
+  });
+
+  it('rejects a non-P-256 key without echoing key material', () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
+    const jwk = privateKey.export({ format: 'jwk' });
+    let message = '';
+    const issues = issuesOf(() => {
+      try {
+        checkSigningInput({ ...dev.signing, privateKey: jwk as JsonWebKey });
+      } catch (e) {
+        message = (e as Error).message;
+        throw e;
+      }
+    });
+    expect(issues).toEqual([{ path: 'signing.privateKey', message: 'must be an EC P-256 key (ES256)' }]);
+    expect(message).not.toContain(jwk.d!);
+    expect(issuesOf(() => checkSigningInput({ ...dev.signing, privateKey: '-----BEGIN PRIVATE KEY-----\nxx\n-----END PRIVATE KEY-----' }))[0]?.path).toBe('signing.privateKey');
+  });
+
+  it('rejects a key that does not match the leaf certificate', async () => {
+    const other = await generateDevSigningKey();
+    const issues = issuesOf(() => checkSigningInput({ ...dev.signing, privateKey: other.signing.privateKey }));
+    expect(issues).toEqual([{ path: 'signing.privateKey', message: expect.stringContaining('does not match') }]);
+  });
+
+  it('rejects a chain out of order and an anchor that did not issue it', async () => {
+    const reversed = issuesOf(() => checkSigningInput({ ...dev.signing, certificateChain: [dev.rootCertificatePem, dev.leafCertificatePem] }));
+    expect(reversed.map((i) => i.path)).toContain('signing.privateKey'); // the key matches the leaf, not the root
+    expect(reversed.map((i) => i.path)).toContain('signing.certificateChain.0');
+    const other = await generateDevSigningKey();
+    expect(issuesOf(() => checkSigningInput({ ...dev.signing, trustAnchor: other.rootCertificatePem }))).toEqual([
+      { path: 'signing.trustAnchor', message: expect.stringContaining('did not issue') },
+    ]);
+  });
+
+  it('rejects non-objects', () => {
+    expect(issuesOf(() => checkSigningInput('key'))[0]?.path).toBe('signing');
+  });
+});
+
+describe('loadSigningMaterial', () => {
+  it('derives x5c, the x509 hash, DNS names and chain flags', async () => {
+    const m = await loadSigningMaterial(dev.signing);
+    const leafDer = new X509Certificate(dev.leafCertificatePem).raw;
+    expect(m.alg).toBe('ES256');
+    expect(m.x5c).toEqual([leafDer.toString('base64')]);
+    expect(Buffer.from(m.leafDer).equals(leafDer)).toBe(true);
+    expect(m.x509Hash).toBe(x509Hash(leafDer.toString('base64')));
+    expect(m.dnsNames).toEqual(['verifier.example']);
+    expect(m.leafSelfSigned).toBe(false);
+    expect(m.chainIncludesAnchor).toBe(false);
+    expect(m.trustAnchorPem).toContain('BEGIN CERTIFICATE');
+    expect(m.privateKey.type).toBe('private');
+    expect(m.privateKey.extractable).toBe(false);
+  });
+
+  it('flags a chain that includes the anchor and a self-signed leaf', async () => {
+    const withAnchor: SigningInput = { ...dev.signing, certificateChain: [dev.leafCertificatePem, dev.rootCertificatePem] };
+    expect((await loadSigningMaterial(withAnchor)).chainIncludesAnchor).toBe(true);
+    const self = await loadSigningMaterial(await selfSignedSigningInput());
+    expect(self.leafSelfSigned).toBe(true);
+  });
+});
+
+describe('clientIdFor', () => {
+  it('builds x509_hash and x509_san_dns client ids', async () => {
+    const m = await loadSigningMaterial(dev.signing);
+    expect(clientIdFor('x509_hash', m)).toBe(`x509_hash:${x509Hash(m.x5c[0]!)}`);
+    expect(clientIdFor('x509_san_dns', m)).toBe('x509_san_dns:verifier.example');
+    expect(() => clientIdFor('x509_san_dns', { ...m, dnsNames: [] })).toThrow(ConfigError);
+  });
+});

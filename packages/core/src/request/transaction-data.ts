@@ -1,0 +1,55 @@
+import type { FieldError } from '../errors/authorizer-error.js';
+import { jsonPointer } from './json-pointer.js';
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** A decoded `transaction_data` entry (OpenID4VP 1.0 section 5.1); unknown members are kept. */
+export interface TransactionDataEntry {
+  type: string;
+  credential_ids: string[];
+  transaction_data_hashes_alg?: string[];
+  [k: string]: unknown;
+}
+
+/** Decode one base64url JSON entry, or undefined when it is not one. */
+export function decodeTransactionData(entry: string): unknown {
+  if (!BASE64URL.test(entry)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(entry, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Check every entry decodes to `{type, credential_ids}` whose ids name credential queries of the
+ * request, and that none of them waives holder binding (the hashes travel in the KB-JWT).
+ */
+export function transactionDataIssues(
+  entries: string[],
+  base: (string | number)[],
+  knownIds: ReadonlySet<string>,
+  bindingWaived: ReadonlySet<string>,
+): FieldError[] {
+  const issues: FieldError[] = [];
+  entries.forEach((entry, i) => {
+    const at = [...base, i];
+    const decoded = decodeTransactionData(entry);
+    if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) {
+      issues.push({ pointer: jsonPointer(at), detail: 'each transaction_data entry must be base64url (no padding) of a JSON object' });
+      return;
+    }
+    const td = decoded as Record<string, unknown>;
+    if (typeof td.type !== 'string' || td.type.length === 0) issues.push({ pointer: jsonPointer(at), detail: 'the decoded transaction_data entry needs a "type" string' });
+    const ids = td.credential_ids;
+    if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string')) {
+      issues.push({ pointer: jsonPointer(at), detail: 'the decoded transaction_data entry needs "credential_ids": a non-empty array of credential query ids' });
+      return;
+    }
+    for (const id of ids as string[]) {
+      if (!knownIds.has(id)) issues.push({ pointer: jsonPointer(at), detail: `credential_ids names "${id}", which is not a credential query id of this request` });
+      else if (bindingWaived.has(id)) issues.push({ pointer: jsonPointer(at), detail: `credential query "${id}" sets require_cryptographic_holder_binding: false, which transaction_data cannot use` });
+    }
+  });
+  return issues;
+}

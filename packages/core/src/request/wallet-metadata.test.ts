@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { AuthorizerError } from '../errors/authorizer-error.js';
+import { checkWalletMetadata, parseWalletMetadataParam } from './wallet-metadata.js';
+
+const haipCtx = { haip: true, clientIdPrefix: 'x509_hash', requireClientIdPrefix: false, formats: ['dc+sd-jwt', 'mso_mdoc'] };
+const goodWallet = {
+  issuer: 'https://wallet.example',
+  client_id_prefixes_supported: ['x509_hash', 'x509_san_dns'],
+  request_object_signing_alg_values_supported: ['ES256'],
+  response_modes_supported: ['direct_post.jwt'],
+  authorization_encryption_alg_values_supported: ['ECDH-ES'],
+  authorization_encryption_enc_values_supported: ['A256GCM'],
+  vp_formats_supported: {
+    'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256', 'ES384'], 'kb-jwt_alg_values': ['ES256'] },
+    mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-9] },
+  },
+};
+
+function failure(fn: () => void): AuthorizerError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(AuthorizerError);
+    return e as AuthorizerError;
+  }
+  throw new Error('expected an AuthorizerError');
+}
+
+describe('parseWalletMetadataParam', () => {
+  it('parses a JSON object and treats absent/empty as undefined', () => {
+    expect(parseWalletMetadataParam(undefined)).toBeUndefined();
+    expect(parseWalletMetadataParam('  ')).toBeUndefined();
+    expect(parseWalletMetadataParam('{"issuer":"x"}')).toEqual({ issuer: 'x' });
+  });
+
+  it('rejects invalid JSON and non-objects without echoing the input', () => {
+    const e = failure(() => parseWalletMetadataParam('{secret-ish'));
+    expect(e.code).toBe('authorization.invalid_wallet_metadata');
+    expect(e.message).not.toContain('secret-ish');
+    expect(failure(() => parseWalletMetadataParam('[1]')).code).toBe('authorization.invalid_wallet_metadata');
+    expect(failure(() => parseWalletMetadataParam('null')).code).toBe('authorization.invalid_wallet_metadata');
+  });
+});
+
+describe('checkWalletMetadata', () => {
+  it('accepts a HAIP-capable wallet', () => {
+    expect(() => checkWalletMetadata(goodWallet, haipCtx)).not.toThrow();
+  });
+
+  it('reports shape problems as authorization.invalid_wallet_metadata', () => {
+    const e = failure(() => checkWalletMetadata({ response_modes_supported: 'direct_post.jwt', vp_formats_supported: [], jwks: {} }, haipCtx));
+    expect(e.code).toBe('authorization.invalid_wallet_metadata');
+    expect(e.errors?.map((x) => x.pointer)).toEqual(['/response_modes_supported', '/vp_formats_supported', '/jwks']);
+  });
+
+  it('lists every failed HAIP check', () => {
+    const e = failure(() =>
+      checkWalletMetadata(
+        {
+          client_id_prefixes_supported: ['x509_san_dns'],
+          request_object_signing_alg_values_supported: ['EdDSA'],
+          response_modes_supported: ['direct_post'],
+          authorization_encryption_alg_values_supported: ['RSA-OAEP'],
+          authorization_encryption_enc_values_supported: ['A128CBC-HS256'],
+          vp_formats_supported: { 'dc+sd-jwt': { 'kb-jwt_alg_values': ['EdDSA'] } },
+        },
+        haipCtx,
+      ),
+    );
+    expect(e.code).toBe('haip.wallet_metadata');
+    expect(e.errors?.map((x) => x.pointer)).toEqual([
+      '/client_id_prefixes_supported',
+      '/request_object_signing_alg_values_supported',
+      '/response_modes_supported',
+      '/authorization_encryption_alg_values_supported',
+      '/authorization_encryption_enc_values_supported',
+      '/vp_formats_supported/dc+sd-jwt',
+      '/vp_formats_supported/mso_mdoc',
+    ]);
+  });
+
+  it('requires vp_formats_supported under HAIP and an ES256 overlap for mdoc', () => {
+    expect(failure(() => checkWalletMetadata({}, haipCtx)).errors?.[0]?.pointer).toBe('/vp_formats_supported');
+    const e = failure(() => checkWalletMetadata({ vp_formats_supported: { mso_mdoc: { issuerauth_alg_values: [-35] } } }, { ...haipCtx, formats: ['mso_mdoc'] }));
+    expect(e.errors?.[0]?.detail).toContain('ES256');
+  });
+
+  it('checks the client id prefix only when listed, unless required', () => {
+    const plain = { haip: false, clientIdPrefix: 'x509_hash', requireClientIdPrefix: false, formats: ['dc+sd-jwt'] };
+    expect(() => checkWalletMetadata({}, plain)).not.toThrow();
+    expect(failure(() => checkWalletMetadata({}, { ...plain, requireClientIdPrefix: true })).code).toBe('authorization.invalid_wallet_metadata');
+    expect(failure(() => checkWalletMetadata({ client_id_prefixes_supported: ['pre-registered'] }, plain)).code).toBe('authorization.invalid_wallet_metadata');
+    // Legacy wallets name the list client_id_schemes_supported.
+    expect(() => checkWalletMetadata({ client_id_schemes_supported: ['x509_hash'] }, { ...plain, requireClientIdPrefix: true })).not.toThrow();
+  });
+
+  it('does not apply HAIP capability checks outside HAIP', () => {
+    expect(() => checkWalletMetadata({ request_object_signing_alg_values_supported: ['EdDSA'] }, { ...haipCtx, haip: false })).not.toThrow();
+  });
+});

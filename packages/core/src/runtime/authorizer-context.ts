@@ -1,0 +1,22 @@
+import type { Clock } from '../config/authorizer-options.js';
+import type { AuthorizerEvent } from '../events/authorizer-event.js';
+import type { Logger } from '../events/logger.js';
+import type { AuthorizationStore, CodeStore } from '../store/authorization-store.js';
+import type { InstanceRuntime } from './instance-runtime.js';
+
+/** Everything an operation needs; built once by createAuthorizer. */
+export interface AuthorizerContext {
+  publicBaseUrl: string;
+  store: AuthorizationStore & CodeStore;
+  clock: Clock;
+  logger: Logger;
+  instances: Map<string, InstanceRuntime>;
+  emit(event: AuthorizerEvent): void;
+}
+
+export function instanceOf(ctx: AuthorizerContext, id: string): InstanceRuntime {
+  const instance = ctx.instances.get(id);
+  // Records are only ever created for configured instances; a missing one means it was removed from config.
+  if (!instance) throw new Error('The instance of this authorization is no longer configured.');
+  return instance;
+}

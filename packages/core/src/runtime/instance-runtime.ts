@@ -1,0 +1,62 @@
+import type { ValidatorClient } from '../clients/validator-client.js';
+import type { VerifierClient } from '../clients/verifier-client.js';
+import type { InstanceOptions } from '../config/authorizer-options.js';
+import { instanceConfigSchema, type InstanceConfig, type ServiceInstanceReference } from '../config/instance-config.js';
+import { parseConfig } from '../config/validate-config.js';
+import { ConfigError } from '../errors/config-error.js';
+import { checkSigningInput, loadSigningMaterial, type SigningInput, type SigningMaterial } from '../request/signing-material.js';
+import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
+
+/** One instance, validated and ready: config parsed, keys hashed, clients resolved. */
+export interface InstanceRuntime {
+  id: string;
+  config: InstanceConfig;
+  /** `undefined` when validate is skipped. */
+  validator: ValidatorClient | undefined;
+  /** `undefined` when verify is skipped. */
+  verifier: VerifierClient | undefined;
+  signing(): Promise<SigningMaterial>;
+  /** Constant-time check of a presented API key against every configured key. */
+  acceptsApiKey(presented: string): boolean;
+}
+
+export function createInstanceRuntime(
+  options: InstanceOptions,
+  index: number,
+  registry: { validators?: Record<string, ValidatorClient>; verifiers?: Record<string, VerifierClient> },
+): InstanceRuntime {
+  const where = `instances[${index}] (${options.id})`;
+  const config = parseConfig(instanceConfigSchema, options.config, `configuration of ${where}`);
+  const signingInput: SigningInput = checkSigningInput(options.signing, `instances.${index}.signing`);
+  const keyDigests = options.apiKeys.map(sha256Digest);
+  const { validate, verify } = config.policies;
+  const validator = validate.skip ? undefined : resolveClient(validate.validator, registry.validators, options.validator, `${where}: policies.validate.validator`);
+  const verifier = verify.skip ? undefined : resolveClient(verify.verifier, registry.verifiers, options.verifier, `${where}: policies.verify.verifier`);
+  let material: Promise<SigningMaterial> | undefined;
+  return {
+    id: options.id,
+    config,
+    validator,
+    verifier,
+    signing: () => (material ??= loadSigningMaterial(signingInput)),
+    acceptsApiKey(presented) {
+      // Check every key (no early exit) so timing does not reveal which one matched.
+      let ok = false;
+      for (const digest of keyDigests) ok = matchesDigest(presented, digest) || ok;
+      return ok;
+    },
+  };
+}
+
+function resolveClient<T>(ref: ServiceInstanceReference, registry: Record<string, T> | undefined, managed: T | undefined, what: string): T {
+  if (ref.type === 'managed') {
+    if (!managed) throw new ConfigError(`${what} is "managed" but the instance has no client: pass one (for example localValidator()/localVerifier() from @vp-authorizer/local) or set skip: true.`);
+    return managed;
+  }
+  const client = registry?.[ref.resourceId];
+  if (!client) {
+    const known = Object.keys(registry ?? {});
+    throw new ConfigError(`${what} references "${ref.resourceId}", which is not registered in options.clients (known: ${known.length ? known.join(', ') : 'none'}).`);
+  }
+  return client;
+}

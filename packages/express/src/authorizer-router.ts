@@ -1,0 +1,70 @@
+import { Readable } from 'node:stream';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, type CoreRequestBody, type CoreResponse } from '@vp-authorizer/core';
+
+/**
+ * Serve every authorizer route under wherever Express mounts it (Express 4.18+ and 5):
+ * `app.use('/authz', authorizerRouter(authorizer))`. It reads req.baseUrl-relative paths
+ * (no wildcard routes), so Express 5 path syntax changes do not affect it.
+ */
+export function authorizerRouter(authorizer: Authorizer): RequestHandler {
+  return (req, res, next) => {
+    // Express 4 ignores returned promises: handle everything here.
+    void serve(authorizer, req).then(({ answer, failure }) => {
+      write(res, answer);
+      if (failure) passOn(res, next, failure.error);
+    });
+  };
+}
+
+async function serve(authorizer: Authorizer, req: Request): Promise<{ answer: CoreResponse; failure?: { error: unknown } }> {
+  const outcome: { failure?: { error: unknown } } = {};
+  const onError = (error: unknown) => void (outcome.failure = { error });
+  try {
+    const q = req.url.indexOf('?');
+    const headers = new Headers();
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    const body = await bodyOf(req, authorizer.bodyLimitBytes);
+    const query = new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1));
+    return { answer: await authorizer.handle({ method: req.method, path: req.path, query, headers, body }, { onError }), ...outcome };
+  } catch (error) {
+    // The body read throws AuthorizerErrors on purpose (413); anything else is a bug.
+    if (!isAuthorizerError(error)) onError(error);
+    return { answer: errorResponse(error, 'rp'), ...outcome };
+  }
+}
+
+async function bodyOf(req: Request, limit: number): Promise<CoreRequestBody> {
+  // Unread stream: read it ourselves, capped. (Express 4's body-parser sets req.body = {} even
+  // for types it skips, so "was the stream consumed" is the test, not "is req.body set".)
+  if (!req.readableEnded) return { kind: 'bytes', bytes: await readBodyWithLimit(req, limit) };
+  const parsed: unknown = req.body;
+  if (parsed === undefined) return { kind: 'bytes', bytes: new Uint8Array(0) };
+  // express.raw()/text() left bytes or text: still raw, keep them as such (and capped).
+  if (typeof parsed === 'string' || parsed instanceof Uint8Array) return { kind: 'bytes', bytes: await readBodyWithLimit(Readable.from([parsed]), limit) };
+  // express.json()/urlencoded(): the core re-reads it per Content-Type, never re-serialised.
+  return { kind: 'parsed', value: parsed };
+}
+
+function write(res: Response, answer: CoreResponse): void {
+  res.status(answer.status);
+  for (const [name, value] of answer.headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie') res.append(name, value); // several cookies stay several header lines
+    else if (lower === 'vary') res.vary(value); // append: keep a CORS `Vary: Origin` set earlier
+    else res.setHeader(name, value); // exact value (res.set would rewrite Content-Type)
+  }
+  res.send(Buffer.from(answer.body ?? ''));
+}
+
+/** Hand an unexpected error to Express's error path once our 500 has been fully sent. */
+function passOn(res: Response, next: NextFunction, error: unknown): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    next(error);
+  };
+  if (res.writableFinished) once();
+  else res.once('finish', once).once('close', once);
+}

@@ -1,0 +1,60 @@
+import { Readable } from 'node:stream';
+import type { Context, Middleware } from 'koa';
+import { errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, type CoreRequestBody, type CoreResponse } from '@vp-authorizer/core';
+
+export interface AuthorizerMiddlewareOptions {
+  /** Path the routes live under, for example '/authz'. Omit when mounted with koa-mount. */
+  prefix?: string;
+}
+
+/**
+ * Serve every authorizer route under `prefix` in a Koa 3 app:
+ * `app.use(authorizerMiddleware(authorizer, { prefix: '/authz' }))`. Requests outside the prefix
+ * go to the next middleware. Unexpected errors are answered with a bare JSON 500 and then
+ * emitted on `app` ('error'), Koa's error path for failures that were already answered.
+ */
+export function authorizerMiddleware(authorizer: Authorizer, options: AuthorizerMiddlewareOptions = {}): Middleware {
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
+  return async (ctx, next) => {
+    const path = ctx.path === prefix ? '/' : ctx.path.startsWith(`${prefix}/`) ? ctx.path.slice(prefix.length) : null;
+    if (path === null) return next();
+    let failure: { error: unknown } | undefined;
+    const onError = (error: unknown) => void (failure = { error });
+    let answer: CoreResponse;
+    try {
+      const headers = new Headers();
+      for (let i = 0; i + 1 < ctx.req.rawHeaders.length; i += 2) headers.append(ctx.req.rawHeaders[i]!, ctx.req.rawHeaders[i + 1]!);
+      const body = await bodyOf(ctx, authorizer.bodyLimitBytes);
+      answer = await authorizer.handle({ method: ctx.method, path, query: new URLSearchParams(ctx.querystring), headers, body }, { onError });
+    } catch (error) {
+      // The body read throws AuthorizerErrors on purpose (413); anything else is a bug.
+      if (!isAuthorizerError(error)) onError(error);
+      answer = errorResponse(error, 'rp');
+    }
+    write(ctx, answer);
+    if (failure) ctx.app.emit('error', failure.error, ctx);
+  };
+}
+
+async function bodyOf(ctx: Context, limit: number): Promise<CoreRequestBody> {
+  // Unread stream: read it ourselves, capped. (Body parsers set ctx.request.body = {} for
+  // types they skip, so "was the stream consumed" is the test, not "is the body set".)
+  if (!ctx.req.readableEnded) return { kind: 'bytes', bytes: await readBodyWithLimit(ctx.req, limit) };
+  const { body, rawBody } = ctx.request as { body?: unknown; rawBody?: unknown };
+  // @koa/bodyparser keeps the exact text it parsed: prefer it over the parsed object.
+  const raw = typeof rawBody === 'string' ? rawBody : typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
+  if (raw !== undefined) return { kind: 'bytes', bytes: await readBodyWithLimit(Readable.from([raw]), limit) };
+  return body === undefined ? { kind: 'bytes', bytes: new Uint8Array(0) } : { kind: 'parsed', value: body };
+}
+
+function write(ctx: Context, answer: CoreResponse): void {
+  ctx.status = answer.status;
+  for (const [name, value] of answer.headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie') ctx.append(name, value); // several cookies stay several header lines
+    else if (lower === 'vary') ctx.vary(value); // append: keep a CORS `Vary: Origin` set earlier
+    else ctx.set(name, value);
+  }
+  // Never assign a Response: Koa would fold several Set-Cookie headers into one line.
+  if (answer.body !== undefined) ctx.body = Buffer.from(answer.body);
+}

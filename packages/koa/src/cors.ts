@@ -1,0 +1,42 @@
+import type { Middleware } from 'koa';
+import { corsDecision, resolveCorsConfig, type CorsConfigInput } from '@vp-authorizer/core';
+
+/**
+ * CORS for Koa from the `cors` configuration object (validated here, at construction:
+ * `credentials: true` with origin `"*"` throws a ConfigError). Disabled → a pass-through.
+ * Use it before the authorizer: `app.use(cors(config)).use(authorizerMiddleware(a, { prefix }))`.
+ */
+export function cors(input: CorsConfigInput = {}): Middleware {
+  const config = resolveCorsConfig(input);
+  if (!config.enabled) return (_ctx, next) => next();
+  return async (ctx, next) => {
+    const decision = corsDecision(config, {
+      method: ctx.method,
+      origin: ctx.get('Origin') || null,
+      accessControlRequestMethod: ctx.get('Access-Control-Request-Method') || null,
+      accessControlRequestHeaders: ctx.get('Access-Control-Request-Headers') || null,
+    });
+    for (const [name, value] of decision.headers) {
+      if (name === 'Vary') ctx.vary(value);
+      else ctx.set(name, value);
+    }
+    if (decision.preflight) {
+      // Koa strips Content-Length from a 204; write the preflight answer ourselves.
+      ctx.respond = false;
+      ctx.res.statusCode = 204;
+      ctx.res.setHeader('Content-Length', '0');
+      ctx.res.end();
+      return;
+    }
+    try {
+      await next();
+    } catch (error) {
+      // Koa's error handler removes every header before rendering; it re-applies err.headers.
+      if (error !== null && typeof error === 'object') {
+        const carrier = error as { headers?: Record<string, string> };
+        carrier.headers = { ...carrier.headers, ...Object.fromEntries(decision.headers) };
+      }
+      throw error;
+    }
+  };
+}

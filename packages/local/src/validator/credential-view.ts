@@ -1,0 +1,152 @@
+import type { JsonObject, ParsedPresentation } from '@vp-authorizer/core';
+import { mdocIssuerCertificateChains } from './trust/mdoc-x5chain.js';
+
+export type CredentialFamily = 'sd-jwt' | 'mdoc' | 'w3c';
+
+/**
+ * One credential inside a presentation, reduced to what query matching needs. An SD-JWT or a
+ * plain W3C VC is one credential; an mdoc DeviceResponse has one per document; a VP has one per
+ * embedded credential.
+ */
+export interface CredentialView {
+  family: CredentialFamily;
+  /** mdoc document index or VP credential index; undefined when the presentation is the credential. */
+  subIndex: number | undefined;
+  vct?: string;
+  docType?: string;
+  types?: string[];
+  /**
+   * Where DCQL claims paths start: the SD-JWT payload with disclosures resolved, the mdoc
+   * `{namespace: {element: value}}` object, or the W3C credential object (VP §B.1.2).
+   */
+  claims: unknown;
+  /** Extra JSON documents Presentation Exchange paths may address (the JWT payload of a JWT VC). */
+  peDocuments: unknown[];
+  /** A holder proof is present: KB-JWT, mdoc deviceSignature, or a VP proof. Verified by the verifier. */
+  holderBinding: boolean;
+  /** Issuer certificate chain, leaf first (DER); empty when the credential carries none. */
+  x5c: Uint8Array[];
+}
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `x5c` header: standard base64 DER strings (RFC 7515 §4.1.6). Anything else yields no chain. */
+function x5cFromHeader(header: JsonObject): Uint8Array[] {
+  const x5c = header.x5c;
+  if (!Array.isArray(x5c) || !x5c.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(c))) return [];
+  return (x5c as string[]).map((c) => new Uint8Array(Buffer.from(c, 'base64')));
+}
+
+function w3cTypes(credential: JsonObject): string[] {
+  const type = credential.type;
+  if (typeof type === 'string') return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+export function credentialViews(presentation: ParsedPresentation): CredentialView[] {
+  switch (presentation.kind) {
+    case 'sd-jwt': {
+      const vct = presentation.vct ?? (typeof presentation.claims.vct === 'string' ? presentation.claims.vct : undefined);
+      return [
+        {
+          family: 'sd-jwt',
+          subIndex: undefined,
+          ...(vct === undefined ? {} : { vct }),
+          claims: presentation.claims,
+          peDocuments: [presentation.claims],
+          holderBinding: presentation.kbJwt !== undefined,
+          x5c: x5cFromHeader(presentation.issuerJwt.header),
+        },
+      ];
+    }
+    case 'mdoc': {
+      const chains = mdocIssuerCertificateChains(presentation.raw);
+      return presentation.documents.map((doc, d) => {
+        const claims = Object.fromEntries(
+          Object.entries(doc.nameSpaces).map(([ns, items]) => [ns, Object.fromEntries(items.map((item) => [item.elementIdentifier, item.elementValue]))]),
+        );
+        // deviceMac has no verifier key in OpenID4VP, so only a deviceSignature counts as binding.
+        return { family: 'mdoc' as const, subIndex: d, docType: doc.docType, claims, peDocuments: [claims], holderBinding: doc.hasDeviceSignature, x5c: chains[d] ?? [] };
+      });
+    }
+    case 'jwt-vc':
+      return [
+        {
+          family: 'w3c',
+          subIndex: undefined,
+          types: presentation.types,
+          claims: presentation.credential,
+          peDocuments: [presentation.credential, presentation.jwt.payload],
+          holderBinding: false,
+          x5c: x5cFromHeader(presentation.jwt.header),
+        },
+      ];
+    case 'jwt-vp':
+      // The VP JWT is the holder proof; the verifier checks its signature, nonce and audience.
+      return presentation.credentials.map((vc, i) => ({
+        family: 'w3c' as const,
+        subIndex: i,
+        types: vc.types,
+        claims: vc.credential,
+        peDocuments: [vc.credential, vc.jwt.payload],
+        holderBinding: true,
+        x5c: x5cFromHeader(vc.jwt.header),
+      }));
+    case 'ldp': {
+      const raw = presentation.raw;
+      const isVp = w3cTypes(raw).includes('VerifiablePresentation');
+      if (!isVp) return [{ family: 'w3c', subIndex: undefined, types: w3cTypes(raw), claims: raw, peDocuments: [raw], holderBinding: false, x5c: [] }];
+      const embedded = Array.isArray(raw.verifiableCredential) ? raw.verifiableCredential : [raw.verifiableCredential];
+      return embedded.filter(isObject).map((vc, i) => ({
+        family: 'w3c' as const,
+        subIndex: i,
+        types: w3cTypes(vc),
+        claims: vc,
+        peDocuments: [vc],
+        holderBinding: raw.proof !== undefined,
+        x5c: [],
+      }));
+    }
+  }
+}
+
+/** Credential formats of one family; `vc+sd-jwt` is the pre-1.0 name of `dc+sd-jwt`. */
+export function formatFamily(format: string): CredentialFamily | undefined {
+  switch (format) {
+    case 'dc+sd-jwt':
+    case 'vc+sd-jwt':
+      return 'sd-jwt';
+    case 'mso_mdoc':
+      return 'mdoc';
+    case 'jwt_vc_json':
+    case 'jwt_vc':
+    case 'jwt_vp_json':
+    case 'jwt_vp':
+    case 'ldp_vc':
+    case 'ldp_vp':
+    case 'ldp':
+      return 'w3c';
+    default:
+      return undefined;
+  }
+}
+
+const KIND_FAMILY: Record<ParsedPresentation['kind'], CredentialFamily> = { 'sd-jwt': 'sd-jwt', mdoc: 'mdoc', 'jwt-vc': 'w3c', 'jwt-vp': 'w3c', ldp: 'w3c' };
+
+/**
+ * DCQL 6.2 (a): the presentation's format equals the query format, accepting `vc+sd-jwt` for
+ * `dc+sd-jwt` (and back), and the decoded kind belongs to that format (a JWT where an ldp object
+ * was asked fails).
+ */
+export function dcqlFormatMatches(queryFormat: string, presentation: ParsedPresentation): boolean {
+  const family = formatFamily(queryFormat);
+  if (family === undefined || KIND_FAMILY[presentation.kind] !== family) return false;
+  if (family === 'sd-jwt') return formatFamily(presentation.format) === 'sd-jwt';
+  if (queryFormat === 'jwt_vc_json') return presentation.format === 'jwt_vc_json' && (presentation.kind === 'jwt-vc' || presentation.kind === 'jwt-vp');
+  if (queryFormat === 'ldp_vc') return presentation.format === 'ldp_vc' && presentation.kind === 'ldp';
+  return presentation.format === queryFormat;
+}
+
+export function presentationKey(path: (string | number)[]): string {
+  return JSON.stringify(path);
+}

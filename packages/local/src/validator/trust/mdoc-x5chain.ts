@@ -1,0 +1,52 @@
+import { Decoder, Tag } from 'cbor-x';
+
+// Maps stay Maps: COSE headers use integer labels.
+const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
+const X5CHAIN = 33;
+
+const toBytes = (value: unknown): Uint8Array | undefined => (value instanceof Uint8Array ? new Uint8Array(value) : undefined);
+
+function chainFromHeader(header: unknown): Uint8Array[] | undefined {
+  if (!(header instanceof Map)) return undefined;
+  const value: unknown = header.get(X5CHAIN);
+  if (value === undefined) return undefined;
+  // RFC 9360: one certificate as a bstr, several as an array of bstr (leaf first).
+  const single = toBytes(value);
+  if (single) return [single];
+  if (Array.isArray(value)) {
+    const certs = value.map(toBytes);
+    return certs.every((c): c is Uint8Array => c !== undefined) ? certs : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The issuer certificate chain (COSE `x5chain`, label 33) of every document's `issuerAuth`, from
+ * the base64url DeviceResponse. Protected header first, then unprotected. A document without a
+ * readable chain gets `[]`; undecodable input yields `[]` for all (the format policy already
+ * rejected truly malformed responses).
+ */
+export function mdocIssuerCertificateChains(rawBase64Url: string): Uint8Array[][] {
+  let root: unknown;
+  try {
+    root = decoder.decode(Buffer.from(rawBase64Url, 'base64url'));
+  } catch {
+    return [];
+  }
+  const documents = root instanceof Map ? root.get('documents') : undefined;
+  if (!Array.isArray(documents)) return [];
+  return documents.map((doc: unknown) => {
+    const issuerSigned = doc instanceof Map ? doc.get('issuerSigned') : undefined;
+    const issuerAuth: unknown = issuerSigned instanceof Map ? issuerSigned.get('issuerAuth') : undefined;
+    const sign1 = issuerAuth instanceof Tag && issuerAuth.tag === 18 ? issuerAuth.value : issuerAuth;
+    if (!Array.isArray(sign1) || sign1.length !== 4) return [];
+    let protectedHeader: unknown;
+    try {
+      const bytes = toBytes(sign1[0]);
+      protectedHeader = bytes && bytes.length > 0 ? decoder.decode(bytes) : undefined;
+    } catch {
+      protectedHeader = undefined;
+    }
+    return chainFromHeader(protectedHeader) ?? chainFromHeader(sign1[1]) ?? [];
+  });
+}

@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { webcrypto } from 'node:crypto';
+import {
+  AuthorityKeyIdentifierExtension,
+  BasicConstraintsExtension,
+  KeyUsageFlags,
+  KeyUsagesExtension,
+  SubjectKeyIdentifierExtension,
+  X509CertificateGenerator,
+  type X509Certificate,
+} from '@peculiar/x509';
+import { exportJWK, type JWK } from 'jose';
+
+const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
+const DAY = 86_400_000;
+
+export interface TestKeys {
+  keys: CryptoKeyPair;
+  publicJwk: JWK;
+  privateJwk: JWK;
+}
+
+export async function generateKeys(): Promise<TestKeys> {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return { keys, publicJwk: await exportJWK(keys.publicKey), privateJwk: await exportJWK(keys.privateKey) };
+}
+
+export interface IssuedCertificate extends TestKeys {
+  cert: X509Certificate;
+  /** Standard base64 DER, as in an x5c header. */
+  x5c: string;
+  der: Uint8Array;
+  pem: string;
+}
+
+export interface TestCa extends IssuedCertificate {
+  /** Issues a certificate signed by this CA. */
+  issue(options: { subject: string; ca?: boolean; notBefore?: Date; notAfter?: Date; keys?: TestKeys }): Promise<IssuedCertificate>;
+}
+
+function toIssued(cert: X509Certificate, keys: TestKeys): IssuedCertificate {
+  const der = new Uint8Array(cert.rawData);
+  return { ...keys, cert, der, x5c: Buffer.from(der).toString('base64'), pem: cert.toString('pem') };
+}
+
+/** Lets any issued certificate sign others (to build invalid chains in tests). */
+export function withIssue(ca: IssuedCertificate): TestCa {
+  return {
+    ...ca,
+    async issue({ subject, ca: isCa = false, notBefore = new Date(Date.now() - DAY), notAfter = new Date(Date.now() + 365 * DAY), keys }) {
+      const subjectKeys = keys ?? (await generateKeys());
+      const cert = await X509CertificateGenerator.create({
+        subject,
+        issuer: ca.cert.subject,
+        notBefore,
+        notAfter,
+        publicKey: subjectKeys.keys.publicKey,
+        signingKey: ca.keys.privateKey,
+        signingAlgorithm: SIGNING,
+        extensions: [
+          new BasicConstraintsExtension(isCa, undefined, true),
+          new KeyUsagesExtension(isCa ? KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign : KeyUsageFlags.digitalSignature, true),
+          await SubjectKeyIdentifierExtension.create(subjectKeys.keys.publicKey),
+          await AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
+        ],
+      });
+      const issued = toIssued(cert, subjectKeys);
+      return isCa ? withIssue(issued) : (issued as TestCa);
+    },
+  };
+}
+
+/** A self-signed test root CA (P-256, basicConstraints cA, keyCertSign). */
+export async function createTestCa(subject = 'CN=Test Root CA,O=vp-authorizer tests', validity?: { notBefore?: Date; notAfter?: Date }): Promise<TestCa> {
+  const keys = await generateKeys();
+  const cert = await X509CertificateGenerator.createSelfSigned({
+    name: subject,
+    keys: keys.keys,
+    notBefore: validity?.notBefore ?? new Date(Date.now() - DAY),
+    notAfter: validity?.notAfter ?? new Date(Date.now() + 3650 * DAY),
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new BasicConstraintsExtension(true, 1, true),
+      new KeyUsagesExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign, true),
+      await SubjectKeyIdentifierExtension.create(keys.keys.publicKey),
+    ],
+  });
+  return withIssue(toIssued(cert, keys));
+}

@@ -1,0 +1,53 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { compactVerify, decodeProtectedHeader, type JWK } from 'jose';
+import { isRecord } from './encoding.js';
+import { PolicyFailure } from './policy-failure.js';
+import type { VerifierErrorCode } from './verifier-error-codes.js';
+
+export type JwsHeader = Record<string, unknown>;
+
+/** Decodes the protected header; a malformed JWS fails with `code`. */
+export function jwsHeader(compact: string, code: VerifierErrorCode): JwsHeader {
+  try {
+    return decodeProtectedHeader(compact) as JwsHeader;
+  } catch {
+    throw new PolicyFailure(code, 'The JWS header could not be decoded');
+  }
+}
+
+/** `alg` must be one the verifier accepts (never `none`). */
+export function checkAlgorithm(alg: unknown, allowed: readonly string[], what: string): string {
+  if (typeof alg !== 'string' || !allowed.includes(alg)) {
+    throw new PolicyFailure('proof.algorithm_not_allowed', `The ${what} uses the algorithm ${typeof alg === 'string' ? alg.slice(0, 20) : '(none)'}, which is not one of ${allowed.join(', ')}`);
+  }
+  return alg;
+}
+
+/** Public key from a JWK; private members are ignored, a JWK that is not a public key fails. */
+export function publicKeyFromJwk(jwk: unknown, code: VerifierErrorCode, what: string): KeyObject {
+  if (!isRecord(jwk) || typeof jwk.kty !== 'string' || jwk.kty === 'oct') throw new PolicyFailure(code, `The ${what} is not a public JWK`);
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk as JWK;
+  try {
+    return createPublicKey({ key: pub as import('node:crypto').JsonWebKey, format: 'jwk' });
+  } catch {
+    throw new PolicyFailure(code, `The ${what} is not a valid public JWK`);
+  }
+}
+
+/** Verifies a compact JWS with `key` and `alg`; returns the payload parsed as a JSON object. */
+export async function verifyJws(compact: string, key: KeyObject, alg: string, code: VerifierErrorCode, what: string): Promise<Record<string, unknown>> {
+  let payload: Uint8Array;
+  try {
+    ({ payload } = await compactVerify(compact, key, { algorithms: [alg] }));
+  } catch {
+    throw new PolicyFailure(code, `The ${what} signature could not be verified`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
+  } catch {
+    throw new PolicyFailure(code, `The ${what} payload is not JSON`);
+  }
+  if (!isRecord(parsed)) throw new PolicyFailure(code, `The ${what} payload is not a JSON object`);
+  return parsed;
+}

@@ -1,0 +1,16 @@
+import type { DidMethodsConfig } from '@vp-authorizer/core';
+import type { ResolvedLocalVerifierOptions } from './local-verifier-options.js';
+import type { StatusListClient } from '../status-list/status-list-client.js';
+
+/** Everything one verify call needs, fixed at the start of the call (one `now` for all checks). */
+export interface VerifierContext {
+  options: ResolvedLocalVerifierOptions;
+  /** Epoch milliseconds, read once per call. */
+  now: number;
+  haip: boolean;
+  /** Options' allowedAlgs, narrowed to ES256 under HAIP. */
+  allowedAlgs: readonly string[];
+  signal: AbortSignal;
+  statusLists: StatusListClient;
+  didMethods: DidMethodsConfig;
+}

@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { X509Certificate as NodeX509Certificate } from 'node:crypto';
+import { X509Certificate } from '@peculiar/x509';
+
+/** One parsed certificate: DER bytes plus the two views we need (extensions / OpenSSL checks). */
+export interface ParsedCertificate {
+  der: Uint8Array;
+  /** @peculiar/x509 view: extensions (basicConstraints pathLen, keyUsage, AKI/SKI). */
+  cert: X509Certificate;
+  /** Node (OpenSSL) view: name chaining (`checkIssued`) and signature verification. */
+  node: NodeX509Certificate;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Parses DER bytes or an x5c entry (standard base64 DER, RFC 7515 section 4.1.6). */
+export function parseCertificate(input: string | Uint8Array): ParsedCertificate {
+  let der: Uint8Array;
+  if (typeof input === 'string') {
+    const compact = input.replace(/\s+/g, '');
+    if (compact.length === 0 || !BASE64.test(compact)) throw new TypeError('Certificate is not base64 DER');
+    der = new Uint8Array(Buffer.from(compact, 'base64'));
+  } else {
+    der = new Uint8Array(input);
+  }
+  const node = new NodeX509Certificate(der);
+  const cert = new X509Certificate(der);
+  return { der, cert, node };
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
+
+/** Parses one PEM text that may hold several certificates; throws when it holds none or a bad one. */
+export function parsePemCertificates(pem: string): ParsedCertificate[] {
+  const blocks = [...pem.matchAll(PEM_BLOCK)].map((m) => m[1] ?? '');
+  if (blocks.length === 0) throw new TypeError('No PEM CERTIFICATE block found');
+  return blocks.map((body) => parseCertificate(body));
+}
+
+export const sameDer = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;

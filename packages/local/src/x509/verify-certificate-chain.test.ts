@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { createTestCa, withIssue } from '../verifier/__fixtures__/test-ca.js';
+import { authorityKeyIdentifiers } from './authority-key-identifiers.js';
+import { verifyCertificateChain } from './verify-certificate-chain.js';
+
+const now = new Date();
+const DAY = 86_400_000;
+
+describe('verifyCertificateChain', () => {
+  it('accepts a leaf issued by a configured root', async () => {
+    const root = await createTestCa();
+    const leaf = await root.issue({ subject: 'CN=Issuer' });
+    const result = await verifyCertificateChain([leaf.x5c], [root.pem], now);
+    expect(result.valid).toBe(true);
+    if (result.valid) {
+      expect(result.leaf.cert.subject).toBe('CN=Issuer');
+      expect(result.anchorIncluded).toBe(false);
+      expect(result.leafIsAnchor).toBe(false);
+    }
+  });
+
+  it('accepts leaf + intermediate, with or without the anchor at the end, and DER input', async () => {
+    const root = await createTestCa();
+    const intermediate = await root.issue({ subject: 'CN=Intermediate', ca: true });
+    const leaf = await intermediate.issue({ subject: 'CN=Leaf' });
+    expect((await verifyCertificateChain([leaf.x5c, intermediate.x5c], [root.pem], now)).valid).toBe(true);
+    const withAnchor = await verifyCertificateChain([leaf.der, intermediate.der, root.der], [root.pem], now);
+    expect(withAnchor.valid && withAnchor.anchorIncluded).toBe(true);
+  });
+
+  it('rejects a chain to an unconfigured root as untrusted', async () => {
+    const root = await createTestCa();
+    const other = await createTestCa('CN=Other Root');
+    const leaf = await root.issue({ subject: 'CN=Issuer' });
+    const result = await verifyCertificateChain([leaf.x5c], [other.pem], now);
+    expect(result).toMatchObject({ valid: false, code: 'trusted_issuer.untrusted' });
+  });
+
+  it('rejects an expired leaf and a not-yet-valid leaf', async () => {
+    const root = await createTestCa();
+    const expired = await root.issue({ subject: 'CN=Old', notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const future = await root.issue({ subject: 'CN=Future', notBefore: new Date(Date.now() + DAY), notAfter: new Date(Date.now() + 10 * DAY) });
+    expect(await verifyCertificateChain([expired.x5c], [root.pem], now)).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid', detail: 'the leaf certificate has expired' });
+    expect(await verifyCertificateChain([future.x5c], [root.pem], now)).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid', detail: 'the leaf certificate is not yet valid' });
+  });
+
+  it('rejects an intermediate without the CA flag', async () => {
+    const root = await createTestCa();
+    const notCa = await root.issue({ subject: 'CN=Not a CA' });
+    const leaf = await withIssue(notCa).issue({ subject: 'CN=Leaf' });
+    const result = await verifyCertificateChain([leaf.x5c, notCa.x5c], [root.pem], now);
+    expect(result).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid' });
+  });
+
+  it('rejects a chain whose links are out of order', async () => {
+    const root = await createTestCa();
+    const intermediate = await root.issue({ subject: 'CN=Intermediate', ca: true });
+    const leaf = await intermediate.issue({ subject: 'CN=Leaf' });
+    const other = await root.issue({ subject: 'CN=Unrelated', ca: true });
+    expect(await verifyCertificateChain([leaf.x5c, other.x5c], [root.pem], now)).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid' });
+  });
+
+  it('reports garbage input as chain_invalid, not a throw', async () => {
+    const root = await createTestCa();
+    expect(await verifyCertificateChain(['not-base64!'], [root.pem], now)).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid' });
+    expect(await verifyCertificateChain([], [root.pem], now)).toMatchObject({ valid: false });
+  });
+
+  it('treats a self-signed leaf that is itself an anchor as leafIsAnchor', async () => {
+    const root = await createTestCa();
+    const result = await verifyCertificateChain([root.x5c], [root.pem], now);
+    expect(result.valid && result.leafIsAnchor).toBe(true);
+  });
+});
+
+describe('authorityKeyIdentifiers', () => {
+  it('returns the base64url AKI of each certificate', async () => {
+    const root = await createTestCa();
+    const leaf = await root.issue({ subject: 'CN=Leaf' });
+    const akis = authorityKeyIdentifiers([leaf.x5c]);
+    expect(akis).toHaveLength(1);
+    const { SubjectKeyIdentifierExtension } = await import('@peculiar/x509');
+    const ski = root.cert.getExtension(SubjectKeyIdentifierExtension)!.keyId;
+    expect(akis[0]).toBe(Buffer.from(ski, 'hex').toString('base64url'));
+  });
+});

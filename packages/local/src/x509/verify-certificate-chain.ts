@@ -1,0 +1,111 @@
+import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } from '@peculiar/x509';
+import { parseCertificate, sameDer, type ParsedCertificate } from './certificate.js';
+import { parseTrustAnchors } from './trust-anchors.js';
+
+export type ChainVerification =
+  | {
+      valid: true;
+      /** The end-entity certificate (x5c[0]); its key signed the credential. */
+      leaf: ParsedCertificate;
+      /** The certificates from the input, leaf first, anchor excluded. */
+      chain: ParsedCertificate[];
+      anchor: ParsedCertificate;
+      /** The sender included the anchor itself in x5c (HAIP says it must not). */
+      anchorIncluded: boolean;
+      /** The leaf itself is a configured anchor (a self-signed, directly trusted key). */
+      leafIsAnchor: boolean;
+    }
+  | { valid: false; code: 'trusted_issuer.untrusted' | 'trusted_issuer.chain_invalid'; detail: string };
+
+/** Extensions we process or can safely ignore; any other critical extension fails (RFC 5280 4.2). */
+const KNOWN_EXTENSIONS = new Set([
+  '2.5.29.19', // basicConstraints
+  '2.5.29.15', // keyUsage
+  '2.5.29.37', // extKeyUsage (application profile, checked by callers if needed)
+  '2.5.29.17', // subjectAltName
+  '2.5.29.18', // issuerAltName
+  '2.5.29.14', // subjectKeyIdentifier
+  '2.5.29.35', // authorityKeyIdentifier
+  '2.5.29.31', // cRLDistributionPoints
+  '2.5.29.32', // certificatePolicies
+  '2.5.29.30', // nameConstraints (IACA profiles mark it critical; not evaluated, see README)
+]);
+
+const MAX_CHAIN = 10;
+
+const invalid = (detail: string): ChainVerification => ({ valid: false, code: 'trusted_issuer.chain_invalid', detail });
+
+function label(index: number, total: number): string {
+  return index === 0 ? 'the leaf certificate' : index === total ? 'the trust anchor' : `intermediate certificate ${index}`;
+}
+
+function checkTimeAndExtensions(c: ParsedCertificate, name: string, now: Date): string | undefined {
+  if (now < c.cert.notBefore) return `${name} is not yet valid`;
+  if (now > c.cert.notAfter) return `${name} has expired`;
+  const unknownCritical = c.cert.extensions.find((e) => e.critical && !KNOWN_EXTENSIONS.has(e.type));
+  if (unknownCritical) return `${name} has an unsupported critical extension ${unknownCritical.type}`;
+  return undefined;
+}
+
+/** Checks that `issuer` may issue certificates with `below` non-self-issued intermediates under it. */
+function checkIssuerCa(issuer: ParsedCertificate, name: string, below: number): string | undefined {
+  const bc = issuer.cert.getExtension(BasicConstraintsExtension);
+  if (!bc?.ca) return `${name} is not a CA certificate (basicConstraints cA is not set)`;
+  if (bc.pathLength !== undefined && below > bc.pathLength) return `${name} path length constraint is exceeded`;
+  const ku = issuer.cert.getExtension(KeyUsagesExtension);
+  if (ku && (ku.usages & KeyUsageFlags.keyCertSign) === 0) return `${name} key usage does not allow certificate signing`;
+  return undefined;
+}
+
+function signedBy(child: ParsedCertificate, issuer: ParsedCertificate): boolean {
+  // checkIssued compares issuer/subject names and AKI/SKI; verify checks the signature.
+  try {
+    return child.node.checkIssued(issuer.node) && child.node.verify(issuer.node.publicKey);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * RFC 5280 path validation of an x5c chain (leaf first) against PEM trust anchors: validity
+ * periods at `now`, issuer/subject chaining, signatures, basicConstraints cA and pathLen, keyUsage
+ * keyCertSign, unknown critical extensions. Revocation (CRL/OCSP) and name constraints are not
+ * evaluated. Resolves with a result; never throws for bad input.
+ */
+export async function verifyCertificateChain(x5c: readonly string[] | readonly Uint8Array[], anchorsPem: readonly string[], now: Date): Promise<ChainVerification> {
+  if (x5c.length === 0) return invalid('The certificate chain is empty');
+  if (x5c.length > MAX_CHAIN) return invalid(`The certificate chain is longer than ${MAX_CHAIN}`);
+  let chain: ParsedCertificate[];
+  try {
+    chain = x5c.map((entry) => parseCertificate(entry));
+  } catch {
+    return invalid('A certificate in the chain could not be parsed');
+  }
+  const anchors = parseTrustAnchors(anchorsPem);
+  const isAnchor = (c: ParsedCertificate) => anchors.find((a) => sameDer(a.der, c.der));
+
+  // A chain may end with the anchor itself; it is then the anchor, not part of the path.
+  let anchor = isAnchor(chain[chain.length - 1]!);
+  const anchorIncluded = anchor !== undefined && chain.length > 1;
+  if (anchorIncluded) chain = chain.slice(0, -1);
+  const leafIsAnchor = anchor !== undefined && !anchorIncluded;
+
+  for (const [i, c] of chain.entries()) {
+    const problem = checkTimeAndExtensions(c, label(i, chain.length), now);
+    if (problem) return invalid(problem);
+  }
+  for (let i = 0; i + 1 < chain.length; i++) {
+    const name = label(i + 1, chain.length);
+    if (!signedBy(chain[i]!, chain[i + 1]!)) return invalid(`${label(i, chain.length)} is not signed by ${name}`);
+    const problem = checkIssuerCa(chain[i + 1]!, name, i);
+    if (problem) return invalid(problem);
+  }
+  if (leafIsAnchor) return { valid: true, leaf: chain[0]!, chain, anchor: anchor!, anchorIncluded: false, leafIsAnchor: true };
+
+  const top = chain[chain.length - 1]!;
+  anchor = anchors.find((a) => signedBy(top, a));
+  if (!anchor) return { valid: false, code: 'trusted_issuer.untrusted', detail: 'The certificate chain does not lead to a configured trust anchor' };
+  const anchorProblem = checkTimeAndExtensions(anchor, 'the trust anchor', now) ?? checkIssuerCa(anchor, 'the trust anchor', chain.length - 1);
+  if (anchorProblem) return invalid(anchorProblem);
+  return { valid: true, leaf: chain[0]!, chain, anchor, anchorIncluded, leafIsAnchor: false };
+}
