@@ -26,7 +26,7 @@ async function serve(authorizer: Authorizer, req: Request): Promise<{ answer: Co
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const body = await bodyOf(req, authorizer.bodyLimitBytes);
     const query = new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1));
-    return { answer: await authorizer.handle({ method: req.method, path: req.path, query, headers, body }, { onError }), ...outcome };
+    return { answer: await authorizer.handle({ method: req.method, path: req.path, query, headers, ...(body ? { body } : {}) }, { onError }), ...outcome };
   } catch (error) {
     // The body read throws AuthorizerErrors on purpose (413); anything else is a bug.
     if (!isAuthorizerError(error)) onError(error);
@@ -34,16 +34,16 @@ async function serve(authorizer: Authorizer, req: Request): Promise<{ answer: Co
   }
 }
 
-async function bodyOf(req: Request, limit: number): Promise<CoreRequestBody> {
-  // Unread stream: read it ourselves, capped. (Express 4's body-parser sets req.body = {} even
-  // for types it skips, so "was the stream consumed" is the test, not "is req.body set".)
-  if (!req.readableEnded) return { kind: 'bytes', bytes: await readBodyWithLimit(req, limit) };
-  const parsed: unknown = req.body;
-  if (parsed === undefined) return { kind: 'bytes', bytes: new Uint8Array(0) };
+async function bodyOf(req: Request, limit: number): Promise<CoreRequestBody | undefined> {
+  // "Was the stream consumed" decides, not "is req.body set": Express 4's body-parser sets
+  // req.body = {} even for types it skips. Unread: read it ourselves, capped.
+  const parsed: unknown = req.readableEnded ? req.body : undefined;
   // express.raw()/text() left bytes or text: still raw, keep them as such (and capped).
-  if (typeof parsed === 'string' || parsed instanceof Uint8Array) return { kind: 'bytes', bytes: await readBodyWithLimit(Readable.from([parsed]), limit) };
+  const raw = !req.readableEnded ? req : typeof parsed === 'string' || parsed instanceof Uint8Array ? Readable.from([parsed]) : undefined;
+  const bytes = raw ? await readBodyWithLimit(raw, limit) : undefined;
+  if (bytes) return bytes.byteLength > 0 ? { kind: 'bytes', bytes } : undefined;
   // express.json()/urlencoded(): the core re-reads it per Content-Type, never re-serialised.
-  return { kind: 'parsed', value: parsed };
+  return parsed === undefined ? undefined : { kind: 'parsed', value: parsed };
 }
 
 function write(res: Response, answer: CoreResponse): void {

@@ -25,7 +25,7 @@ export function authorizerMiddleware(authorizer: Authorizer, options: Authorizer
       const headers = new Headers();
       for (let i = 0; i + 1 < ctx.req.rawHeaders.length; i += 2) headers.append(ctx.req.rawHeaders[i]!, ctx.req.rawHeaders[i + 1]!);
       const body = await bodyOf(ctx, authorizer.bodyLimitBytes);
-      answer = await authorizer.handle({ method: ctx.method, path, query: new URLSearchParams(ctx.querystring), headers, body }, { onError });
+      answer = await authorizer.handle({ method: ctx.method, path, query: new URLSearchParams(ctx.querystring), headers, ...(body ? { body } : {}) }, { onError });
     } catch (error) {
       // The body read throws AuthorizerErrors on purpose (413); anything else is a bug.
       if (!isAuthorizerError(error)) onError(error);
@@ -36,15 +36,16 @@ export function authorizerMiddleware(authorizer: Authorizer, options: Authorizer
   };
 }
 
-async function bodyOf(ctx: Context, limit: number): Promise<CoreRequestBody> {
-  // Unread stream: read it ourselves, capped. (Body parsers set ctx.request.body = {} for
-  // types they skip, so "was the stream consumed" is the test, not "is the body set".)
-  if (!ctx.req.readableEnded) return { kind: 'bytes', bytes: await readBodyWithLimit(ctx.req, limit) };
-  const { body, rawBody } = ctx.request as { body?: unknown; rawBody?: unknown };
+async function bodyOf(ctx: Context, limit: number): Promise<CoreRequestBody | undefined> {
+  // "Was the stream consumed" decides, not "is the body set": body parsers set
+  // ctx.request.body = {} for types they skip. Unread: read it ourselves, capped.
+  const { body, rawBody } = ctx.req.readableEnded ? (ctx.request as { body?: unknown; rawBody?: unknown }) : {};
   // @koa/bodyparser keeps the exact text it parsed: prefer it over the parsed object.
-  const raw = typeof rawBody === 'string' ? rawBody : typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
-  if (raw !== undefined) return { kind: 'bytes', bytes: await readBodyWithLimit(Readable.from([raw]), limit) };
-  return body === undefined ? { kind: 'bytes', bytes: new Uint8Array(0) } : { kind: 'parsed', value: body };
+  const text = typeof rawBody === 'string' ? rawBody : typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
+  const raw = !ctx.req.readableEnded ? ctx.req : text !== undefined ? Readable.from([text]) : undefined;
+  const bytes = raw ? await readBodyWithLimit(raw, limit) : undefined;
+  if (bytes) return bytes.byteLength > 0 ? { kind: 'bytes', bytes } : undefined;
+  return body === undefined ? undefined : { kind: 'parsed', value: body };
 }
 
 function write(ctx: Context, answer: CoreResponse): void {

@@ -1,1 +1,2 @@
-export {};
+export * from './redis-store.js';
+export * from './record-format-error.js';

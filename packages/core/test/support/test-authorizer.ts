@@ -19,7 +19,7 @@ export async function startAuthorizer(overrides: Partial<AuthorizerOptions> & { 
   const authorizer: Authorizer = createAuthorizer({
     publicBaseUrl: `${server.origin}/authz`,
     basePath: '/authz',
-    store: memoryStore({ sweepIntervalMs: 0 }),
+    store: memoryStore({ sweepIntervalMs: 0, ...(overrides.clock ? { clock: overrides.clock } : {}) }),
     sweepIntervalMs: 0,
     instances: [
       { id: 'main', apiKeys: [API_KEY], signing, validator: passThroughValidator(), verifier: passThroughVerifier(), config: { openId4vp: { redirectUri: 'https://rp.example/callback' } }, ...instance },

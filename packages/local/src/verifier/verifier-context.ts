@@ -13,4 +13,7 @@ export interface VerifierContext {
   signal: AbortSignal;
   statusLists: StatusListClient;
   didMethods: DidMethodsConfig;
+  /** The request nonce and the expected audience (full client_id or `origin:<origin>`). */
+  nonce: string;
+  audience: string;
 }

@@ -23,7 +23,7 @@ export function parseCertificate(input: string | Uint8Array): ParsedCertificate 
   } else {
     der = new Uint8Array(input);
   }
-  const node = new NodeX509Certificate(der);
+  const node = new NodeX509Certificate(Buffer.from(der));
   const cert = new X509Certificate(der);
   return { der, cert, node };
 }

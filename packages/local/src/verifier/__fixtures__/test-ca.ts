@@ -36,7 +36,7 @@ export interface IssuedCertificate extends TestKeys {
 
 export interface TestCa extends IssuedCertificate {
   /** Issues a certificate signed by this CA. */
-  issue(options: { subject: string; ca?: boolean; notBefore?: Date; notAfter?: Date; keys?: TestKeys }): Promise<IssuedCertificate>;
+  issue(options: { subject: string; ca?: boolean; notBefore?: Date; notAfter?: Date; keys?: TestKeys }): Promise<TestCa>;
 }
 
 function toIssued(cert: X509Certificate, keys: TestKeys): IssuedCertificate {
@@ -65,8 +65,7 @@ export function withIssue(ca: IssuedCertificate): TestCa {
           await AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
         ],
       });
-      const issued = toIssued(cert, subjectKeys);
-      return isCa ? withIssue(issued) : (issued as TestCa);
+      return withIssue(toIssued(cert, subjectKeys));
     },
   };
 }

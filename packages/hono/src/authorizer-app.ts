@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { basePath } from 'hono/route';
+import { errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, type CoreResponse } from '@vp-authorizer/core';
+
+/**
+ * A Hono 4 sub-app serving every authorizer route: `app.route('/authz', authorizerApp(authorizer))`.
+ * Unexpected errors go to Hono's error path (app.onError) as an HTTPException whose response is
+ * a bare JSON 500 (Hono's default handler sends it as is) and whose `cause` is the error.
+ */
+export function authorizerApp(authorizer: Authorizer): Hono {
+  const app = new Hono();
+  app.all('*', async (c) => {
+    let failure: { error: unknown } | undefined;
+    const onError = (error: unknown) => void (failure = { error });
+    let answer: CoreResponse;
+    try {
+      // Path relative to wherever the sub-app is mounted (basePath resolves ':param' prefixes too).
+      const path = c.req.path.slice(basePath(c).replace(/\/+$/, '').length) || '/';
+      // A host middleware may have read the body already (c.req.json()/parseBody() cache it).
+      const source = c.req.raw.bodyUsed ? new Response(await c.req.arrayBuffer()).body : c.req.raw.body;
+      const bytes = await readBodyWithLimit(source, authorizer.bodyLimitBytes);
+      const request = { method: c.req.method, path, query: new URL(c.req.url).searchParams, headers: c.req.raw.headers };
+      answer = await authorizer.handle(bytes.byteLength > 0 ? { ...request, body: { kind: 'bytes', bytes } } : request, { onError });
+    } catch (error) {
+      // The body read throws AuthorizerErrors on purpose (413); anything else is a bug.
+      if (!isAuthorizerError(error)) onError(error);
+      answer = errorResponse(error, 'rp');
+    }
+    const headers = new Headers();
+    for (const [name, value] of answer.headers) headers.append(name, value); // Set-Cookie stays separate
+    const response = new Response(answer.body || null, { status: answer.status, headers });
+    if (failure) throw new HTTPException(500, { res: response, cause: failure.error });
+    return response;
+  });
+  return app;
+}

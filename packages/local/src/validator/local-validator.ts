@@ -1,0 +1,69 @@
+import { ConfigError, type ClientCallOptions, type ParsedPresentation, type PolicyResult, type ValidateInput, type ValidatorClient } from '@vp-authorizer/core';
+import { parseTrustAnchors } from '../x509/index.js';
+import { credentialViews, presentationKey, type CredentialView } from './credential-view.js';
+import { evaluateDcql, type QueryEvaluation } from './dcql/evaluate-dcql.js';
+import { evaluatePresentationDefinition } from './presentation-exchange/evaluate-definition.js';
+import { transactionDataResult } from './transaction-data.js';
+import { trustedIssuerResult } from './trust/trusted-issuer.js';
+
+export interface LocalValidatorOptions {
+  /**
+   * PEM root certificates of trusted issuers. When set, every credential's issuer chain (SD-JWT /
+   * JWT VC `x5c`, mdoc `x5chain`) must lead to one of them (policy `trustedIssuer`); credentials
+   * without a chain fail. When unset, no `trustedIssuer` results are produced.
+   */
+  trustedIssuers?: string[];
+  /** Clock for certificate validity. Default: the current time. */
+  now?: () => Date;
+}
+
+/**
+ * In-process ValidatorClient: DCQL matching (OpenID4VP 1.0 §6, §8.6) or Presentation Exchange
+ * (legacy), trusted issuers and transaction-data coverage, over presentations the format policy
+ * decoded. It never sees signatures as verified: the verifier runs in parallel and checks them.
+ * Results carry `service: 'validator'` and policies `credentialQuery`, `trustedIssuer`,
+ * `transactionData`. See the package README for the strictness rule.
+ */
+export function localValidator(options: LocalValidatorOptions = {}): ValidatorClient {
+  const roots = options.trustedIssuers;
+  if (roots !== undefined) {
+    if (roots.length === 0) throw new ConfigError('localValidator: trustedIssuers must list at least one PEM certificate (omit it to skip the check)');
+    try {
+      parseTrustAnchors(roots); // fail fast on a bad PEM; later calls hit the parse cache
+    } catch (error) {
+      throw new ConfigError('localValidator: invalid trustedIssuers', [{ path: 'trustedIssuers', message: (error as Error).message }]);
+    }
+  }
+  const now = options.now ?? (() => new Date());
+
+  return {
+    async validate(input: ValidateInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
+      signal.throwIfAborted();
+      const cache = new Map<ParsedPresentation, CredentialView[]>();
+      const viewsOf = (p: ParsedPresentation): CredentialView[] => {
+        let views = cache.get(p);
+        if (!views) cache.set(p, (views = credentialViews(p)));
+        return views;
+      };
+
+      const trustResults: PolicyResult[] = [];
+      const untrusted = new Set<string>();
+      if (roots !== undefined) {
+        const at = now();
+        for (const p of input.presentations) {
+          const result = await trustedIssuerResult(p.path, viewsOf(p), roots, at);
+          if (result.error) untrusted.add(presentationKey(p.path));
+          trustResults.push(result);
+          signal.throwIfAborted();
+        }
+      }
+
+      const evaluation: QueryEvaluation =
+        input.query.type === 'DCQL'
+          ? evaluateDcql(input.query.dcql, input.presentations, viewsOf, untrusted)
+          : evaluatePresentationDefinition(input.query.presentationDefinition, input.presentations, viewsOf, untrusted);
+      const transactionData = transactionDataResult(input.transactionData, evaluation.validQueryIds);
+      return [...evaluation.results, ...trustResults, ...(transactionData ? [transactionData] : [])];
+    },
+  };
+}

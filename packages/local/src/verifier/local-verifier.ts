@@ -1,0 +1,64 @@
+import type { ClientCallOptions, ParsedPresentation, PolicyResult, VerifierClient, VerifyIdTokenInput, VerifyInput } from '@vp-authorizer/core';
+import { StatusListClient } from '../status-list/status-list-client.js';
+import { resolveLocalVerifierOptions, type LocalVerifierOptions, type ResolvedLocalVerifierOptions } from './local-verifier-options.js';
+import { failed } from './policy-failure.js';
+import { verifySdJwt } from './sd-jwt/verify-sd-jwt.js';
+import type { VerifierContext } from './verifier-context.js';
+
+/** HAIP 1.0 section 7/8: ES256 only. */
+const HAIP_ALGS = ['ES256'] as const;
+
+function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListClient, signal: AbortSignal, input: { profile?: 'haip'; didMethods: VerifyInput['didMethods']; nonce: string; audience: string }): VerifierContext {
+  const haip = input.profile === 'haip';
+  return {
+    options,
+    now: options.clock.now(),
+    haip,
+    allowedAlgs: haip ? HAIP_ALGS : options.allowedAlgs,
+    signal,
+    statusLists,
+    didMethods: input.didMethods,
+    nonce: input.nonce,
+    audience: input.audience,
+  };
+}
+
+async function verifyPresentation(presentation: ParsedPresentation, input: VerifyInput, ctx: VerifierContext): Promise<PolicyResult[]> {
+  switch (presentation.kind) {
+    case 'sd-jwt':
+      return verifySdJwt(presentation, input, ctx);
+    default:
+      return [failed(presentation.path, 'format', 'format.unsupported', `The local verifier does not verify ${presentation.kind} presentations`)];
+  }
+}
+
+/**
+ * In-process VerifierClient with real cryptography: SD-JWT VC (+KB-JWT, Token Status List), mdoc
+ * (issuerAuth, deviceSignature over the OpenID4VP SessionTranscript), JWT VC/VP (VCDM 1.1 and
+ * 2.0, DID or x5c issuers) and SIOPv2 ID tokens. Options are validated here (ConfigError).
+ */
+export function localVerifier(options: LocalVerifierOptions): VerifierClient {
+  const resolved = resolveLocalVerifierOptions(options);
+  const statusLists = new StatusListClient({
+    fetch: resolved.fetch,
+    timeoutMs: resolved.statusList.timeoutMs,
+    maxBytes: resolved.statusList.maxBytes,
+    trustAnchors: resolved.trustAnchors,
+    clockSkewMs: resolved.clockSkewMs,
+  });
+
+  return {
+    async verify(input: VerifyInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
+      signal.throwIfAborted();
+      const ctx = context(resolved, statusLists, signal, input);
+      // Presentations are independent: verify them concurrently (status lists and did:web fetch).
+      const perPresentation = await Promise.all(input.presentations.map((p) => verifyPresentation(p, input, ctx)));
+      signal.throwIfAborted();
+      return perPresentation.flat();
+    },
+    async verifyIdToken(input: VerifyIdTokenInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
+      signal.throwIfAborted();
+      return [failed(input.idToken.path, 'proof', 'format.unsupported', 'ID token verification is not implemented yet')];
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { ParsedSdJwt, PolicyResult, VerifyInput } from '@vp-authorizer/core';
+import { checkTokenStatus } from '../check-status.js';
+import { checkAlgorithm, jwsHeader, verifyJws } from '../jws.js';
+import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
+import { resolveIssuerKey } from '../resolve-signer-key.js';
+import { checkNotAfter, checkNotBefore, timeOf } from '../time-checks.js';
+import type { VerifierContext } from '../verifier-context.js';
+import { resolveDisclosures } from './resolve-disclosures.js';
+import { transactionDataFor } from './transaction-data.js';
+import { verifyKeyBinding } from './verify-key-binding.js';
+
+const TYPS = new Set(['dc+sd-jwt', 'vc+sd-jwt']);
+
+interface Split {
+  issuerJwt: string;
+  disclosures: string[];
+  kbJwt?: string;
+  /** `<IssuerJWT>~<D1>~…~<Dn>~`: what sd_hash covers. */
+  presented: string;
+}
+
+/** `<IssuerJWT>~<D1>~…~<Dn>~[<KB-JWT>]`, re-split from the raw string (the parsed form is untrusted). */
+function split(raw: string): Split {
+  const last = raw.lastIndexOf('~');
+  if (last < 0) throw new PolicyFailure('format.malformed', 'The SD-JWT has no ~ separator');
+  const parts = raw.slice(0, last).split('~');
+  const [issuerJwt, ...disclosures] = parts;
+  if (!issuerJwt || disclosures.some((d) => d.length === 0)) throw new PolicyFailure('format.malformed', 'The SD-JWT has an empty component');
+  const kbJwt = raw.slice(last + 1);
+  return { issuerJwt, disclosures, presented: raw.slice(0, last + 1), ...(kbJwt ? { kbJwt } : {}) };
+}
+
+interface IssuerCheck {
+  payload: Record<string, unknown>;
+  claims: Record<string, unknown>;
+  data: Record<string, unknown>;
+}
+
+async function verifyIssuerSigned(parts: Split, ctx: VerifierContext): Promise<IssuerCheck> {
+  const header = jwsHeader(parts.issuerJwt, 'format.malformed');
+  if (typeof header.typ !== 'string' || !TYPS.has(header.typ)) throw new PolicyFailure('proof.typ_invalid', 'The issuer JWT typ is not dc+sd-jwt (or vc+sd-jwt)');
+  const alg = checkAlgorithm(header.alg, ctx.allowedAlgs, 'issuer JWT');
+  // The issuer is read from the unverified payload only to locate a DID key; the signature decides.
+  const unverifiedIss = (() => {
+    try {
+      return JSON.parse(Buffer.from(parts.issuerJwt.split('.')[1] ?? '', 'base64url').toString('utf8')).iss as unknown;
+    } catch {
+      return undefined;
+    }
+  })();
+  const signer = await resolveIssuerKey(header, unverifiedIss, ctx, ctx.haip);
+  const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT');
+  const claims = resolveDisclosures(payload, parts.disclosures);
+  if (typeof payload.vct !== 'string' || payload.vct.length === 0) throw new PolicyFailure('proof.claim_missing', 'The credential has no vct claim');
+  return { payload, claims, data: { issuer: payload.iss, vct: payload.vct, alg, ...signer.data, disclosures: parts.disclosures.length } };
+}
+
+/**
+ * SD-JWT VC: issuer signature (x5c chain to anchors, or DID outside HAIP), disclosures, nbf/exp,
+ * KB-JWT and transaction data, then Token Status List. Results per policy for this presentation.
+ */
+export async function verifySdJwt(presentation: ParsedSdJwt, input: VerifyInput, ctx: VerifierContext): Promise<PolicyResult[]> {
+  const path = presentation.path;
+  let parts: Split;
+  try {
+    parts = split(presentation.raw);
+  } catch (error) {
+    if (error instanceof PolicyFailure) return [failed(path, 'format', error.code, error.detail)];
+    throw error;
+  }
+
+  let issuer: IssuerCheck | undefined;
+  const proof = await runPolicy(path, 'proof', async () => {
+    issuer = await verifyIssuerSigned(parts, ctx);
+    return issuer.data;
+  });
+  if (!issuer) return [proof];
+  const { payload } = issuer;
+
+  const notBefore = await runPolicy(path, 'notBefore', () => checkNotBefore(timeOf(payload.nbf, 'nbf'), ctx.now, ctx.options.clockSkewMs, 'nbf'));
+  const notAfter = await runPolicy(path, 'notAfter', () => checkNotAfter(timeOf(payload.exp, 'exp'), ctx.now, ctx.options.clockSkewMs, 'exp'));
+  const holderBinding = await runPolicy(path, 'holderBinding', async () => {
+    const transactionData = transactionDataFor(input.transactionData, presentation.queryId);
+    // HAIP: always required; transaction data can only be confirmed through a KB-JWT.
+    const required = (input.holderBindingRequired[presentation.queryId] ?? true) || ctx.haip || transactionData.length > 0;
+    if (!parts.kbJwt) {
+      if (required) throw new PolicyFailure('holder_binding.missing', 'The presentation has no KB-JWT');
+      return { method: 'none', required: false };
+    }
+    // A KB-JWT that is present is checked even when not required: a bad proof is never ignored.
+    return verifyKeyBinding({ kbJwt: parts.kbJwt, presented: parts.presented, issuerPayload: payload, transactionData }, ctx);
+  });
+  const results = [proof, notBefore, notAfter, holderBinding];
+  // Only a credential that is otherwise valid is worth a network round trip for its status.
+  if (payload.status !== undefined && results.every((r) => !r.error)) results.push(await runPolicy(path, 'status', () => checkTokenStatus(payload.status, ctx)));
+  else if (payload.status === undefined) results.push(passed(path, 'status', { checked: false, reason: 'the credential has no status claim' }));
+  return results;
+}

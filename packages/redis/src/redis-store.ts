@@ -1,0 +1,228 @@
+import { Redis, type Cluster, type RedisOptions } from 'ioredis';
+import {
+  ConfigError,
+  StoreUnavailableError,
+  isTerminalStatus,
+  type AuthorizationRecord,
+  type AuthorizationStore,
+  type CodeStore,
+  type ExpiryCandidate,
+} from '@vp-authorizer/core';
+import { runCompareAndSet } from './compare-and-set-script.js';
+import { decodeCode, decodeRecord, encodeCode, encodeRecord } from './record-codec.js';
+import { RecordFormatError } from './record-format-error.js';
+import { expiryMember, parseExpiryMember, redisKeys } from './redis-keys.js';
+import { toStoreError } from './to-store-error.js';
+
+export interface RedisStoreOptions {
+  /**
+   * A client you own (standalone `Redis` or `Cluster`). The store never closes it. For fast
+   * failure when Redis is down, give it `maxRetriesPerRequest: 1` (see the README).
+   */
+  client?: Redis | Cluster;
+  /** `redis://[user:pass@]host:port[/db]` or `rediss://…`: the store creates (and owns) a client. */
+  url?: string;
+  /** ioredis options for a client the store creates; they override the store's fail-fast defaults. */
+  redisOptions?: RedisOptions;
+  /** Prefix of every key. Default `vpa:`. Must not contain `{` or `}` (see redis-keys). */
+  keyPrefix?: string;
+  /**
+   * Upper bound for one store operation in milliseconds, default 1000. Past it the operation
+   * rejects with StoreUnavailableError; the command may still reach Redis later.
+   */
+  commandTimeoutMs?: number;
+}
+
+export interface RedisStore extends AuthorizationStore, CodeStore {
+  /** Quits the client if the store created it; a client passed in is left open. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_PREFIX = 'vpa:';
+const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+// listDueForExpiry prunes stale index entries and reads again at most this many times per call.
+const MAX_EXPIRY_PAGES = 5;
+
+/**
+ * CodeStore + AuthorizationStore on Redis ≥ 6.2 or Valkey (GETDEL, SET KEEPTTL).
+ *
+ * Atomicity: codes are consumed with GETDEL; compare-and-set is one Lua script on the record's
+ * single key. TTLs live in Redis (PX), never in a process timer.
+ *
+ * The expiry index (`<prefix>expiry`) is a sorted set in its own slot, so under Redis Cluster it
+ * cannot share a transaction with the record. It is kept as a hint: ZADD before a record is
+ * created, ZREM after a compare-and-set writes a terminal status. listDueForExpiry re-reads every
+ * candidate and prunes entries whose record is gone, terminal or not yet due; the core re-checks
+ * status and version before expiring anything, so a stale hint can delay a sweep, never corrupt.
+ */
+export function redisStore(options: RedisStoreOptions): RedisStore {
+  const prefix = options.keyPrefix ?? DEFAULT_PREFIX;
+  if (/[{}]/.test(prefix)) {
+    throw new ConfigError('redisStore: keyPrefix must not contain { or } (they would become the Redis Cluster hash tag).');
+  }
+  const timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new ConfigError('redisStore: commandTimeoutMs must be a positive number of milliseconds.');
+  }
+  const { client, owned } = connect(options);
+  const keys = redisKeys(prefix);
+
+  /** Bounds an operation in time and maps connection failures to StoreUnavailableError. */
+  async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([operation(), timeout]);
+    } catch (error) {
+      throw toStoreError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Index maintenance after the record is already written: its failure must not fail the write. */
+  const bestEffort = async (operation: Promise<unknown>): Promise<void> => {
+    await operation.catch(() => undefined);
+  };
+
+  return {
+    create: (record, ttlMs) =>
+      guarded(async () => {
+        const px = checkTtl(ttlMs);
+        // Index first: a record that exists is then always findable by the sweep. NX keeps the
+        // original score if this create turns out to be a duplicate.
+        if (!isTerminalStatus(record.status)) {
+          await client.zadd(keys.expiry, 'NX', record.expiresAt, expiryMember(record.instanceId, record.id));
+        }
+        const written = await client.set(keys.authorization(record.instanceId, record.id), encodeRecord(record), 'PX', px, 'NX');
+        if (written === null) throw new Error('An authorization with this id already exists for this instance.');
+      }),
+
+    get: (instanceId, id) =>
+      guarded(async () => {
+        const raw = await client.get(keys.authorization(instanceId, id));
+        return raw === null ? null : decodeRecord(raw);
+      }),
+
+    compareAndSet: (next, expectedVersion) =>
+      guarded(async () => {
+        checkNextVersion(next, expectedVersion);
+        const key = keys.authorization(next.instanceId, next.id);
+        const outcome = await runCompareAndSet(client, key, expectedVersion, encodeRecord(next), next.expiresAt);
+        if (outcome === 0) return false;
+        const member = expiryMember(next.instanceId, next.id);
+        if (isTerminalStatus(next.status)) await bestEffort(client.zrem(keys.expiry, member));
+        else if (outcome === 2) await bestEffort(client.zadd(keys.expiry, next.expiresAt, member));
+        return true;
+      }),
+
+    listDueForExpiry: (now, limit) =>
+      guarded(async () => {
+        const due: ExpiryCandidate[] = [];
+        const seen = new Set<string>();
+        // Entries that stay in the score range (due, or unreadable by this version) are skipped by
+        // offset on the next page; pruned and re-scored ones have left the range.
+        let offset = 0;
+        for (let page = 0; page < MAX_EXPIRY_PAGES && due.length < limit; page++) {
+          const wanted = limit - due.length;
+          const members = await client.zrangebyscore(keys.expiry, '-inf', now, 'LIMIT', offset, wanted);
+          const checked = await Promise.all(members.map((member) => checkCandidate(member, now)));
+          checked.forEach((result, i) => {
+            if (result === 'left') return;
+            offset++;
+            if (result === 'kept' || seen.has(members[i]!)) return;
+            seen.add(members[i]!);
+            due.push(result);
+          });
+          if (members.length < wanted) break;
+        }
+        return due;
+      }),
+
+    put: (key, value, ttlMs) =>
+      guarded(async () => {
+        await client.set(keys.code(key), encodeCode(value), 'PX', checkTtl(ttlMs));
+      }),
+
+    consume: (key) =>
+      guarded(async () => {
+        const raw = await client.getdel(keys.code(key));
+        return raw === null ? null : decodeCode(raw);
+      }),
+
+    async close() {
+      if (!owned) return;
+      if (client.status === 'ready') {
+        await client.quit().catch(() => client.disconnect());
+      } else {
+        client.disconnect();
+      }
+    },
+  };
+
+  /**
+   * Re-reads an index entry's record. Returns the candidate when due; 'left' when the entry was
+   * pruned (record gone or terminal) or re-scored (not due yet); 'kept' when this version cannot
+   * read the record (a newer writer's format: left for the newer processes to sweep).
+   */
+  async function checkCandidate(member: string, now: number): Promise<ExpiryCandidate | 'left' | 'kept'> {
+    const ref = parseExpiryMember(member);
+    const raw = ref === undefined ? null : await client.get(keys.authorization(ref.instanceId, ref.id));
+    let record: AuthorizationRecord | undefined;
+    try {
+      record = raw === null ? undefined : decodeRecord(raw);
+    } catch (error) {
+      if (error instanceof RecordFormatError) return 'kept';
+      throw error;
+    }
+    if (ref === undefined || record === undefined || isTerminalStatus(record.status)) {
+      await client.zrem(keys.expiry, member);
+      return 'left';
+    }
+    if (record.expiresAt > now) {
+      await client.zadd(keys.expiry, record.expiresAt, member);
+      return 'left';
+    }
+    return ref;
+  }
+}
+
+function connect(options: RedisStoreOptions): { client: Redis | Cluster; owned: boolean } {
+  if (options.client !== undefined) {
+    if (options.url !== undefined || options.redisOptions !== undefined) {
+      throw new ConfigError('redisStore: pass either `client` or `url`/`redisOptions`, not both.');
+    }
+    return { client: options.client, owned: false };
+  }
+  if (options.url === undefined && options.redisOptions === undefined) {
+    throw new ConfigError('redisStore: pass `client`, `url` or `redisOptions`.');
+  }
+  const defaults: RedisOptions = {
+    // Keep the offline queue so commands sent while the first connection is being made wait for
+    // it, but give up on a queued command after one failed reconnect (plus commandTimeoutMs).
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    connectTimeout: 2_000,
+  };
+  const redisOptions = { ...defaults, ...options.redisOptions };
+  const client = options.url === undefined ? new Redis(redisOptions) : new Redis(options.url, redisOptions);
+  // Failures reach callers as StoreUnavailableError; without a listener ioredis would print
+  // every failed reconnect to the console.
+  client.on('error', () => undefined);
+  return { client, owned: true };
+}
+
+function checkTtl(ttlMs: number): number {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError('ttlMs must be a positive number of milliseconds.');
+  // PX takes whole milliseconds; rounding up never shortens a TTL.
+  return Math.ceil(ttlMs);
+}
+
+/** A caller that forgets to bump the version would let a second compare-and-set win too. */
+function checkNextVersion(next: AuthorizationRecord, expectedVersion: number): void {
+  if (next.version !== expectedVersion + 1) {
+    throw new RangeError('compareAndSet: next.version must be expectedVersion + 1.');
+  }
+}

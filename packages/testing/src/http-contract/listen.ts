@@ -1,0 +1,21 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Listen on 127.0.0.1 with a random port; close() also drops idle keep-alive sockets. */
+export async function listenOnLoopback(listener: RequestListener | Server): Promise<{ origin: string; server: Server; close(): Promise<void> }> {
+  const server = typeof listener === 'function' ? createServer(listener) : listener;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,135 @@
+import 'reflect-metadata';
+import { createHash, randomBytes } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+import { resolveOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+import { setGlobalConfig } from '@openid4vc/utils';
+import { decodeProtectedHeader } from 'jose';
+import { openid4vcCallbacks } from './openid4vc-callbacks.js';
+import type { ReceivedRequest, WalletDcqlQuery, WalletPresentationDefinition } from './received-request.js';
+import { DEFAULT_WALLET_METADATA } from './wallet-metadata.js';
+
+export interface ReceiveOptions {
+  /** Sent as `wallet_metadata` when request_uri_method=post. Default {@link DEFAULT_WALLET_METADATA}. */
+  walletMetadata?: Record<string, unknown>;
+  /** Leave `wallet_nonce` out of the POST (and do not expect it back). */
+  omitWalletNonce?: boolean;
+  /** PEM roots the verifier's request-signing chain must lead to. Default: trust any signer. */
+  verifierTrustAnchors?: string[];
+}
+
+let insecureUrlsAllowed = false;
+/**
+ * @openid4vc/* refuse http:// request and response URIs unless told otherwise, and the switch
+ * is process-wide. Tests on 127.0.0.1 need it, so the test wallet turns it on once.
+ */
+export function allowInsecureUrlsForTests(): void {
+  if (insecureUrlsAllowed) return;
+  setGlobalConfig({ allowInsecureUrls: true });
+  insecureUrlsAllowed = true;
+}
+
+/**
+ * Follows an `authorizeUrl` (`openid4vp://?client_id=…&request_uri=…&request_uri_method=post`):
+ * fetches the request object itself — @openid4vc/openid4vp 0.4.6 would post the wallet metadata
+ * as loose form fields instead of one `wallet_metadata` parameter — then lets the library verify
+ * the JAR (signature with x5c[0], `x509_hash` client id, `wallet_nonce`) and adds the checks the
+ * library skips (typ, ES256, HAIP chain shape).
+ */
+export async function receiveAuthorizationRequest(authorizeUrl: string, options: ReceiveOptions = {}): Promise<ReceivedRequest> {
+  allowInsecureUrlsForTests();
+  const url = new URL(authorizeUrl);
+  const clientId = url.searchParams.get('client_id');
+  const requestUri = url.searchParams.get('request_uri');
+  const method = url.searchParams.get('request_uri_method') ?? 'get';
+  if (!clientId || !requestUri) throw new Error('test wallet: authorizeUrl needs client_id and request_uri');
+  if (method !== 'get' && method !== 'post') throw new Error(`test wallet: request_uri_method ${method} is not get/post`);
+
+  const walletNonce = method === 'post' && !options.omitWalletNonce ? randomBytes(16).toString('base64url') : undefined;
+  const response =
+    method === 'post'
+      ? await fetch(requestUri, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/oauth-authz-req+jwt' },
+          body: new URLSearchParams({
+            wallet_metadata: JSON.stringify(options.walletMetadata ?? DEFAULT_WALLET_METADATA),
+            ...(walletNonce ? { wallet_nonce: walletNonce } : {}),
+          }),
+        })
+      : await fetch(requestUri, { redirect: 'manual', headers: { accept: 'application/oauth-authz-req+jwt' } });
+  const body = await response.text();
+  if (response.status !== 200) throw new RequestObjectFetchError(response.status, body);
+  if (!response.headers.get('content-type')?.startsWith('application/oauth-authz-req+jwt')) {
+    throw new Error(`test wallet: request object content type is ${response.headers.get('content-type')}`);
+  }
+
+  const requestObject = body.trim();
+  const x5c = await checkRequestObjectHeader(requestObject, options.verifierTrustAnchors);
+  const resolved = await resolveOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: { client_id: clientId, request: requestObject },
+    wallet: walletNonce ? { expectedNonce: walletNonce } : {},
+    callbacks: openid4vcCallbacks,
+  });
+  const params = resolved.authorizationRequestPayload as Record<string, unknown>;
+  if (params.client_id !== clientId) throw new Error('test wallet: request object client_id differs from the URL');
+  if (clientId.startsWith('x509_hash:') && clientId !== `x509_hash:${createHash('sha256').update(Buffer.from(x5c[0]!, 'base64')).digest('base64url')}`) {
+    throw new Error('test wallet: x509_hash client_id does not match x5c[0]');
+  }
+  if (walletNonce && params.wallet_nonce !== walletNonce) throw new Error('test wallet: wallet_nonce not echoed');
+  return { ...toReceivedRequest(params), requestObject, x5c, ...(walletNonce ? { walletNonce } : {}) };
+}
+
+/** Thrown when the request_uri answers with anything but 200. */
+export class RequestObjectFetchError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`test wallet: request_uri answered ${status}: ${body.slice(0, 200)}`);
+    this.name = 'RequestObjectFetchError';
+  }
+}
+
+/** typ, alg and the HAIP chain rules (leaf not self-signed, no trust anchor in x5c). */
+export async function checkRequestObjectHeader(requestObject: string, trustAnchors?: string[]): Promise<string[]> {
+  const header = decodeProtectedHeader(requestObject);
+  if (header.typ !== 'oauth-authz-req+jwt') throw new Error(`test wallet: request object typ is ${header.typ}`);
+  if (header.alg !== 'ES256') throw new Error(`test wallet: request object alg is ${header.alg}`);
+  const x5c = header.x5c;
+  if (!Array.isArray(x5c) || x5c.length === 0) throw new Error('test wallet: request object has no x5c');
+  const chain = x5c.map((entry) => new x509.X509Certificate(Buffer.from(entry, 'base64')));
+  if (await chain[0]!.isSelfSigned()) throw new Error('test wallet: request object leaf certificate is self-signed');
+  if (trustAnchors) {
+    const anchors = trustAnchors.map((anchor) => new x509.X509Certificate(anchor));
+    if (chain.some((cert) => anchors.some((anchor) => anchor.equal(cert)))) throw new Error('test wallet: x5c contains the trust anchor');
+    const top = chain.at(-1)!;
+    let trusted = false;
+    for (const anchor of anchors) if (await top.verify({ publicKey: anchor.publicKey, signatureOnly: true })) trusted = true;
+    if (!trusted) throw new Error('test wallet: request object chain does not lead to a trusted verifier root');
+  }
+  return x5c;
+}
+
+/** Typed view of verified request parameters. */
+export function toReceivedRequest(params: Record<string, unknown>): ReceivedRequest {
+  const parseJson = <T>(value: unknown): T | undefined => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T | undefined));
+  const nonce = params.nonce;
+  if (typeof nonce !== 'string') throw new Error('test wallet: request has no nonce');
+  const request: ReceivedRequest = {
+    params,
+    responseType: typeof params.response_type === 'string' ? params.response_type : 'vp_token',
+    responseMode: typeof params.response_mode === 'string' ? params.response_mode : 'fragment',
+    nonce,
+  };
+  if (typeof params.client_id === 'string') request.clientId = params.client_id;
+  if (typeof params.state === 'string') request.state = params.state;
+  if (typeof params.response_uri === 'string') request.responseUri = params.response_uri;
+  const dcql = parseJson<WalletDcqlQuery>(params.dcql_query);
+  if (dcql) request.dcqlQuery = dcql;
+  const definition = parseJson<WalletPresentationDefinition>(params.presentation_definition);
+  if (definition) request.presentationDefinition = definition;
+  if (Array.isArray(params.transaction_data)) request.transactionData = params.transaction_data as string[];
+  const clientMetadata = parseJson<Record<string, unknown>>(params.client_metadata);
+  if (clientMetadata) request.clientMetadata = clientMetadata;
+  return request;
+}
