@@ -1,10 +1,17 @@
-import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
 import type { SigningInput } from '../request/signing-material.js';
 
-// @peculiar/x509 needs a WebCrypto provider; Node's is the only one we trust here.
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+/**
+ * Loaded on first use so that importing the core does not install the Reflect polyfill or touch
+ * @peculiar/x509's global crypto provider unless a dev key is actually generated.
+ */
+async function loadX509(): Promise<typeof import('@peculiar/x509')> {
+  await import('reflect-metadata');
+  const x509 = await import('@peculiar/x509');
+  // @peculiar/x509 needs a WebCrypto provider; use Node's.
+  x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+  return x509;
+}
 
 const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -20,6 +27,7 @@ export async function generateDevSigningKey(options: { commonName?: string; dnsN
   rootCertificatePem: string;
   leafCertificatePem: string;
 }> {
+  const x509 = await loadX509();
   const dnsName = options.dnsName ?? 'localhost';
   const commonName = options.commonName ?? `vp-authorizer dev verifier (${dnsName})`;
   const notBefore = new Date(Date.now() - DAY_MS);

@@ -102,6 +102,24 @@ describe('parseSdJwt', () => {
     expect(error.detail).not.toContain(jwt.slice(0, 12));
   });
 
+  it('rejects a digest referenced twice (cycles, exponential expansion) before resolving', async () => {
+    const issuer = await es256Key();
+    // A disclosure whose value references itself, reachable from the payload: a cycle.
+    const inner = disclosure('leaf', 1);
+    const fanOut = disclosure('twice', [{ '...': sdDigest(inner) }, { '...': sdDigest(inner) }]);
+    const jwt = await signJwt(issuer, { vct: 'x', _sd: [sdDigest(fanOut)] });
+    const error = failure(() => parseSdJwt(`${jwt}~${fanOut}~${inner}~`, ref));
+    expect(error.detail).toMatch(/more than once/);
+    // Referenced once from the payload and once from another disclosure.
+    const a = disclosure('a', 1);
+    const b = disclosure('b', { _sd: [sdDigest(a)] });
+    const jwt2 = await signJwt(issuer, { vct: 'x', _sd: [sdDigest(a), sdDigest(b)] });
+    expect(failure(() => parseSdJwt(`${jwt2}~${a}~${b}~`, ref)).code).toBe('format.sd_jwt_malformed');
+    // Nested references that are each used once are fine.
+    const jwt3 = await signJwt(issuer, { vct: 'x', _sd: [sdDigest(b)] });
+    expect(parseSdJwt(`${jwt3}~${a}~${b}~`, ref).claims.b).toEqual({ a: 1 });
+  });
+
   it('rejects an issuer JWT whose payload is not a JSON object', () => {
     const jwt = `${b64u('{"alg":"ES256"}')}.${b64u('[1]')}.c2ln`;
     expect(failure(() => parseSdJwt(`${jwt}~`, ref)).detail).toMatch(/payload/);

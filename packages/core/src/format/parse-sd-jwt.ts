@@ -66,6 +66,17 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
     return disclosure;
   });
 
+  // The resolver recurses through disclosure values: a digest referenced twice allows cycles
+  // and exponential expansion. RFC 9901 forbids it anyway; checked here as a resource guard.
+  const presented = new Set(disclosures.map((d) => d.digest));
+  const seen = new Set<string>();
+  const roots = [issuer.payload, ...disclosures.map((d) => d.value)];
+  for (const digest of roots.flatMap(referencedDigests)) {
+    if (!presented.has(digest)) continue;
+    if (seen.has(digest)) return fail('a disclosure digest is referenced more than once');
+    seen.add(digest);
+  }
+
   let claims: JsonObject;
   try {
     // The library resolves `_sd` / `{"...": digest}` recursively with our hasher; input was
@@ -83,6 +94,27 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
   if (kbJwt) parsed.kbJwt = kbJwt;
   if (typeof issuer.payload.vct === 'string') parsed.vct = issuer.payload.vct;
   return parsed;
+}
+
+/** Digests in `_sd` arrays and `{"...": digest}` array entries, at any depth. */
+function referencedDigests(value: unknown): string[] {
+  const found: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (Array.isArray(current)) {
+      for (const item of current) {
+        if (isJsonObject(item) && typeof item['...'] === 'string' && Object.keys(item).length === 1) found.push(item['...']);
+        else stack.push(item);
+      }
+    } else if (isJsonObject(current)) {
+      for (const [k, v] of Object.entries(current)) {
+        if (k === '_sd' && Array.isArray(v)) found.push(...v.filter((d): d is string => typeof d === 'string'));
+        else stack.push(v);
+      }
+    }
+  }
+  return found;
 }
 
 /** Removes leftover `_sd`, `_sd_alg` and undisclosed `{"...": digest}` array entries. */

@@ -108,6 +108,11 @@ describe('parseCreateAuthorizationBody: direct_post modes', () => {
     expect(pointers(dcqlBody(sdJwtDcql, { nonce: 'a'.repeat(257) }))).toEqual(['/nonce']);
   });
 
+  it('checks the shape of walletMetadata given at creation', () => {
+    expect(pointers(dcqlBody(sdJwtDcql, { walletMetadata: { client_id_prefixes_supported: 'x509_hash' } }))).toEqual(['/walletMetadata/client_id_prefixes_supported']);
+    expect(pointers(dcqlBody(sdJwtDcql, { walletMetadata: [] }))).toEqual(['/walletMetadata']);
+  });
+
   it('validates redirectUri and profile', () => {
     expect(pointers(dcqlBody(sdJwtDcql, { redirectUri: 'ftp://x.example/' }))).toEqual(['/redirectUri']);
     expect(pointers(dcqlBody(sdJwtDcql, { redirectUri: '/relative' }))).toEqual(['/redirectUri']);

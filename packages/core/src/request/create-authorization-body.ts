@@ -6,6 +6,7 @@ import { issuePointer } from './json-pointer.js';
 import { isExpectedOrigin } from './origin.js';
 import { presentationDefinitionIssues, presentationDefinitionSchema } from './presentation-definition.js';
 import { transactionDataIssues } from './transaction-data.js';
+import { walletMetadataShapeIssues } from './wallet-metadata.js';
 
 /**
  * Nonce charset of OpenID4VP 1.0 section 5.2. Decided here: 16..256 characters, so a caller-chosen
@@ -153,6 +154,10 @@ function crossFieldIssues(body: CreateAuthorizationBody): FieldError[] {
   }
   if (top) issues.push(...transactionDataIssues(top, ['transaction_data'], knownIds, bindingWaived));
   else if (nested) issues.push(...transactionDataIssues(nested, ['responseTypeParameters', 'transaction_data'], knownIds, bindingWaived));
+
+  if (body.walletMetadata) {
+    for (const issue of walletMetadataShapeIssues(body.walletMetadata)) issues.push({ ...issue, pointer: `/walletMetadata${issue.pointer}` });
+  }
 
   body.responseTypeParameters?.verifier_info?.forEach((info, i) =>
     info.credential_ids?.forEach((id, j) => {

@@ -85,6 +85,10 @@ describe('signRequestObject', () => {
     expect(claims.aud).toBe('https://wallet.example');
     const other = await verifyWithX5c(await signRequestObject({ record, signing, config, now: NOW, walletMetadata: { issuer: 42 } }));
     expect(other.claims.aud).toBe('https://self-issued.me/v2');
+    // Metadata the RP supplied at creation is used when the wallet posts none.
+    const pre = await create({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: sdJwtDcql }, walletMetadata: { issuer: 'https://known-wallet.example' } });
+    const third = await verifyWithX5c(await signRequestObject({ record: pre.record, signing, config: pre.config, now: NOW }));
+    expect(third.claims.aud).toBe('https://known-wallet.example');
   });
 
   it('direct_post: no jwks or enc values; vp_token id_token adds scope and id_token_type; transaction data copied', async () => {

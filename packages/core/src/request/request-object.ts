@@ -29,7 +29,9 @@ export interface RequestObjectArgs {
  * the multi-signed form moves it into each signature's protected header.
  */
 export function requestObjectPayload(args: RequestObjectArgs): Record<string, unknown> {
-  const { record, config, walletMetadata, walletNonce, now } = args;
+  const { record, config, walletNonce, now } = args;
+  // Metadata posted to request_uri wins; metadata the RP gave at creation is the fallback.
+  const walletMetadata = args.walletMetadata ?? record.request.walletMetadata;
   const r = record.request;
   const dcApi = isDcApi(record);
   const payload: Record<string, unknown> = {};

@@ -32,7 +32,8 @@ const STRING_ARRAYS = [
 const ES256_COSE = [-7, -9];
 const HAIP_ENC = ['A128GCM', 'A256GCM'];
 
-function shapeIssues(m: Record<string, unknown>): FieldError[] {
+/** Type problems of known wallet-metadata members (pointers relative to the metadata object). */
+export function walletMetadataShapeIssues(m: Record<string, unknown>): FieldError[] {
   const issues: FieldError[] = [];
   for (const key of STRING_ARRAYS) {
     const value = m[key];
@@ -80,7 +81,7 @@ export function checkWalletMetadata(
   metadata: Record<string, unknown>,
   ctx: { haip: boolean; clientIdPrefix: string; requireClientIdPrefix: boolean; formats: string[] },
 ): void {
-  const shape = shapeIssues(metadata);
+  const shape = walletMetadataShapeIssues(metadata);
   if (shape.length > 0) throw new AuthorizerError('authorization.invalid_wallet_metadata', { errors: shape });
 
   const issues: FieldError[] = [];
