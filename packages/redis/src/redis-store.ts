@@ -22,7 +22,10 @@ export interface RedisStoreOptions {
   client?: Redis | Cluster;
   /** `redis://[user:pass@]host:port[/db]` or `rediss://…`: the store creates (and owns) a client. */
   url?: string;
-  /** ioredis options for a client the store creates; they override the store's fail-fast defaults. */
+  /**
+   * ioredis options for a client the store creates (host, port, password, tls…; with `url`, the
+   * URL wins for what it sets). They override the store's fail-fast defaults.
+   */
   redisOptions?: RedisOptions;
   /** Prefix of every key. Default `vpa:`. Must not contain `{` or `}` (see redis-keys). */
   keyPrefix?: string;
@@ -64,7 +67,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new ConfigError('redisStore: commandTimeoutMs must be a positive number of milliseconds.');
   }
-  const { client, owned } = connect(options);
+  const { client, owned, firstAttempt } = connect(options);
   const keys = redisKeys(prefix);
 
   /** Bounds an operation in time and maps connection failures to StoreUnavailableError. */
@@ -74,7 +77,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
     });
     try {
-      return await Promise.race([operation(), timeout]);
+      return await Promise.race([firstAttempt.then(operation), timeout]);
     } catch (error) {
       throw toStoreError(error);
     } finally {
@@ -189,19 +192,29 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   }
 }
 
-function connect(options: RedisStoreOptions): { client: Redis | Cluster; owned: boolean } {
+interface Connection {
+  client: Redis | Cluster;
+  owned: boolean;
+  /** Settles when a client the store created has made its first connection attempt. */
+  firstAttempt: Promise<void>;
+}
+
+function connect(options: RedisStoreOptions): Connection {
   if (options.client !== undefined) {
     if (options.url !== undefined || options.redisOptions !== undefined) {
       throw new ConfigError('redisStore: pass either `client` or `url`/`redisOptions`, not both.');
     }
-    return { client: options.client, owned: false };
+    return { client: options.client, owned: false, firstAttempt: Promise.resolve() };
   }
   if (options.url === undefined && options.redisOptions === undefined) {
     throw new ConfigError('redisStore: pass `client`, `url` or `redisOptions`.');
   }
   const defaults: RedisOptions = {
-    // Keep the offline queue so commands sent while the first connection is being made wait for
-    // it, but give up on a queued command after one failed reconnect (plus commandTimeoutMs).
+    // Fail fast instead of queueing: a command queued while Redis is down could run long after
+    // its caller was told "unavailable" (a response code consumed by nobody, a claim applied late).
+    enableOfflineQueue: false,
+    // For the same reason, never re-send commands that were in flight when the connection dropped.
+    autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     connectTimeout: 2_000,
@@ -211,7 +224,16 @@ function connect(options: RedisStoreOptions): { client: Redis | Cluster; owned: 
   // Failures reach callers as StoreUnavailableError; without a listener ioredis would print
   // every failed reconnect to the console.
   client.on('error', () => undefined);
-  return { client, owned: true };
+  // Without an offline queue, commands sent before the first connection is up would fail:
+  // operations wait for the first attempt (bounded by commandTimeoutMs), then never again.
+  const firstAttempt = new Promise<void>((resolve) => {
+    const settle = () => {
+      for (const event of ['ready', 'close', 'end']) client.off(event, settle);
+      resolve();
+    };
+    for (const event of ['ready', 'close', 'end']) client.once(event, settle);
+  });
+  return { client, owned: true, firstAttempt };
 }
 
 function checkTtl(ttlMs: number): number {

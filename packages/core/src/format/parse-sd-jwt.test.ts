@@ -104,7 +104,7 @@ describe('parseSdJwt', () => {
 
   it('rejects a digest referenced twice (cycles, exponential expansion) before resolving', async () => {
     const issuer = await es256Key();
-    // A disclosure whose value references itself, reachable from the payload: a cycle.
+    // One disclosure referencing another twice: the building block of exponential fan-out.
     const inner = disclosure('leaf', 1);
     const fanOut = disclosure('twice', [{ '...': sdDigest(inner) }, { '...': sdDigest(inner) }]);
     const jwt = await signJwt(issuer, { vct: 'x', _sd: [sdDigest(fanOut)] });

@@ -23,7 +23,7 @@ type PresentationRef = Pick<ParsedSdJwt, 'path' | 'queryId' | 'index' | 'format'
  * Decodes `<issuer-jwt>~<disclosure>~…~[<kb-jwt>]` (RFC 9901 section 4). Structural only: no
  * signature checks and no digest/reference rules (unreferenced or duplicate disclosures,
  * `_sd`/`...` names); those belong to the verify policy, which gets every disclosure with
- * its digest.
+ * its digest. One exception, as a resource guard: a digest referenced twice is rejected.
  */
 export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
   const fail = (detail: string): never => {

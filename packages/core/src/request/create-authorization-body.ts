@@ -4,6 +4,7 @@ import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js'
 import { dcqlQueryIssues, dcqlQuerySchema } from './dcql-query.js';
 import { issuePointer } from './json-pointer.js';
 import { isExpectedOrigin } from './origin.js';
+import { plainObject } from './plain-object.js';
 import { presentationDefinitionIssues, presentationDefinitionSchema } from './presentation-definition.js';
 import { transactionDataIssues } from './transaction-data.js';
 import { walletMetadataShapeIssues } from './wallet-metadata.js';
@@ -20,7 +21,7 @@ const verifierInfoSchema = v.pipe(
   v.array(
     v.looseObject({
       format: v.pipe(v.string('format is required'), v.minLength(1)),
-      data: v.union([v.string(), v.record(v.string(), v.unknown())], 'data must be a string or an object'),
+      data: v.union([v.string(), plainObject('data must be a string or an object')], 'data must be a string or an object'),
       credential_ids: v.optional(v.pipe(v.array(v.string()), v.minLength(1, 'credential_ids must not be empty'))),
     }),
   ),
@@ -44,7 +45,7 @@ const common = {
   profile: v.optional(v.literal('haip', 'profile must be "haip" when present')),
   transaction_data: v.optional(transactionDataSchema),
   responseTypeParameters: v.optional(v.looseObject({ transaction_data: v.optional(transactionDataSchema), verifier_info: v.optional(verifierInfoSchema) })),
-  walletMetadata: v.optional(v.record(v.string(), v.unknown(), 'walletMetadata must be an object')),
+  walletMetadata: v.optional(plainObject('walletMetadata must be an object')),
 };
 
 const dcqlQuery = v.object({ type: v.literal('DCQL'), dcql: dcqlQuerySchema });

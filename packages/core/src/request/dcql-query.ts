@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { DcqlQuery } from '../authorization/authorization-record.js';
 import type { FieldError } from '../errors/authorizer-error.js';
 import { jsonPointer } from './json-pointer.js';
+import { plainObject } from './plain-object.js';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const idSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'must match ^[A-Za-z0-9_-]+$'));
@@ -20,7 +21,7 @@ const credentialSchema = v.looseObject({
   id: idSchema,
   format: v.pipe(v.string('format is required'), v.minLength(1, 'format must not be empty')),
   multiple: v.optional(v.boolean()),
-  meta: v.optional(v.record(v.string(), v.unknown(), 'meta must be an object')),
+  meta: v.optional(plainObject('meta must be an object')),
   trusted_authorities: v.optional(
     v.pipe(
       v.array(v.looseObject({ type: v.pipe(v.string(), v.minLength(1)), values: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'values must not be empty')) })),

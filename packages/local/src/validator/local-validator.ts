@@ -1,3 +1,5 @@
+// @peculiar/x509 (via ../x509) needs the Reflect polyfill before it loads.
+import 'reflect-metadata';
 import { ConfigError, type ClientCallOptions, type ParsedPresentation, type PolicyResult, type ValidateInput, type ValidatorClient } from '@vp-authorizer/core';
 import { parseTrustAnchors } from '../x509/index.js';
 import { credentialViews, presentationKey, type CredentialView } from './credential-view.js';

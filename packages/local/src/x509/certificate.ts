@@ -15,7 +15,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Parses DER bytes or an x5c entry (standard base64 DER, RFC 7515 section 4.1.6). */
 export function parseCertificate(input: string | Uint8Array): ParsedCertificate {
-  let der: Uint8Array;
+  let der: Uint8Array<ArrayBuffer>;
   if (typeof input === 'string') {
     const compact = input.replace(/\s+/g, '');
     if (compact.length === 0 || !BASE64.test(compact)) throw new TypeError('Certificate is not base64 DER');

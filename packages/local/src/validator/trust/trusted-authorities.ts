@@ -1,3 +1,5 @@
+// @peculiar/x509 (via ../x509) needs the Reflect polyfill before it loads.
+import 'reflect-metadata';
 import type { DcqlCredentialQuery } from '@vp-authorizer/core';
 import { authorityKeyIdentifiers } from '../../x509/index.js';
 import type { Problem } from '../validator-results.js';

@@ -1,3 +1,5 @@
+// @peculiar/x509 (via ../x509) needs the Reflect polyfill before it loads.
+import 'reflect-metadata';
 import type { PolicyResult } from '@vp-authorizer/core';
 import { verifyCertificateChain } from '../../x509/index.js';
 import type { CredentialView } from '../credential-view.js';
