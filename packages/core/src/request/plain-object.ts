@@ -1,8 +1,5 @@
 import * as v from 'valibot';
 
-/** A JSON object (valibot's record/object schemas also let arrays through). */
+/** A JSON object, kept as given. valibot's record/object schemas let arrays through (and copy them). */
 export const plainObject = (message: string) =>
-  v.pipe(
-    v.record(v.string(), v.unknown(), message),
-    v.check((o) => !Array.isArray(o), message),
-  );
+  v.custom<Record<string, unknown>>((o) => o !== null && typeof o === 'object' && !Array.isArray(o), message);

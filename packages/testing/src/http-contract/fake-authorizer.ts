@@ -50,7 +50,9 @@ export function createFakeAuthorizer(options: { bodyLimitBytes?: number; basePat
     bodyLimitBytes,
     async fetch(request: Request) {
       const url = new URL(request.url);
-      const path = url.pathname.slice((options.basePath ?? '').length) || '/';
+      const base = options.basePath ?? '';
+      if (base && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) return new Response(null, { status: 404 });
+      const path = url.pathname.slice(base.length) || '/';
       let answer: CoreResponse;
       try {
         const bytes = request.body ? await readBodyWithLimit(request.body, bodyLimitBytes) : new Uint8Array(0);

@@ -1,1 +1,6 @@
-export {};
+export { describeHttpContract, type HttpContractOptions } from './describe-http-contract.js';
+export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-target.js';
+export { fetchHandlerTarget } from './fetch-handler-target.js';
+export { createFakeAuthorizer, FAKE_SECRET_DETAIL, type FakeAuthorizer } from './fake-authorizer.js';
+export { listenOnLoopback } from './listen.js';
+export { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject, TEST_VCT } from './contract-wallet.js';

@@ -1,0 +1,343 @@
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { ConfigError, StoreUnavailableError, type AuthorizationRecord } from '@vp-authorizer/core';
+import { makeTestRecord } from '@vp-authorizer/testing';
+import { RecordFormatError, redisStore, type RedisStore } from '@vp-authorizer/redis';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from './redis-test-env.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+
+const url = redisUrlForTests('packages/redis/test/redis-store.test.ts');
+const code = { instanceId: 'i1', authorizationId: 'a1' };
+
+/** A loopback port nothing listens on. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Every operation of the store, each expected to fail the same way. */
+function everyOperation(store: RedisStore) {
+  const record = makeTestRecord();
+  return {
+    create: () => store.create(record, 60_000),
+    get: () => store.get(record.instanceId, record.id),
+    compareAndSet: () => store.compareAndSet({ ...record, version: 2 }, 1),
+    listDueForExpiry: () => store.listDueForExpiry(Date.now(), 10),
+    put: () => store.put('i1:k', code, 60_000),
+    consume: () => store.consume('i1:k'),
+  };
+}
+
+describe('redisStore options', () => {
+  it('rejects a key prefix containing a hash-tag brace', () => {
+    expect(() => redisStore({ url: 'redis://127.0.0.1:1', keyPrefix: 'app{1}:' })).toThrow(ConfigError);
+  });
+
+  it('needs exactly one way to reach Redis', () => {
+    expect(() => redisStore({})).toThrow(ConfigError);
+    const client = new Redis({ lazyConnect: true });
+    expect(() => redisStore({ client, url: 'redis://127.0.0.1:1' })).toThrow(ConfigError);
+    client.disconnect();
+  });
+
+  it('rejects a commandTimeoutMs that is not positive', () => {
+    expect(() => redisStore({ url: 'redis://127.0.0.1:1', commandTimeoutMs: 0 })).toThrow(ConfigError);
+  });
+});
+
+// Needs no redis-server: nothing listens on the port, which is the point.
+describe('redisStore when Redis is unreachable', () => {
+  it('fails every operation with StoreUnavailableError (a client it created)', async () => {
+    const store = redisStore({ url: `redis://127.0.0.1:${await deadPort()}` });
+    try {
+      for (const [name, operation] of Object.entries(everyOperation(store))) {
+        await expect(operation(), name).rejects.toBeInstanceOf(StoreUnavailableError);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fails with StoreUnavailableError within commandTimeoutMs even with a client that would retry for long', async () => {
+    // ioredis defaults: offline queue on, 20 retries per request. Only the store's bound stops it.
+    const client = new Redis({ host: '127.0.0.1', port: await deadPort(), lazyConnect: true });
+    client.on('error', () => undefined);
+    const store = redisStore({ client, commandTimeoutMs: 200 });
+    try {
+      await expect(store.consume('i1:k')).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.compareAndSet({ ...makeTestRecord(), version: 2 }, 1)).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await store.close();
+      // The store did not close a client it was given.
+      expect(client.status).not.toBe('end');
+      client.disconnect();
+    }
+  });
+
+  it('the error names the failure without values or addresses', async () => {
+    const port = await deadPort();
+    const store = redisStore({ url: `redis://127.0.0.1:${port}` });
+    try {
+      const error = await store.consume('i1:secret-key').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as Error).message).not.toContain('secret-key');
+      expect((error as Error).message).not.toContain(String(port));
+      expect((error as StoreUnavailableError).retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(url === undefined)('redisStore on Redis', () => {
+  let admin: Redis;
+  let prefix: string;
+  let store: RedisStore;
+
+  beforeAll(() => {
+    admin = testClient(url!);
+  });
+  afterAll(async () => {
+    await admin.quit();
+  });
+  afterEach(async () => {
+    await store?.close();
+    await deleteKeys(admin, prefix);
+  });
+  const fresh = (options: { keyPrefix?: string } = {}) => {
+    prefix = options.keyPrefix ?? testPrefix();
+    store = redisStore({ url: url!, keyPrefix: prefix });
+    return store;
+  };
+
+  describe('key layout and TTLs', () => {
+    it('stores an authorization under <prefix>{a:<instance>:<id}} as a versioned envelope, with its TTL in Redis', async () => {
+      fresh();
+      const record = makeTestRecord();
+      await store.create(record, 60_000);
+      const key = `${prefix}{a:${record.instanceId}:${record.id}}`;
+      expect(JSON.parse((await admin.get(key))!)).toEqual({ v: 1, r: record });
+      const ttl = await admin.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    });
+
+    it('stores a code under <prefix>c:<key> with its TTL in Redis', async () => {
+      fresh();
+      await store.put('i1:hash', code, 30_000);
+      expect(JSON.parse((await admin.get(`${prefix}c:i1:hash`))!)).toEqual({ v: 1, c: code });
+      const ttl = await admin.pttl(`${prefix}c:i1:hash`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(30_000);
+    });
+
+    it("uses the default prefix 'vpa:'", async () => {
+      prefix = 'vpa:';
+      store = redisStore({ url: url! });
+      const record = makeTestRecord();
+      await store.create(record, 60_000);
+      expect(await admin.exists(`vpa:{a:${record.instanceId}:${record.id}}`)).toBe(1);
+      await admin.del(`vpa:{a:${record.instanceId}:${record.id}}`, 'vpa:expiry');
+    });
+
+    it('compare-and-set keeps the TTL in Redis', async () => {
+      fresh();
+      const record = makeTestRecord();
+      await store.create(record, 60_000);
+      expect(await store.compareAndSet({ ...record, version: 2, status: 'pending' }, 1)).toBe(true);
+      expect(await admin.pttl(`${prefix}{a:${record.instanceId}:${record.id}}`)).toBeGreaterThan(0);
+    });
+
+    it('instance ids with :, { or } neither collide nor break the hash tag', async () => {
+      fresh();
+      const a = makeTestRecord({ instanceId: 'x:y', id: 'z' });
+      const b = makeTestRecord({ instanceId: 'x', id: 'y:z' });
+      const braces = makeTestRecord({ instanceId: 'n}{m' });
+      for (const r of [a, b, braces]) await store.create(r, 60_000);
+      expect(await store.get('x:y', 'z')).toEqual(a);
+      expect(await store.get('x', 'y:z')).toEqual(b);
+      expect(await admin.exists(`${prefix}{a:n%7D%7Bm:${braces.id}}`)).toBe(1);
+    });
+  });
+
+  describe('expiry index (a hint: see redis-store)', () => {
+    const score = (record: AuthorizationRecord) => admin.zscore(`${prefix}expiry`, JSON.stringify([record.instanceId, record.id]));
+
+    it('indexes an open record at its expiresAt, moves it when expiresAt changes, drops it when terminal', async () => {
+      fresh();
+      const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
+      await store.create(record, 60_000);
+      expect(await score(record)).toBe(String(record.expiresAt));
+      const later = { ...record, version: 2, status: 'pending' as const, expiresAt: record.expiresAt + 5 };
+      expect(await store.compareAndSet(later, 1)).toBe(true);
+      expect(await score(record)).toBe(String(later.expiresAt));
+      expect(await store.compareAndSet({ ...later, version: 3, status: 'authorized' }, 2)).toBe(true);
+      expect(await score(record)).toBeNull();
+    });
+
+    it('listDueForExpiry prunes entries whose record is gone or terminal and re-scores early ones', async () => {
+      fresh();
+      const now = 1_900_000_000_000;
+      const gone = makeTestRecord({ expiresAt: now });
+      const terminal = makeTestRecord({ expiresAt: now, status: 'authorized' });
+      const notYet = makeTestRecord({ expiresAt: now + 60_000 });
+      await store.create(gone, 60_000);
+      await admin.del(`${prefix}{a:${gone.instanceId}:${gone.id}}`);
+      await store.create(terminal, 60_000);
+      await store.create(notYet, 60_000);
+      // Stale hints, as a lost ZREM / ZADD would leave them.
+      await admin.zadd(`${prefix}expiry`, now, JSON.stringify([terminal.instanceId, terminal.id]));
+      await admin.zadd(`${prefix}expiry`, now, JSON.stringify([notYet.instanceId, notYet.id]));
+      await admin.zadd(`${prefix}expiry`, now, 'not a member of ours');
+
+      expect(await store.listDueForExpiry(now, 10)).toEqual([]);
+      expect(await score(gone)).toBeNull();
+      expect(await score(terminal)).toBeNull();
+      expect(await score(notYet)).toBe(String(notYet.expiresAt));
+      expect(await admin.zcard(`${prefix}expiry`)).toBe(1);
+    });
+
+    it('stale entries at the head of the index do not hide due records', async () => {
+      fresh();
+      const now = 1_900_000_000_000;
+      for (let i = 0; i < 8; i++) await admin.zadd(`${prefix}expiry`, now - 100 + i, JSON.stringify(['ghost', `g${i}`]));
+      const due = [makeTestRecord({ expiresAt: now }), makeTestRecord({ expiresAt: now }), makeTestRecord({ expiresAt: now })];
+      for (const r of due) await store.create(r, 60_000);
+      const listed = await store.listDueForExpiry(now, 3);
+      expect(listed.map((c) => c.id).sort()).toEqual(due.map((r) => r.id).sort());
+    });
+
+    it('due records still open are listed once, even across pages', async () => {
+      fresh();
+      const now = 1_900_000_000_000;
+      const due = Array.from({ length: 4 }, (_, i) => makeTestRecord({ expiresAt: now - i }));
+      for (const r of due) await store.create(r, 60_000);
+      await admin.zadd(`${prefix}expiry`, now - 10, JSON.stringify(['ghost', 'g']));
+      const listed = await store.listDueForExpiry(now, 10);
+      expect(listed).toHaveLength(4);
+      expect(new Set(listed.map((c) => c.id)).size).toBe(4);
+    });
+  });
+
+  describe('format versions', () => {
+    it('refuses a record written in a newer format, on read and on compare-and-set, with a clear error', async () => {
+      fresh();
+      const record = makeTestRecord();
+      await admin.set(`${prefix}{a:${record.instanceId}:${record.id}}`, JSON.stringify({ v: 2, r: record }), 'PX', 60_000);
+      const read = await store.get(record.instanceId, record.id).catch((e: unknown) => e);
+      expect(read).toBeInstanceOf(RecordFormatError);
+      expect((read as RecordFormatError).formatVersion).toBe(2);
+      expect((read as Error).message).toMatch(/v2.*Upgrade @vp-authorizer\/redis/s);
+      const cas = await store.compareAndSet({ ...record, version: 2 }, 1).catch((e: unknown) => e);
+      expect(cas).toBeInstanceOf(RecordFormatError);
+      expect((cas as RecordFormatError).formatVersion).toBe(2);
+      // Nothing was overwritten.
+      expect(JSON.parse((await admin.get(`${prefix}{a:${record.instanceId}:${record.id}}`))!).v).toBe(2);
+    });
+
+    it('refuses a code written in a newer format, and values that are not ours', async () => {
+      fresh();
+      await admin.set(`${prefix}c:i1:new`, JSON.stringify({ v: 3, c: code }), 'PX', 60_000);
+      await admin.set(`${prefix}c:i1:junk`, 'hello', 'PX', 60_000);
+      await expect(store.consume('i1:new')).rejects.toBeInstanceOf(RecordFormatError);
+      await expect(store.consume('i1:junk')).rejects.toBeInstanceOf(RecordFormatError);
+      const record = makeTestRecord();
+      await admin.set(`${prefix}{a:${record.instanceId}:${record.id}}`, '{"r":{}}', 'PX', 60_000);
+      await expect(store.get(record.instanceId, record.id)).rejects.toBeInstanceOf(RecordFormatError);
+      await expect(store.compareAndSet({ ...record, version: 2 }, 1)).rejects.toBeInstanceOf(RecordFormatError);
+    });
+
+    it('listDueForExpiry skips (and keeps) entries of a newer format instead of failing', async () => {
+      fresh();
+      const now = 1_900_000_000_000;
+      const newer = makeTestRecord({ expiresAt: now });
+      const mine = makeTestRecord({ expiresAt: now });
+      await store.create(newer, 60_000);
+      await store.create(mine, 60_000);
+      await admin.set(`${prefix}{a:${newer.instanceId}:${newer.id}}`, JSON.stringify({ v: 2, r: newer }), 'KEEPTTL');
+      expect(await store.listDueForExpiry(now, 10)).toEqual([{ instanceId: mine.instanceId, id: mine.id }]);
+      expect(await admin.zcard(`${prefix}expiry`)).toBe(2);
+    });
+  });
+
+  it('compare-and-set still works after the server forgot the script (EVALSHA falls back to EVAL)', async () => {
+    fresh();
+    const record = makeTestRecord();
+    await store.create(record, 60_000);
+    expect(await store.compareAndSet({ ...record, version: 2 }, 1)).toBe(true);
+    await admin.script('FLUSH');
+    expect(await store.compareAndSet({ ...record, version: 3 }, 2)).toBe(true);
+    expect((await store.get(record.instanceId, record.id))?.version).toBe(3);
+  });
+
+  describe('client ownership', () => {
+    it('close() leaves a client passed in open', async () => {
+      prefix = testPrefix();
+      const client = testClient(url!);
+      const borrowed = redisStore({ client, keyPrefix: prefix });
+      await borrowed.put('i1:k', code, 60_000);
+      await borrowed.close();
+      expect(await client.ping()).toBe('PONG');
+      expect(await client.exists(`${prefix}c:i1:k`)).toBe(1);
+      await client.quit();
+    });
+
+    it('close() quits a client it created; later operations fail with StoreUnavailableError', async () => {
+      fresh();
+      await store.put('i1:k', code, 60_000);
+      await store.close();
+      await expect(store.consume('i1:k')).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await admin.exists(`${prefix}c:i1:k`)).toBe(1);
+    });
+
+    it('works right after construction (operations wait for the first connection)', async () => {
+      fresh();
+      // No await between creating the client and the first command.
+      await expect(store.consume('i1:none')).resolves.toBeNull();
+    });
+  });
+
+  describe('an outage', () => {
+    let proxy: TcpProxy;
+    afterEach(async () => {
+      await proxy?.close();
+    });
+
+    it('fails operations with StoreUnavailableError while Redis is unreachable and loses nothing already stored', async () => {
+      proxy = await startTcpProxy(Number(new URL(url!).port));
+      prefix = testPrefix();
+      store = redisStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: prefix });
+      const record = makeTestRecord();
+      await store.create(record, 60_000);
+      await store.put('i1:k', code, 60_000);
+
+      await proxy.down();
+      for (const [name, operation] of Object.entries(everyOperation(store))) {
+        await expect(operation(), name).rejects.toBeInstanceOf(StoreUnavailableError);
+      }
+
+      await proxy.up();
+      // Wait for ioredis to reconnect (its backoff), then check the data survived untouched.
+      await eventually(() => store.get(record.instanceId, record.id));
+      expect(await store.get(record.instanceId, record.id)).toEqual(record);
+      expect(await store.consume('i1:k')).toEqual(code);
+    });
+  });
+});
+
+/** Retries `operation` until it stops throwing (reconnect backoff), failing after 15 s. */
+async function eventually<T>(operation: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

@@ -1,0 +1,393 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject } from './contract-wallet.js';
+import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';
+import type { HttpTarget, MountedHttpTarget } from './http-target.js';
+
+export interface HttpContractOptions {
+  /** Mount prefix (default '/authz'). */
+  prefix?: string;
+}
+
+const KEY_MAIN = 'contract-key-main-0001';
+const KEY_OTHER = 'contract-key-other-0002';
+const REDIRECT = 'https://rp.contract.example/callback';
+const V = '/openid4/vp/v1_0';
+/** Small enough to exceed cheaply, big enough for every legitimate request of the suite. */
+const BODY_LIMIT = 32 * 1024;
+const FAKE_BODY_LIMIT = 4 * 1024;
+
+/**
+ * The HTTP contract every way of serving the authorizer must meet. It runs each case over a real
+ * server (127.0.0.1, random port) mounted under a prefix, once without and once with the host's
+ * body parsers: adapter mechanics against a fake authorizer, then the real core's flows.
+ */
+export function describeHttpContract(name: string, target: HttpTarget, options: HttpContractOptions = {}): void {
+  const prefix = options.prefix ?? '/authz';
+  const features = { hostBodyParsers: true, errorPath: true, ...target.features };
+  describe(`HTTP contract: ${name}`, () => {
+    for (const hostBodyParsers of [false, true]) {
+      const label = hostBodyParsers ? 'with host body parsers' : 'without host body parsers';
+      if (hostBodyParsers && !features.hostBodyParsers) {
+        it.skip(`${label} [not applicable: ${name} has no body-parser middleware]`, () => {});
+        continue;
+      }
+      describe(label, () => {
+        const server = serverFor(target, prefix, hostBodyParsers);
+        describe('adapter mechanics (fake authorizer)', () => mechanicsCases(server, { hostBodyParsers, errorPath: features.errorPath, name }));
+        describe('authorizer flows (createAuthorizer)', () => authorizerCases(server, { hostBodyParsers }));
+      });
+    }
+  });
+}
+
+interface Server {
+  prefix: string;
+  mounted(): MountedHttpTarget;
+  /** Resolves with the first framework-path error (already reported or future) matching `test`. */
+  frameworkError(test: (error: unknown) => boolean): Promise<unknown>;
+  call(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+}
+
+function serverFor(target: HttpTarget, prefix: string, hostBodyParsers: boolean): Server {
+  let mounted: MountedHttpTarget | undefined;
+  const errors: unknown[] = [];
+  const waiters: { test: (e: unknown) => boolean; resolve: (e: unknown) => void }[] = [];
+  beforeAll(async () => {
+    mounted = await target.start({
+      prefix,
+      hostBodyParsers,
+      onFrameworkError(error) {
+        errors.push(error);
+        for (const w of waiters.splice(0)) (w.test(error) ? w.resolve(error) : waiters.push(w));
+      },
+    });
+  });
+  afterAll(async () => mounted?.close());
+  return {
+    prefix,
+    mounted: () => mounted!,
+    frameworkError: (test) => new Promise((resolve) => {
+      const seen = errors.find(test);
+      if (seen !== undefined) resolve(seen);
+      else waiters.push({ test, resolve });
+    }),
+    call(path, init = {}) {
+      const { key, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (key) headers.set('authorization', `Bearer ${key}`);
+      return fetch(`${mounted!.origin}${prefix}${path}`, { ...rest, headers, redirect: 'manual' });
+    },
+  };
+}
+
+const describesError = (detail: string) => (error: unknown) =>
+  [error, (error as { cause?: unknown })?.cause].some((e) => e instanceof Error && e.message.includes(detail));
+
+/** A body sent as a stream: no Content-Length, so the limit must hold while reading. */
+function chunked(bytes: number): RequestInit {
+  const chunk = new Uint8Array(1024).fill(0x61);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= bytes) return controller.close();
+      sent += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+  return { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit;
+}
+
+function mechanicsCases(server: Server, mode: { hostBodyParsers: boolean; errorPath: boolean; name: string }): void {
+  let fake: FakeAuthorizer;
+  beforeAll(() => {
+    fake = createFakeAuthorizer({ bodyLimitBytes: FAKE_BODY_LIMIT, basePath: server.prefix });
+    server.mounted().attach(fake);
+  });
+  const echo = async (init?: RequestInit, query = '') => {
+    const res = await server.call(`/echo${query}`, init);
+    expect(res.status).toBe(200);
+    return (await res.json()) as { method: string; path: string; query: [string, string][]; headers: Record<string, string | null>; body: null | { kind: string; text?: string; value?: unknown } };
+  };
+
+  it('hands over the method, the path relative to the prefix and the raw query', async () => {
+    const seen = await echo({ method: 'DELETE' }, '?a=1&a=2&b=x%20y&c=%2B');
+    expect(seen).toMatchObject({ method: 'DELETE', path: '/echo', query: [['a', '1'], ['a', '2'], ['b', 'x y'], ['c', '+']] });
+  });
+
+  it('serves the mount point itself as "/"', async () => {
+    const before = fake.requests.length;
+    const res = await server.call('');
+    expect(res.status).toBe(404);
+    expect(fake.requests.slice(before).map((r) => r.path)).toEqual(['/']);
+  });
+
+  it('does not serve paths outside the prefix', async () => {
+    const before = fake.requests.length;
+    const outside = await fetch(`${server.mounted().origin}/elsewhere/echo`);
+    const lookalike = await fetch(`${server.mounted().origin}${server.prefix}x/echo`);
+    expect(outside.status).toBe(404);
+    expect(lookalike.status).toBe(404);
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('hands over request headers', async () => {
+    const seen = await echo({ headers: { authorization: 'Bearer abc', 'content-type': 'text/plain' }, method: 'POST', body: 'x' });
+    expect(seen.headers).toMatchObject({ authorization: 'Bearer abc', 'content-type': 'text/plain' });
+  });
+
+  it('hands over a JSON body intact', async () => {
+    const text = '{"a":1,"b":"x+y ~&="}';
+    const seen = await echo({ method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    if (seen.body?.kind === 'bytes') expect(seen.body.text).toBe(text);
+    else expect(seen.body).toEqual({ kind: 'parsed', value: { a: 1, b: 'x+y ~&=' } });
+    if (!mode.hostBodyParsers) expect(seen.body?.kind).toBe('bytes');
+  });
+
+  it('hands over a form body intact (never re-serialised as JSON)', async () => {
+    const vpToken = JSON.stringify({ pid: ['eyJ.a-b_c.d~'] });
+    const text = new URLSearchParams({ vp_token: vpToken, state: 's 1+2&=' }).toString();
+    const seen = await echo({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: text });
+    if (seen.body?.kind === 'bytes') expect(seen.body.text).toBe(text);
+    else expect(seen.body).toEqual({ kind: 'parsed', value: { vp_token: vpToken, state: 's 1+2&=' } });
+    if (!mode.hostBodyParsers) expect(seen.body?.kind).toBe('bytes');
+  });
+
+  it('hands over no body for an empty POST', async () => {
+    expect((await echo({ method: 'POST' })).body).toBeNull();
+  });
+
+  it.skipIf(mode.hostBodyParsers)('answers 413 JSON for a body over the limit (declared length) and keeps serving', async () => {
+    const res = await server.call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'a'.repeat(FAKE_BODY_LIMIT * 3) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ type: 'request.body_too_large', status: 413 });
+    expect((await server.call('/echo')).status).toBe(200);
+  });
+
+  it.skipIf(mode.hostBodyParsers)('answers 413 JSON for a streamed body that passes the limit while being read', async () => {
+    const res = await server.call('/echo', chunked(FAKE_BODY_LIMIT * 3));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ type: 'request.body_too_large', status: 413 });
+    expect((await server.call('/echo')).status).toBe(200);
+  });
+
+  it('keeps two Set-Cookie headers apart and passes the app Vary through', async () => {
+    const res = await server.call('/cookies');
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/; HttpOnly']);
+    expect(res.headers.get('vary')).toContain('Accept-Encoding');
+  });
+
+  it('answers 204 with an empty body', async () => {
+    const res = await server.call('/empty');
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
+  it('answers an unexpected failure with a JSON 500 that reveals nothing', async () => {
+    const res = await server.call('/boom');
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ type: 'internal', message: 'An internal error occurred.', status: 500 });
+    expect(text).not.toContain(FAKE_SECRET_DETAIL);
+  });
+
+  (mode.errorPath ? it : it.skip)(`hands an unexpected failure to the framework's error path${mode.errorPath ? '' : ` [not applicable: ${mode.name} has no error path]`}`, async () => {
+    const res = await server.call('/boom');
+    expect(res.status).toBe(500);
+    await res.text();
+    expect(describesError(FAKE_SECRET_DETAIL)(await server.frameworkError(describesError(FAKE_SECRET_DETAIL)))).toBe(true);
+  });
+}
+
+function authorizerCases(server: Server, mode: { hostBodyParsers: boolean }): void {
+  let authorizer: Authorizer;
+  let publicBase: string;
+  beforeAll(async () => {
+    const [main, other] = await Promise.all([generateDevSigningKey(), generateDevSigningKey()]);
+    publicBase = `${server.mounted().origin}${server.prefix}`;
+    authorizer = createAuthorizer({
+      publicBaseUrl: publicBase,
+      basePath: server.prefix,
+      bodyLimitBytes: BODY_LIMIT,
+      sweepIntervalMs: 0,
+      instances: [
+        { id: 'main', apiKeys: [KEY_MAIN], signing: main.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
+        { id: 'other', apiKeys: [KEY_OTHER], signing: other.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
+      ],
+    });
+    await authorizer.ready();
+    server.mounted().attach(authorizer);
+  });
+  afterAll(async () => authorizer?.close());
+
+  const json = (body: unknown, key = KEY_MAIN): RequestInit & { key: string } => ({ method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const form = (fields: Record<string, string>): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  const create = async (body: Record<string, unknown>, init: RequestInit = {}) => {
+    const res = await server.call(`${V}/authorizations`, { ...json(body), ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    expect(res.status).toBe(201);
+    return (await res.json()) as Record<string, unknown> & { authorizationId: string };
+  };
+  const dcqlDirectPostJwt = { responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql }, redirectUri: REDIRECT };
+  const requestObjectOf = async (created: { authorizeUrl?: unknown }) => {
+    const requestUri = new URL(String(created.authorizeUrl)).searchParams.get('request_uri')!;
+    const res = await fetch(requestUri);
+    expect(res.status).toBe(200);
+    return verifyRequestObject(await res.text());
+  };
+  const status = async (id: string) => (await (await server.call(`${V}/authorizations/${id}/status`, { key: KEY_MAIN })).json()) as { status: string };
+
+  it('GET /health → 204', async () => {
+    const res = await server.call('/health');
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
+  it('creates a DCQL direct_post.jwt authorization (201) with URLs from the configured base only', async () => {
+    // Forwarded headers must not move the URLs handed to wallets.
+    const created = await create(dcqlDirectPostJwt, { headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'host=evil.example' } });
+    expect(Object.keys(created).sort()).toEqual(['authorizationEndpoint', 'authorizationId', 'authorizeUrl', 'expiresAt', 'nonce']);
+    expect(String(created.authorizeUrl).startsWith(String(created.authorizationEndpoint))).toBe(true);
+    const url = new URL(String(created.authorizeUrl));
+    expect(url.searchParams.get('request_uri')).toBe(`${publicBase}${V}/authorizations/${created.authorizationId}/jwt`);
+    expect(url.searchParams.get('request_uri_method')).toBe('post');
+    expect(url.searchParams.get('client_id')).toBeTruthy();
+  });
+
+  it('creates a Presentation Exchange direct_post authorization (201)', async () => {
+    const created = await create({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: contractPresentationDefinition } });
+    expect(created).toMatchObject({ authorizationId: expect.any(String), nonce: expect.any(String), authorizeUrl: expect.any(String) });
+  });
+
+  it('creates an unsigned DC API authorization (201)', async () => {
+    const created = await create({ responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', query: { type: 'DCQL', dcql: contractDcql } });
+    expect(Object.keys(created).sort()).toEqual(['authorizationId', 'digitalCredentialGetRequest', 'expiresAt', 'nonce', 'responseUrl']);
+    expect(created.digitalCredentialGetRequest).toMatchObject({ protocol: 'openid4vp-v1-unsigned', data: { response_mode: 'dc_api', nonce: created.nonce, dcql_query: contractDcql } });
+    expect(String(created.responseUrl).startsWith(publicBase)).toBe(true);
+  });
+
+  it('creates a signed DC API authorization (201) whose request verifies against its x5c', async () => {
+    const created = await create({ responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-signed', expectedOrigins: ['https://rp.contract.example'], query: { type: 'DCQL', dcql: contractDcql } });
+    const request = (created.digitalCredentialGetRequest as { protocol: string; data: { request: string } });
+    expect(request.protocol).toBe('openid4vp-v1-signed');
+    const { payload } = await verifyRequestObject(request.data.request);
+    expect(payload).toMatchObject({ nonce: created.nonce, expected_origins: ['https://rp.contract.example'] });
+  });
+
+  it('answers 401 without an API key and with a wrong one', async () => {
+    for (const key of [undefined, 'not-a-configured-key']) {
+      const res = await server.call(`${V}/authorizations`, { ...json(dcqlDirectPostJwt), ...(key ? { key } : { key: '' }) });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ type: 'auth.unauthorized', status: 401 });
+    }
+  });
+
+  it('answers 404 when another instance asks for an authorization', async () => {
+    const created = await create(dcqlDirectPostJwt);
+    expect((await server.call(`${V}/authorizations/${created.authorizationId}/status`, { key: KEY_MAIN })).status).toBe(200);
+    expect((await server.call(`${V}/authorizations/${created.authorizationId}/status`, { key: KEY_OTHER })).status).toBe(404);
+  });
+
+  it('serves the signed request object by GET and by POST (wallet_nonce echoed)', async () => {
+    const created = await create(dcqlDirectPostJwt);
+    const got = await requestObjectOf(created);
+    expect(got.header).toMatchObject({ typ: 'oauth-authz-req+jwt', x5c: expect.any(Array) });
+    expect(got.payload).toMatchObject({ nonce: created.nonce, response_mode: 'direct_post.jwt', response_uri: `${publicBase}${V}/${created.authorizationId}/direct_post.jwt` });
+    const res = await server.call(`${V}/authorizations/${created.authorizationId}/jwt`, form({ wallet_nonce: 'contract-wallet-nonce-1' }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/oauth-authz-req\+jwt/);
+    expect((await verifyRequestObject(await res.text())).payload.wallet_nonce).toBe('contract-wallet-nonce-1');
+  });
+
+  it('runs the full flow: encrypted wallet response → redirect with code → resolve once', async () => {
+    const created = await create(dcqlDirectPostJwt);
+    const { payload } = await requestObjectOf(created);
+    const response = await encryptWalletResponse(payload, { vp_token: { pid: [await issueContractSdJwt()] }, state: payload.state });
+    const posted = await fetch(String(payload.response_uri), form({ response }));
+    expect(posted.status).toBe(200);
+    const { redirect_uri } = (await posted.json()) as { redirect_uri: string };
+    expect(redirect_uri.startsWith(`${REDIRECT}?response_code=`)).toBe(true);
+    const code = new URL(redirect_uri).searchParams.get('response_code')!;
+    const resolve = () => server.call(`${V}/response-code/resolve`, json({ response_code: code }));
+    const first = await resolve();
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ authorization_id: created.authorizationId, status: 'authorized' });
+    expect((await resolve()).status).toBe(404);
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+    const policy = await server.call(`${V}/authorizations/${created.authorizationId}/policy-response`, { key: KEY_MAIN });
+    expect(policy.status).toBe(200);
+    expect(await policy.json()).toMatchObject({ authorizationId: created.authorizationId, data: expect.any(Array) });
+    const credentials = await server.call(`${V}/authorizations/${created.authorizationId}/credentials`, { key: KEY_MAIN });
+    expect(credentials.status).toBe(200);
+    expect(await credentials.json()).toMatchObject({ authorizationId: created.authorizationId, credentials: expect.any(Array) });
+  });
+
+  it('refuses a second wallet response (400) and keeps the first result', async () => {
+    const created = await create(dcqlDirectPostJwt);
+    const { payload } = await requestObjectOf(created);
+    const response = await encryptWalletResponse(payload, { vp_token: { pid: [await issueContractSdJwt()] }, state: payload.state });
+    expect((await fetch(String(payload.response_uri), form({ response }))).status).toBe(200);
+    const again = await fetch(String(payload.response_uri), form({ response }));
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: expect.any(String) });
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+  });
+
+  it(`accepts a form-encoded direct_post ${mode.hostBodyParsers ? 'already parsed by the host' : 'read from the stream'}`, async () => {
+    const created = await create({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: contractDcql }, redirectUri: REDIRECT });
+    const { payload } = await requestObjectOf(created);
+    const posted = await fetch(String(payload.response_uri), form({ vp_token: JSON.stringify({ pid: [await issueContractSdJwt()] }), state: String(payload.state) }));
+    expect(posted.status).toBe(200);
+    expect(await posted.json()).toMatchObject({ redirect_uri: expect.stringContaining('response_code=') });
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+  });
+
+  it('accepts a Presentation Exchange direct_post (vp_token + presentation_submission form fields)', async () => {
+    const created = await create({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: contractPresentationDefinition } });
+    const { payload } = await requestObjectOf(created);
+    const submission = { id: 'contract-submission', definition_id: contractPresentationDefinition.id, descriptor_map: [{ id: 'pid', format: 'vc+sd-jwt', path: '$' }] };
+    const posted = await fetch(String(payload.response_uri), form({ vp_token: await issueContractSdJwt(), presentation_submission: JSON.stringify(submission), state: String(payload.state) }));
+    expect(posted.status).toBe(200);
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+  });
+
+  it.skipIf(mode.hostBodyParsers)('answers 413 for a body over the configured limit', async () => {
+    const big = { ...dcqlDirectPostJwt, nonce: 'n'.repeat(200), padding: 'x'.repeat(BODY_LIMIT * 2) };
+    const res = await server.call(`${V}/authorizations`, json(big));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ type: 'request.body_too_large', status: 413 });
+  });
+
+  it('answers 415 for a wrong content type', async () => {
+    const res = await server.call(`${V}/authorizations`, { ...json(dcqlDirectPostJwt), headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ type: 'request.unsupported_media_type', status: 415 });
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const res = await server.call(`${V}/authorizations`, { ...json({}), body: '{"responseMode":' });
+    expect(res.status).toBe(400);
+    // With a host JSON parser mounted, the host rejects it first and answers in its own format.
+    if (!mode.hostBodyParsers) expect(await res.json()).toMatchObject({ type: 'request.invalid_json', status: 400 });
+  });
+
+  it('answers 404 JSON for an unknown route and 405 for a known path with another method', async () => {
+    const unknown = await server.call('/no/such/route');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ type: 'request.route_not_found', status: 404 });
+    expect((await server.call('/health', { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('serves the public metadata and the RP trust anchor', async () => {
+    const config = await server.call(`${V}/.well-known/openid-configuration`);
+    expect(config.status).toBe(200);
+    const jwks = (await (await server.call(`${V}/jwks`)).json()) as { keys: Record<string, unknown>[] };
+    expect(Array.isArray(jwks.keys)).toBe(true);
+    for (const key of jwks.keys) expect(key.d).toBeUndefined();
+    expect((await server.call('/instances/oid4vp-trust-anchor')).status).toBe(401);
+    const anchor = await server.call('/instances/oid4vp-trust-anchor', { key: KEY_MAIN });
+    expect(anchor.status).toBe(200);
+    expect(await anchor.json()).toMatchObject({ anchorType: expect.any(String), certificate: expect.stringContaining('BEGIN CERTIFICATE') });
+  });
+}
