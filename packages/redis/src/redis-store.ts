@@ -77,7 +77,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
     });
     try {
-      return await Promise.race([operation(), timeout]);
+      return await Promise.race([firstAttempt.then(operation), timeout]);
     } catch (error) {
       throw toStoreError(error);
     } finally {

@@ -88,6 +88,10 @@ describe('parseCreateAuthorizationBody: direct_post modes', () => {
     expect(errors.find((e) => e.pointer === '/query/dcql/credential_sets/0/options/0/1')?.detail).toContain('nope');
   });
 
+  it('rejects meta that is not an object', () => {
+    expect(pointers(dcqlBody({ credentials: [{ id: 'p', format: 'dc+sd-jwt', meta: [] }] }))).toEqual(['/query/dcql/credentials/0/meta']);
+  });
+
   it('requires claim ids when claim_sets is used', () => {
     expect(pointers(dcqlBody({ credentials: [{ id: 'p', format: 'dc+sd-jwt', claims: [{ path: ['a'] }], claim_sets: [['a']] }] }))).toEqual(
       expect.arrayContaining(['/query/dcql/credentials/0/claims/0/id']),

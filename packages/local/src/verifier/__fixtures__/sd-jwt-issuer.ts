@@ -1,7 +1,6 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import type { DisclosureFrame } from '@sd-jwt/types';
 import type { JWK } from 'jose';
 import { generateKeys, type TestCa, type TestKeys } from './test-ca.js';
 
@@ -14,7 +13,7 @@ const saltGenerator = (length: number) => randomBytes(length).toString('base64ur
 export interface SdJwtFixture {
   issuerCert: TestCa;
   holder: TestKeys;
-  issue(options?: { claims?: Record<string, unknown>; frame?: DisclosureFrame<Record<string, unknown>>; header?: Record<string, unknown>; cnf?: JWK | null; issuerKeys?: TestKeys }): Promise<string>;
+  issue(options?: { claims?: Record<string, unknown>; frame?: Record<string, unknown>; header?: Record<string, unknown>; cnf?: JWK | null; issuerKeys?: TestKeys }): Promise<string>;
   present(credential: string, options?: { kb?: { nonce?: string; aud?: string; iat?: number; extra?: Record<string, unknown> } | false; holderKeys?: TestKeys }): Promise<string>;
 }
 
@@ -27,7 +26,7 @@ export async function createSdJwtFixture(ca: TestCa): Promise<SdJwtFixture> {
   return {
     issuerCert,
     holder,
-    async issue({ claims = {}, frame = { _sd: ['given_name', 'family_name'] } as DisclosureFrame<Record<string, unknown>>, header, cnf, issuerKeys } = {}) {
+    async issue({ claims = {}, frame = { _sd: ['given_name', 'family_name'] }, header, cnf, issuerKeys } = {}) {
       const sdjwt = new SDJwtVcInstance({ signer: await ES256.getSigner((issuerKeys ?? issuerCert).privateJwk), signAlg: 'ES256', hasher, hashAlg: 'sha-256', saltGenerator });
       const iat = nowSeconds();
       return sdjwt.issue(
@@ -41,7 +40,7 @@ export async function createSdJwtFixture(ca: TestCa): Promise<SdJwtFixture> {
           family_name: 'Mustermann',
           ...claims,
         },
-        frame,
+        frame as never,
         { header: { x5c: [issuerCert.x5c], ...header } },
       );
     },
