@@ -43,5 +43,5 @@ export const invalidResponseSchema = v.object({ results: v.optional(v.pipe(v.arr
 
 // The schemas' outputs are assignable to the public types; a drift breaks the build here.
 type Assert<T extends true> = T;
-export type _ResultsMatch = Assert<v.InferOutput<typeof policyResultSchema> extends PolicyResult ? true : false>;
-export type _ProblemMatches = Assert<v.InferOutput<typeof problemDetailsSchema> extends Omit<PolicyError, 'external'> ? true : false>;
+type _ResultsMatch = Assert<v.InferOutput<typeof policyResultSchema> extends PolicyResult ? true : false>;
+type _ProblemMatches = Assert<v.InferOutput<typeof problemDetailsSchema> extends Omit<PolicyError, 'external'> ? true : false>;

@@ -4,6 +4,7 @@ import type { PolicyResult } from '../clients/policy-result.js';
 export const FORMAT_ERROR_TITLES = {
   'format.vp_token_invalid': 'The vp_token is missing or not shaped as the query requires.',
   'format.unknown_query_id': 'The vp_token has a key that is not a credential query id of this request.',
+  'format.query_not_covered': 'The vp_token does not contain the credentials the query requires.',
   'format.cardinality': 'A credential query received the wrong number of presentations.',
   'format.unsupported_format': 'The credential format is not supported.',
   'format.sd_jwt_malformed': 'An SD-JWT presentation could not be decoded.',

@@ -99,9 +99,10 @@ describe('runFormatPolicy — DCQL', () => {
     expect(results[0]).toMatchObject({ path: ['mdl'], error: { code: 'format.unknown_query_id' } });
   });
 
-  it('leaves a missing key to the validator (coverage is not a format question)', () => {
-    const outcome = run({ query: dcql(pidQuery, mdlQuery), vpToken: { mdl: [mdl] } });
-    expect(outcome.ok).toBe(true);
+  it('refuses a vp_token whose keys cannot satisfy the query (so skipping validation never authorizes an empty answer)', () => {
+    expect(errors(run({ query: dcql(pidQuery, mdlQuery), vpToken: { mdl: [mdl] } }))[0]?.error?.code).toBe('format.query_not_covered');
+    expect(errors(run({ query: dcql(pidQuery), vpToken: {} }))[0]?.error?.code).toBe('format.query_not_covered');
+    expect(run({ query: dcql(pidQuery, mdlQuery), vpToken: { mdl: [mdl], pid: [pid.sdJwt] } }).ok).toBe(true);
   });
 
   it('decodes by the format of the query, not by guessing', () => {

@@ -4,6 +4,7 @@ import { decodeCompactJwt, isDecodeError } from './decode-jwt.js';
 import { extractCredentials } from './extract-credentials.js';
 import type { ExtractedCredential } from './extracted-credential.js';
 import { FormatFailure, formatErrorResult } from './format-error.js';
+import { checkDcqlCoverage } from './check-dcql-coverage.js';
 import { parseDcqlVpToken } from './parse-dcql-vp-token.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
 import type { ParsedIdToken, ParsedPresentation } from './parsed-presentation.js';
@@ -62,6 +63,10 @@ export function runFormatPolicy(input: FormatInput): FormatOutcome {
       const outcome = parseDcqlVpToken(input.vpToken, query.dcql, { ...(input.profile ? { profile: input.profile } : {}) });
       presentations = outcome.presentations;
       failures.push(...outcome.failures);
+      if (outcome.failures.length === 0) {
+        const coverage = checkDcqlCoverage(new Set(presentations.map((p) => p.queryId)), query.dcql);
+        if (coverage) failures.push(coverage);
+      }
     } else if (query?.type === 'DIF.PresentationExchange') {
       const outcome = parsePeVpToken(input.vpToken, input.presentationSubmission, query.presentationDefinition, { ...(input.profile ? { profile: input.profile } : {}) });
       presentations = outcome.presentations;

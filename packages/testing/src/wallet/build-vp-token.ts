@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { presentJwtVc } from './jwt-vp.js';
 import { presentMdoc } from './mdoc-presentation.js';
 import { type ReceivedRequest, expectedAudience, isDcApiRequest } from './received-request.js';
@@ -86,6 +87,6 @@ export async function buildPexVpToken(
   }
   return {
     vpToken: single ? vps[0]! : vps,
-    presentationSubmission: { id: crypto.randomUUID(), definition_id: definition.id, descriptor_map: descriptorMap },
+    presentationSubmission: { id: randomUUID(), definition_id: definition.id, descriptor_map: descriptorMap },
   };
 }

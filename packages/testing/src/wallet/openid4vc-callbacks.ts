@@ -21,7 +21,7 @@ async function signerKey(signer: JwtSigner) {
  * Holder-side callbacks for @openid4vc/openid4vp 0.4.6, on jose and Node crypto. The wallet
  * publishes no keys of its own, so decrypting (encrypted request objects) is refused.
  */
-export const openid4vcCallbacks: Pick<CallbackContext, 'hash' | 'verifyJwt' | 'getX509CertificateMetadata' | 'decryptJwe' | 'encryptJwe' | 'fetch'> = {
+export const openid4vcCallbacks: Pick<CallbackContext, 'hash' | 'verifyJwt' | 'getX509CertificateMetadata' | 'decryptJwe' | 'encryptJwe' | 'signJwt' | 'fetch'> = {
   hash: (data, alg) => new Uint8Array(createHash(alg.replace('-', '')).update(data).digest()),
   async verifyJwt(signer, { compact }) {
     try {
@@ -38,6 +38,9 @@ export const openid4vcCallbacks: Pick<CallbackContext, 'hash' | 'verifyJwt' | 'g
       sanDnsNames: names.filter((name) => name.type === 'dns').map((name) => name.value),
       sanUriNames: names.filter((name) => name.type === 'url').map((name) => name.value),
     };
+  },
+  signJwt: () => {
+    throw new Error('test wallet: responses are encrypted, never signed (no JARM signing)');
   },
   decryptJwe: () => {
     throw new Error('test wallet: encrypted request objects are not supported');

@@ -1,0 +1,32 @@
+import type { PolicyResult } from './policy-result.js';
+import type { ServiceOutcome } from './post-to-service.js';
+
+const TYPE_BASE = 'https://vp-authorizer.dev/errors/';
+
+const FAILED = {
+  validator: { policy: 'validate', code: 'validate-failed', title: 'The validator found the presentation invalid.' },
+  verifier: { policy: 'verify', code: 'verify-failed', title: 'The verifier found the presentation invalid.' },
+} as const;
+
+/**
+ * A 422 answer: the service's own results (if any) plus one failing `validate` / `verify` result
+ * at `[]`, so the decision is `rejected` even when the service sent no failing result itself. The
+ * service's problem details are kept under `error.external.<service>`.
+ */
+export function invalidOutcomeResults(outcome: Extract<ServiceOutcome, { kind: 'invalid' }>, service: 'validator' | 'verifier'): PolicyResult[] {
+  const { policy, code, title } = FAILED[service];
+  const failure: PolicyResult = {
+    path: [],
+    policy,
+    service,
+    error: {
+      type: `${TYPE_BASE}${code}`,
+      title,
+      detail: `The ${service} service answered 422 (invalid).`,
+      status: 422,
+      code,
+      ...(outcome.problem ? { external: { [service]: outcome.problem } } : {}),
+    },
+  };
+  return [...outcome.results, failure];
+}

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { ConfigError, type PolicyResult } from '@vp-authorizer/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSdJwtFixture, nowSeconds, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
+import { createTestCa, generateKeys, type TestCa } from '../__fixtures__/test-ca.js';
+import { CLIENT_ID, NONCE, sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
+import { localVerifier } from '../local-verifier.js';
+
+const YEAR = 365 * 86_400;
+const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.policy}:${r.error!.code}`);
+
+let ca: TestCa;
+let fx: SdJwtFixture;
+let verifier: ReturnType<typeof localVerifier>;
+
+beforeAll(async () => {
+  ca = await createTestCa();
+  fx = await createSdJwtFixture(ca);
+  verifier = localVerifier({ trustAnchors: [ca.pem] });
+});
+
+const verify = async (raw: string, overrides: Parameters<typeof verifyInput>[1] = {}, v = verifier) => v.verify(verifyInput([sdJwtPresentation(raw)], overrides), { signal: signal() });
+
+describe('localVerifier: SD-JWT VC', () => {
+  it('accepts a valid presentation with a KB-JWT and reports issuer data', async () => {
+    const results = await verify(await fx.present(await fx.issue()));
+    expect(errorsOf(results)).toEqual([]);
+    expect(results.map((r) => r.policy)).toEqual(['proof', 'notBefore', 'notAfter', 'holderBinding', 'status']);
+    expect(results.every((r) => r.service === 'verifier' && r.path.join('/') === 'pid/0')).toBe(true);
+    expect(results[0]!.data).toMatchObject({ issuer: 'https://issuer.example', vct: 'urn:eudi:pid:1', x5cSubject: expect.stringContaining('CN=PID Issuer'), trustAnchor: expect.stringContaining('CN=Test Root CA') });
+    expect(results[3]!.data).toMatchObject({ method: 'kb-jwt', alg: 'ES256' });
+  });
+
+  it('rejects a bad issuer signature', async () => {
+    const other = await generateKeys();
+    const results = await verify(await fx.present(await fx.issue({ issuerKeys: other })));
+    expect(errorsOf(results)).toEqual(['proof:proof.signature_invalid']);
+    expect(results[0]!.error!.type).toBe('https://vp-authorizer.dev/errors/proof.signature_invalid');
+  });
+
+  it('rejects an issuer chain to an untrusted root', async () => {
+    const untrusted = localVerifier({ trustAnchors: [(await createTestCa('CN=Other Root')).pem] });
+    expect(errorsOf(await verify(await fx.present(await fx.issue()), {}, untrusted))).toEqual(['proof:trusted_issuer.untrusted']);
+  });
+
+  it('rejects an expired issuer certificate', async () => {
+    const old = await ca.issue({ subject: 'CN=Old Issuer', notBefore: new Date(Date.now() - 20 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) });
+    const credential = await fx.issue({ issuerKeys: old, header: { x5c: [old.x5c] } });
+    const results = await verify(await fx.present(credential));
+    expect(errorsOf(results)).toEqual(['proof:trusted_issuer.chain_invalid']);
+    expect(results[0]!.error!.detail).toContain('expired');
+  });
+
+  it('rejects a KB-JWT signed by another key', async () => {
+    const results = await verify(await fx.present(await fx.issue(), { holderKeys: await generateKeys() }));
+    expect(errorsOf(results)).toEqual(['holderBinding:holder_binding.signature_invalid']);
+  });
+
+  it('rejects a wrong nonce and a wrong audience', async () => {
+    const credential = await fx.issue();
+    expect(errorsOf(await verify(await fx.present(credential, { kb: { nonce: 'other-nonce' } })))).toEqual(['holderBinding:holder_binding.nonce_mismatch']);
+    expect(errorsOf(await verify(await fx.present(credential, { kb: { aud: 'x509_hash:other' } })))).toEqual(['holderBinding:holder_binding.aud_mismatch']);
+  });
+
+  it('accepts the DC API audience origin:<origin> when that is the expected audience', async () => {
+    const raw = await fx.present(await fx.issue(), { kb: { aud: 'origin:https://rp.example' } });
+    expect(errorsOf(await verify(raw, { audience: 'origin:https://rp.example' }))).toEqual([]);
+    expect(errorsOf(await verify(raw))).toEqual(['holderBinding:holder_binding.aud_mismatch']);
+  });
+
+  it('rejects a KB-JWT whose sd_hash does not cover the presented disclosures', async () => {
+    const raw = await fx.present(await fx.issue());
+    const parts = raw.split('~');
+    // Drop the one presented disclosure: the issuer part stays valid, the sd_hash no longer matches.
+    const tampered = [parts[0], parts.at(-1)].join('~');
+    expect(parts).toHaveLength(3);
+    expect(errorsOf(await verify(tampered))).toEqual(['holderBinding:holder_binding.sd_hash_mismatch']);
+  });
+
+  it('rejects a KB-JWT iat a year in the past and a year in the future', async () => {
+    const credential = await fx.issue();
+    expect(errorsOf(await verify(await fx.present(credential, { kb: { iat: nowSeconds() - YEAR } })))).toEqual(['holderBinding:holder_binding.iat_invalid']);
+    expect(errorsOf(await verify(await fx.present(credential, { kb: { iat: nowSeconds() + YEAR } })))).toEqual(['holderBinding:holder_binding.iat_invalid']);
+  });
+
+  it('honours a configured KB-JWT max age', async () => {
+    const strict = localVerifier({ trustAnchors: [ca.pem], kbJwtMaxAgeMs: 1_000, clockSkewMs: 0 });
+    const raw = await fx.present(await fx.issue(), { kb: { iat: nowSeconds() - 600 } });
+    expect(errorsOf(await verify(raw, {}, strict))).toEqual(['holderBinding:holder_binding.iat_invalid']);
+    expect(errorsOf(await verify(raw))).toEqual(['holderBinding:holder_binding.iat_invalid']);
+    expect(errorsOf(await verify(raw, {}, localVerifier({ trustAnchors: [ca.pem], kbJwtMaxAgeMs: 3_600_000 })))).toEqual([]);
+  });
+
+  it('rejects a disclosure that no digest references', async () => {
+    const raw = await fx.present(await fx.issue());
+    const parts = raw.split('~');
+    const extra = Buffer.from(JSON.stringify(['c2FsdA', 'nickname', 'Eri'])).toString('base64url');
+    const tampered = [parts[0], extra, ...parts.slice(1)].join('~');
+    const results = await verify(tampered);
+    expect(errorsOf(results)).toEqual(['proof:proof.disclosure_invalid']);
+    expect(results[0]!.error!.detail).toContain('not referenced');
+  });
+
+  it('requires holder binding by default, allows its absence when the query says false, but not under HAIP', async () => {
+    const raw = await fx.present(await fx.issue(), { kb: false });
+    expect(errorsOf(await verify(raw))).toEqual(['holderBinding:holder_binding.missing']);
+    expect(errorsOf(await verify(raw, { holderBindingRequired: { pid: false } }))).toEqual([]);
+    expect(errorsOf(await verify(raw, { holderBindingRequired: { pid: false }, profile: 'haip' }))).toEqual(['holderBinding:holder_binding.missing']);
+  });
+
+  it('rejects an algorithm outside allowedAlgs', async () => {
+    const es384Only = localVerifier({ trustAnchors: [ca.pem], allowedAlgs: ['ES384'] });
+    expect(errorsOf(await verify(await fx.present(await fx.issue()), {}, es384Only))).toEqual(['proof:proof.algorithm_not_allowed']);
+  });
+
+  it('requires x5c under HAIP', async () => {
+    const credential = await fx.issue({ header: { x5c: undefined, kid: 'did:jwk:abc#0' } });
+    expect(errorsOf(await verify(await fx.present(credential), { profile: 'haip' }))).toEqual(['proof:trusted_issuer.x5c_required']);
+  });
+
+  it('rejects an expired credential and a not-yet-valid credential', async () => {
+    const expired = await fx.issue({ claims: { iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 } });
+    expect(errorsOf(await verify(await fx.present(expired)))).toEqual(['notAfter:validity.expired']);
+    const future = await fx.issue({ claims: { nbf: nowSeconds() + 3600 } });
+    expect(errorsOf(await verify(await fx.present(future)))).toEqual(['notBefore:validity.not_yet_valid']);
+  });
+
+  it('checks transaction data hashes for entries addressed to the query', async () => {
+    const entry = Buffer.from(JSON.stringify({ type: 'payment', credential_ids: ['pid'], amount: '10' })).toString('base64url');
+    const otherEntry = Buffer.from(JSON.stringify({ type: 'payment', credential_ids: ['other'] })).toString('base64url');
+    const hash = createHash('sha256').update(entry).digest('base64url');
+    const credential = await fx.issue();
+    const bound = await fx.present(credential, { kb: { extra: { transaction_data_hashes: [hash], transaction_data_hashes_alg: 'sha-256' } } });
+    expect(errorsOf(await verify(bound, { transactionData: [entry, otherEntry] }))).toEqual([]);
+    const unbound = await fx.present(credential);
+    expect(errorsOf(await verify(unbound, { transactionData: [entry] }))).toEqual(['holderBinding:holder_binding.transaction_data_mismatch']);
+    expect(errorsOf(await verify(unbound, { transactionData: [otherEntry] }))).toEqual([]);
+    // Transaction data needs a KB-JWT even when the query waived holder binding.
+    const noKb = await fx.present(credential, { kb: false });
+    expect(errorsOf(await verify(noKb, { transactionData: [entry], holderBindingRequired: { pid: false } }))).toEqual(['holderBinding:holder_binding.missing']);
+  });
+
+  it('never echoes the nonce or the token in error details', async () => {
+    const raw = await fx.present(await fx.issue(), { kb: { nonce: 'secret-wrong-nonce' } });
+    const text = JSON.stringify(await verify(raw));
+    expect(text).not.toContain('secret-wrong-nonce');
+    expect(text).not.toContain(NONCE);
+    expect(text).not.toContain(raw.split('~')[0]!.slice(0, 40));
+    expect(CLIENT_ID).toBeTruthy();
+  });
+
+  it('throws when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(verifier.verify(verifyInput([sdJwtPresentation(await fx.present(await fx.issue()))]), { signal: controller.signal })).rejects.toThrow('stop');
+  });
+});
+
+describe('localVerifier options', () => {
+  it('fails fast on invalid PEM and bad values with a ConfigError', () => {
+    expect(() => localVerifier({ trustAnchors: ['not a pem'] })).toThrow(ConfigError);
+    expect(() => localVerifier({ trustAnchors: ['not a pem'] })).toThrow(/trustAnchors\.0/);
+    expect(() => localVerifier({ trustAnchors: [], clockSkewMs: -1 })).toThrow(/clockSkewMs/);
+    expect(() => localVerifier({ trustAnchors: [], allowedAlgs: ['none' as never] })).toThrow(/allowedAlgs/);
+  });
+});

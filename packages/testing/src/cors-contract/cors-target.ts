@@ -1,0 +1,22 @@
+import type { Authorizer, CorsConfigInput } from '@vp-authorizer/core';
+
+export interface CorsTargetStart {
+  /** Path prefix the adapter is mounted under, for example '/authz'. */
+  prefix: string;
+  /** The `cors` configuration object handed to the framework's `cors(config)`. */
+  cors: CorsConfigInput;
+  /** What the adapter serves behind the CORS middleware (the suite passes a fake authorizer). */
+  authorizer: Authorizer;
+}
+
+/** One framework's CORS middleware, as the CORS contract drives it. */
+export interface CorsTarget {
+  /** Build the middleware only (the suite checks construction-time validation). Must throw on a bad config. */
+  cors(config: unknown): unknown;
+  /**
+   * Start a server on 127.0.0.1 (random port) with `cors(config)` in front of everything under
+   * `prefix`: a framework-native route `GET {prefix}/native-throw` that throws (reaching the
+   * framework's default error handling), then the authorizer adapter for the rest of the prefix.
+   */
+  start(options: CorsTargetStart): Promise<{ origin: string; close(): Promise<void> }>;
+}

@@ -1,0 +1,4 @@
+import { describeCorsContract } from '@vp-authorizer/testing';
+import { express4CorsTarget } from '../../packages/express/test/express-cors-target.js';
+
+describeCorsContract('Express 4', express4CorsTarget());

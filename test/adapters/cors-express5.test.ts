@@ -1,0 +1,4 @@
+import { describeCorsContract } from '@vp-authorizer/testing';
+import { express5CorsTarget } from '../../packages/express/test/express-cors-target.js';
+
+describeCorsContract('Express 5', express5CorsTarget());

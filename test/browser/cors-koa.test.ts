@@ -1,0 +1,4 @@
+import { describeCorsBrowserContract } from '@vp-authorizer/testing';
+import { koaCorsTarget } from '../../packages/koa/test/koa-cors-target.js';
+
+describeCorsBrowserContract('Koa 3', koaCorsTarget());
