@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestRecord } from '@vp-authorizer/testing';
 import { redisStore } from '@vp-authorizer/redis';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
-import { buildRaceWorker, race } from './race-workers.js';
+import { bundleWorker, type BundledWorker } from './bundle-worker.js';
+import { race } from './race-workers.js';
 
 const url = redisUrlForTests('test/store/claim-race.test.ts');
 
@@ -11,12 +12,12 @@ const AUTHORIZATIONS = 100;
 const ATTEMPTS_PER_PROCESS = 5;
 
 describe.skipIf(url === undefined)('claiming a wallet response across processes (one Redis)', () => {
-  let worker: Awaited<ReturnType<typeof buildRaceWorker>>;
+  let worker: BundledWorker;
   let admin: ReturnType<typeof testClient>;
   const keyPrefix = testPrefix();
 
   beforeAll(async () => {
-    worker = await buildRaceWorker();
+    worker = await bundleWorker('test/store/race-worker.ts');
     admin = testClient(url!);
   });
   afterAll(async () => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { redisStore } from '@vp-authorizer/redis';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
-import { buildRaceWorker, race } from './race-workers.js';
+import { bundleWorker, type BundledWorker } from './bundle-worker.js';
+import { race } from './race-workers.js';
 
 const url = redisUrlForTests('test/store/consume-race.test.ts');
 
@@ -12,12 +13,12 @@ const PROCESSES = 2;
 const CONSUMES_PER_CODE_PER_PROCESS = 10; // 100 codes × 10 × 2 processes = 2,000 racing consumes
 
 describe.skipIf(url === undefined)('response codes across processes (one Redis)', () => {
-  let worker: Awaited<ReturnType<typeof buildRaceWorker>>;
+  let worker: BundledWorker;
   let admin: ReturnType<typeof testClient>;
   const keyPrefix = testPrefix();
 
   beforeAll(async () => {
-    worker = await buildRaceWorker();
+    worker = await bundleWorker('test/store/race-worker.ts');
     admin = testClient(url!);
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Child process of the cross-process race tests (bundled by build-race-worker.ts, run with
+ * Child process of the cross-process race tests (bundled by bundle-worker.ts, run with
  * child_process.fork). Connects its own redisStore, reports ready, waits for "go", then fires
  * its whole share of the race at once and reports what it won. Never logs keys or values.
  */

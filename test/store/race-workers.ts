@@ -1,43 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ParentMessage, RaceTask, WorkerMessage } from './race-worker.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * Plain `node` cannot run the TypeScript sources, so the worker is bundled from the current
- * sources (never a possibly stale dist) into one CommonJS file with everything inlined (ioredis
- * included), in a temporary directory. Takes about a second.
- */
-export async function buildRaceWorker(): Promise<{ file: string; dispose(): Promise<void> }> {
-  const outDir = await mkdtemp(join(tmpdir(), 'vpa-race-worker-'));
-  const { build } = await import('tsup');
-  await build({
-    entry: { 'race-worker': join(root, 'test/store/race-worker.ts') },
-    outDir,
-    format: ['cjs'],
-    platform: 'node',
-    target: 'node20',
-    noExternal: [/.*/],
-    dts: false,
-    sourcemap: false,
-    splitting: false,
-    clean: false,
-    silent: true,
-    config: false,
-    outExtension: () => ({ js: '.cjs' }),
-    esbuildOptions(options) {
-      options.alias = {
-        '@vp-authorizer/core': join(root, 'packages/core/src/index.ts'),
-        '@vp-authorizer/redis': join(root, 'packages/redis/src/index.ts'),
-      };
-    },
-  });
-  return { file: join(outDir, 'race-worker.cjs'), dispose: () => rm(outDir, { recursive: true, force: true }) };
-}
 
 export interface RaceResult {
   /** What each process won, in worker order. */

@@ -1,2 +1,4 @@
+// @peculiar/x509 (via tsyringe) needs the Reflect metadata polyfill before it loads.
+import 'reflect-metadata';
 export * from './verifier/index.js';
 export * from './validator/index.js';

@@ -23,14 +23,24 @@ export interface ResolvedHttpServiceOptions {
   fetch: typeof fetch;
 }
 
+function urlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'url must be an absolute URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'url must use http or https';
+  if (url.username !== '' || url.password !== '') return 'url must not carry credentials; use headers';
+  if (url.search !== '' || url.hash !== '') return 'url must not have a query or fragment';
+  return undefined;
+}
+
 const optionsSchema = v.object({
-  url: v.pipe(
-    v.string(),
-    v.url('url must be an absolute URL'),
-    v.check((u) => /^https?:$/.test(new URL(u).protocol), 'url must use http or https'),
-    v.check((u) => new URL(u).username === '' && new URL(u).password === '', 'url must not carry credentials; use headers'),
-    v.check((u) => new URL(u).search === '' && new URL(u).hash === '', 'url must not have a query or fragment'),
-  ),
+  url: v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? urlProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  })),
   headers: v.optional(v.record(v.string(), v.string()), {}),
   timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(600_000)), 10_000),
   retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)), 2),

@@ -117,7 +117,8 @@ export async function postToService(options: ResolvedHttpServiceOptions, endpoin
           headers: { ...options.headers, 'content-type': 'application/json', accept: 'application/json' },
           body: payload,
           signal,
-          redirect: 'error',
+          // A 3xx is answered as `unexpected HTTP 3xx`; following it could leak the headers elsewhere.
+          redirect: 'manual',
         });
       } catch (cause) {
         if (signal.aborted) throw cause;

@@ -37,6 +37,9 @@ export const ERROR_CODES = {
   'config.invalid': { status: 500, oauth: 'server_error', message: 'The authorizer configuration is invalid.' },
   // infrastructure
   'store.unavailable': { status: 503, oauth: 'temporarily_unavailable', message: 'The state store is unavailable; try again shortly.' },
+  'service.unavailable': { status: 503, oauth: 'temporarily_unavailable', message: 'A delegated validator or verifier service is unavailable.' },
+  'service.bad_response': { status: 502, oauth: 'server_error', message: 'A delegated validator or verifier service gave an unexpected answer.' },
+  'service.timeout': { status: 504, oauth: 'temporarily_unavailable', message: 'A delegated validator or verifier service did not answer in time.' },
   'internal': { status: 500, oauth: 'server_error', message: 'An internal error occurred.' },
 } as const satisfies Record<string, { status: number; oauth: string; message: string }>;
 

@@ -10,7 +10,9 @@ export interface RawResponse {
 /** One HTTP/1.1 request with exactly the given headers (fetch would add or refuse some, such as Origin). */
 export function rawRequest(url: string, options: { method?: string; headers?: [string, string][]; body?: string } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers?.flatMap(([n, v]) => [n, v]) as unknown as Record<string, string> }, (res) => {
+    // A flat [name, value, …] list keeps repeated names; Node then adds no Host header itself.
+    const headers = [['Host', new URL(url).host] as [string, string], ...(options.headers ?? [])].flatMap(([n, v]) => [n, v]);
+    const req = request(url, { method: options.method ?? 'GET', headers: headers as unknown as Record<string, string> }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

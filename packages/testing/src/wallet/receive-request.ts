@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { resolveOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
 import { setGlobalConfig } from '@openid4vc/utils';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader, importX509, jwtVerify } from 'jose';
 import { openid4vcCallbacks } from './openid4vc-callbacks.js';
 import type { ReceivedRequest, WalletDcqlQuery, WalletPresentationDefinition } from './received-request.js';
 import { DEFAULT_WALLET_METADATA } from './wallet-metadata.js';
@@ -33,7 +33,8 @@ export function allowInsecureUrlsForTests(): void {
  * fetches the request object itself — @openid4vc/openid4vp 0.4.6 would post the wallet metadata
  * as loose form fields instead of one `wallet_metadata` parameter — then lets the library verify
  * the JAR (signature with x5c[0], `x509_hash` client id, `wallet_nonce`) and adds the checks the
- * library skips (typ, ES256, HAIP chain shape).
+ * library skips (typ, ES256, HAIP chain shape). The client_id and wallet_nonce are checked again
+ * here, whichever path verified the signature.
  */
 export async function receiveAuthorizationRequest(authorizeUrl: string, options: ReceiveOptions = {}): Promise<ReceivedRequest> {
   allowInsecureUrlsForTests();
@@ -65,18 +66,37 @@ export async function receiveAuthorizationRequest(authorizeUrl: string, options:
 
   const requestObject = body.trim();
   const x5c = await checkRequestObjectHeader(requestObject, options.verifierTrustAnchors);
-  const resolved = await resolveOpenid4vpAuthorizationRequest({
-    authorizationRequestPayload: { client_id: clientId, request: requestObject },
-    wallet: walletNonce ? { expectedNonce: walletNonce } : {},
-    callbacks: openid4vcCallbacks,
-  });
-  const params = resolved.authorizationRequestPayload as Record<string, unknown>;
+  const params = libraryCanResolve(requestObject)
+    ? ((
+        await resolveOpenid4vpAuthorizationRequest({
+          authorizationRequestPayload: { client_id: clientId, request: requestObject },
+          wallet: walletNonce ? { expectedNonce: walletNonce } : {},
+          callbacks: openid4vcCallbacks,
+        })
+      ).authorizationRequestPayload as Record<string, unknown>)
+    : await verifyRequestObjectWithJose(requestObject, x5c);
   if (params.client_id !== clientId) throw new Error('test wallet: request object client_id differs from the URL');
   if (clientId.startsWith('x509_hash:') && clientId !== `x509_hash:${createHash('sha256').update(Buffer.from(x5c[0]!, 'base64')).digest('base64url')}`) {
     throw new Error('test wallet: x509_hash client_id does not match x5c[0]');
   }
   if (walletNonce && params.wallet_nonce !== walletNonce) throw new Error('test wallet: wallet_nonce not echoed');
   return { ...toReceivedRequest(params), requestObject, x5c, ...(walletNonce ? { walletNonce } : {}) };
+}
+
+/**
+ * @openid4vc/openid4vp 0.4.6 refuses `response_type=vp_token id_token` (SIOP) and cannot infer a
+ * version for Presentation Exchange requests with an `x509_hash` client id; those are verified
+ * with jose instead (the same checks: signature with x5c[0], client_id, wallet_nonce).
+ */
+function libraryCanResolve(requestObject: string): boolean {
+  const payload = decodeJwt(requestObject);
+  return payload.response_type === 'vp_token' && payload.presentation_definition === undefined;
+}
+
+async function verifyRequestObjectWithJose(requestObject: string, x5c: string[]): Promise<Record<string, unknown>> {
+  const key = await importX509(`-----BEGIN CERTIFICATE-----\n${x5c[0]!.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`, 'ES256');
+  const { payload } = await jwtVerify(requestObject, key, { algorithms: ['ES256'], typ: 'oauth-authz-req+jwt' });
+  return payload as Record<string, unknown>;
 }
 
 /** Thrown when the request_uri answers with anything but 200. */
