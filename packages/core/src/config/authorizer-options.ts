@@ -62,8 +62,11 @@ const instanceSchema = v.object({
 export const authorizerOptionsSchema = v.object({
   publicBaseUrl: v.pipe(
     v.string(),
-    v.url('publicBaseUrl must be an absolute URL'),
-    v.check((u) => /^https?:$/.test(new URL(u).protocol) && !new URL(u).search && !new URL(u).hash, 'publicBaseUrl must be http(s) without query or fragment'),
+    v.check((u) => {
+      if (!URL.canParse(u)) return false;
+      const url = new URL(u);
+      return /^https?:$/.test(url.protocol) && !url.search && !url.hash;
+    }, 'publicBaseUrl must be an absolute http(s) URL without query or fragment'),
     v.transform((u) => u.replace(/\/+$/, '')),
   ),
   basePath: v.optional(v.pipe(v.string(), v.regex(/^(\/[^?#]*)?$/, 'basePath must be empty or start with "/"'), v.transform((p) => p.replace(/\/+$/, ''))), ''),

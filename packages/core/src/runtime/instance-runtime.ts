@@ -1,9 +1,9 @@
 import type { ValidatorClient } from '../clients/validator-client.js';
 import type { VerifierClient } from '../clients/verifier-client.js';
 import type { InstanceOptions } from '../config/authorizer-options.js';
-import { instanceConfigSchema, type InstanceConfig, type ServiceInstanceReference } from '../config/instance-config.js';
+import { instanceConfigSchema, type InstanceConfig } from '../config/instance-config.js';
+import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { parseConfig } from '../config/validate-config.js';
-import { ConfigError } from '../errors/config-error.js';
 import { checkSigningInput, loadSigningMaterial, type SigningInput, type SigningMaterial } from '../request/signing-material.js';
 import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
 
@@ -30,8 +30,8 @@ export function createInstanceRuntime(
   const signingInput: SigningInput = checkSigningInput(options.signing, `instances.${index}.signing`);
   const keyDigests = options.apiKeys.map(sha256Digest);
   const { validate, verify } = config.policies;
-  const validator = validate.skip ? undefined : resolveClient(validate.validator, registry.validators, options.validator, `${where}: policies.validate.validator`);
-  const verifier = verify.skip ? undefined : resolveClient(verify.verifier, registry.verifiers, options.verifier, `${where}: policies.verify.verifier`);
+  const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
+  const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
   let material: Promise<SigningMaterial> | undefined;
   return {
     id: options.id,
@@ -46,17 +46,4 @@ export function createInstanceRuntime(
       return ok;
     },
   };
-}
-
-function resolveClient<T>(ref: ServiceInstanceReference, registry: Record<string, T> | undefined, managed: T | undefined, what: string): T {
-  if (ref.type === 'managed') {
-    if (!managed) throw new ConfigError(`${what} is "managed" but the instance has no client: pass one (for example localValidator()/localVerifier() from @vp-authorizer/local) or set skip: true.`);
-    return managed;
-  }
-  const client = registry?.[ref.resourceId];
-  if (!client) {
-    const known = Object.keys(registry ?? {});
-    throw new ConfigError(`${what} references "${ref.resourceId}", which is not registered in options.clients (known: ${known.length ? known.join(', ') : 'none'}).`);
-  }
-  return client;
 }

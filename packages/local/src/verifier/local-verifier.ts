@@ -2,6 +2,7 @@ import type { ClientCallOptions, ParsedPresentation, PolicyResult, VerifierClien
 import { StatusListClient } from '../status-list/status-list-client.js';
 import { resolveLocalVerifierOptions, type LocalVerifierOptions, type ResolvedLocalVerifierOptions } from './local-verifier-options.js';
 import { failed } from './policy-failure.js';
+import { verifyJwtVcPresentation, verifyJwtVp } from './jwt-vc/verify-jwt-vp.js';
 import { verifyMdoc } from './mdoc/verify-mdoc.js';
 import { verifySdJwt } from './sd-jwt/verify-sd-jwt.js';
 import type { VerifierContext } from './verifier-context.js';
@@ -30,6 +31,10 @@ async function verifyPresentation(presentation: ParsedPresentation, input: Verif
       return verifySdJwt(presentation, input, ctx);
     case 'mdoc':
       return verifyMdoc(presentation, input, ctx);
+    case 'jwt-vp':
+      return verifyJwtVp(presentation, input, ctx);
+    case 'jwt-vc':
+      return verifyJwtVcPresentation(presentation, input, ctx);
     default:
       return [failed(presentation.path, 'format', 'format.unsupported', `The local verifier does not verify ${presentation.kind} presentations`)];
   }

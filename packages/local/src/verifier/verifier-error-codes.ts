@@ -48,8 +48,6 @@ export const VERIFIER_ERROR_TITLES = {
   'did.needs_remote_resolver': 'The DID method is enabled but needs a remote resolver; the local verifier resolves only did:jwk, did:key and did:web.',
   'did.resolution_failed': 'The DID document could not be resolved.',
   'did.key_not_found': 'The DID document has no matching verification method.',
-  'vp.nonce_mismatch': 'The presentation nonce does not match the request.',
-  'vp.aud_mismatch': 'The presentation audience does not match the verifier.',
   'vp.holder_mismatch': 'The presentation holder does not match its signing key.',
   'id_token.invalid': 'The ID token is malformed.',
   'id_token.not_self_issued': 'The ID token is not self-issued (iss must equal sub).',

@@ -230,7 +230,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean }): vo
     return (await res.json()) as Record<string, unknown> & { authorizationId: string };
   };
   const dcqlDirectPostJwt = { responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql }, redirectUri: REDIRECT };
-  const requestObjectOf = async (created: { authorizeUrl?: unknown }) => {
+  const requestObjectOf = async (created: Record<string, unknown>) => {
     const requestUri = new URL(String(created.authorizeUrl)).searchParams.get('request_uri')!;
     const res = await fetch(requestUri);
     expect(res.status).toBe(200);

@@ -77,6 +77,8 @@ export interface CreateStatusListTokenOptions {
   statuses: readonly number[];
   /** Seconds until `exp`. Default one day. */
   expiresInSeconds?: number;
+  /** `ttl` claim (how long verifiers may cache the list), omitted by default. */
+  ttlSeconds?: number;
 }
 
 export interface TestIssuer {
@@ -95,8 +97,12 @@ export interface TestIssuer {
   issueJwtVc(options: IssueJwtVcOptions): Promise<string>;
   statusList: {
     createStatusListToken(options: CreateStatusListTokenOptions): Promise<string>;
-    /** Serves a mutable status list on 127.0.0.1 (random port), freshly signed on every GET. */
-    startStatusListServer(options?: { bits?: StatusListBits; size?: number }): Promise<StatusListServer>;
+    /**
+     * Serves a mutable status list on 127.0.0.1 (random port), freshly signed on every GET.
+     * Verifiers may cache a list until `exp`/`ttl`: revoke before the first fetch, or use short
+     * lifetimes, when a test needs the change to be seen.
+     */
+    startStatusListServer(options?: { bits?: StatusListBits; size?: number; expiresInSeconds?: number; ttlSeconds?: number }): Promise<StatusListServer>;
   };
 }
 
@@ -128,7 +134,7 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
 
   async function createStatusListToken(input: CreateStatusListTokenOptions): Promise<string> {
     const bits = input.bits ?? 1;
-    return new SignJWT({ status_list: { bits, lst: encodeStatusList(input.statuses, bits) }, ttl: 60 })
+    return new SignJWT({ status_list: { bits, lst: encodeStatusList(input.statuses, bits) }, ...(input.ttlSeconds ? { ttl: input.ttlSeconds } : {}) })
       .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: [leaf.certificateBase64] })
       .setSubject(input.uri)
       .setIssuedAt()
@@ -223,7 +229,11 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
 
     statusList: {
       createStatusListToken,
-      startStatusListServer: (serverOptions) => startStatusListServer({ ...serverOptions, sign: createStatusListToken }),
+      startStatusListServer: ({ expiresInSeconds, ttlSeconds, ...serverOptions } = {}) =>
+        startStatusListServer({
+          ...serverOptions,
+          sign: (list) => createStatusListToken({ ...list, ...(expiresInSeconds ? { expiresInSeconds } : {}), ...(ttlSeconds ? { ttlSeconds } : {}) }),
+        }),
     },
   };
 }

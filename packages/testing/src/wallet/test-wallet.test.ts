@@ -318,4 +318,37 @@ describe('DC API', () => {
     );
     expect(Object.keys((digitalCredentialGetResponse as { vp_token: object }).vp_token)).toEqual(['pid']);
   });
+
+  it('signed dc_api: verifies data.request (x5c, expected_origins) and answers {vp_token} with aud origin:<origin>', async () => {
+    const { SignJWT } = await import('jose');
+    const { createTestCa } = await import('./test-ca.js');
+    const ca = await createTestCa();
+    const leaf = await ca.issueLeaf({ commonName: 'dc verifier' });
+    const clientId = `x509_hash:${createHash('sha256').update(leaf.certificateDer).digest('base64url')}`;
+    const sign = async (expectedOrigins: string[]) =>
+      new SignJWT({
+        client_id: clientId,
+        response_type: 'vp_token',
+        response_mode: 'dc_api',
+        nonce: 'signed-nonce-1',
+        expected_origins: expectedOrigins,
+        dcql_query: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] },
+        client_metadata: { vp_formats_supported: { 'dc+sd-jwt': {} } },
+      })
+        .setProtectedHeader({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [leaf.certificateBase64] })
+        .setIssuedAt()
+        .sign(await importJWK(leaf.privateJwk as JWK, 'ES256'));
+    const wallet = await createTestWallet();
+    const pid = await wallet.addSdJwtVc(issuer, { vct: PID, claims: { given_name: 'Erika' } });
+    const { request, digitalCredentialGetResponse } = await wallet.respondDcApi(
+      { protocol: 'openid4vp-v1-signed', data: { request: await sign(['https://rp.example']) } },
+      { origin: 'https://rp.example', verifierTrustAnchors: [ca.rootCertificatePem] },
+    );
+    expect(request.clientId).toBe(clientId);
+    const presentation = (digitalCredentialGetResponse as { vp_token: Record<string, string[]> }).vp_token.pid![0]!;
+    expect((await checkKbJwt(presentation, pid)).payload.aud).toBe('origin:https://rp.example');
+    await expect(
+      wallet.respondDcApi({ protocol: 'openid4vp-v1-signed', data: { request: await sign(['https://elsewhere.example']) } }, { origin: 'https://rp.example' }),
+    ).rejects.toThrow();
+  });
 });

@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, randomBytes, sign as cryptoSign } from 'node:crypto';
 import { DeviceResponse, Document, MDoc, type MdocContext } from '@animo-id/mdoc';
+import { tag24Encoding } from '../mdoc/mdoc-cbor.js';
 import { generateKeys, type TestCa, type TestKeys } from './test-ca.js';
 
 const HASHES = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;
@@ -66,7 +67,8 @@ export async function createMdocFixture(ca: TestCa): Promise<MdocFixture> {
             },
           ],
         })
-        .usingSessionTranscriptBytes(transcript)
+        // @animo-id/mdoc 0.5.2 expects the transcript as a tag-24 DataItem and embeds its decoded value.
+        .usingSessionTranscriptBytes(tag24Encoding(transcript))
         .authenticateWithSignature((deviceKeys ?? device).privateJwk as never, 'ES256')
         .sign(mdocContext);
       return Buffer.from(response.encode()).toString('base64url');

@@ -10,6 +10,7 @@ import { coseKeyToJwk } from './cose-key.js';
 import { coseAlgorithm, coseX5chain, parseCoseSign1, verifyCoseSign1 } from './cose-sign1.js';
 import { decodeCbor, encodeCbor, isBytes, isMap, tag24Content, tag24Encoding } from './mdoc-cbor.js';
 import { sessionTranscriptBytes } from './session-transcript.js';
+import { unsupportedTransactionData } from '../unsupported-transaction-data.js';
 
 const DIGEST_ALGS: Record<string, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 
@@ -131,9 +132,8 @@ export async function verifyMdoc(presentation: ParsedMdoc, input: VerifyInput, c
   const required = (input.holderBindingRequired[presentation.queryId] ?? true) || ctx.haip;
 
   const results: PolicyResult[] = [];
-  if ((input.transactionData ?? []).length > 0 && transactionDataTargets(input.transactionData!, presentation.queryId)) {
-    results.push(failed(path, 'holderBinding', 'holder_binding.transaction_data_unsupported', 'OpenID4VP 1.0 defines transaction data binding only for SD-JWT VC'));
-  }
+  const txFailure = unsupportedTransactionData(input.transactionData, presentation.queryId, path, 'mso_mdoc');
+  if (txFailure) results.push(txFailure);
   for (const [docIndex, doc] of documents.entries()) {
     const docPath = [...path, docIndex];
     const docType = isMap(doc) ? doc.get('docType') : undefined;
@@ -176,13 +176,3 @@ export async function verifyMdoc(presentation: ParsedMdoc, input: VerifyInput, c
   return results;
 }
 
-function transactionDataTargets(entries: string[], queryId: string): boolean {
-  return entries.some((entry) => {
-    try {
-      const ids = (JSON.parse(Buffer.from(entry, 'base64url').toString('utf8')) as { credential_ids?: unknown }).credential_ids;
-      return Array.isArray(ids) && ids.includes(queryId);
-    } catch {
-      return false;
-    }
-  });
-}

@@ -1,0 +1,134 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, DCQL_SD_JWT, devSigning, encryptResponse, makeSdJwt } from '../../packages/core/test/support/test-authorizer.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
+import type { ServerConfig, ServerMessage } from './authorizer-server-worker.js';
+import { bundleWorker, type BundledWorker } from './bundle-worker.js';
+
+const url = redisUrlForTests('test/store/http-two-processes.test.ts');
+
+// Both processes sit "behind a load balancer" at this public URL; the test addresses each one
+// directly by swapping the origin.
+const PUBLIC_ORIGIN = 'https://verifier.example';
+
+interface ServerProcess {
+  origin: string;
+  child: ChildProcess;
+}
+
+describe.skipIf(url === undefined)('the HTTP flow across two server processes sharing one Redis', () => {
+  let worker: BundledWorker;
+  let servers: ServerProcess[] = [];
+  let admin: ReturnType<typeof testClient>;
+  const keyPrefix = testPrefix();
+
+  beforeAll(async () => {
+    worker = await bundleWorker('test/store/authorizer-server-worker.ts');
+    admin = testClient(url!);
+    const { signing } = await devSigning();
+    const config: ServerConfig = {
+      type: 'start',
+      redisUrl: url!,
+      keyPrefix,
+      publicBaseUrl: `${PUBLIC_ORIGIN}/authz`,
+      apiKey: API_KEY,
+      signing,
+      redirectUri: 'https://rp.example/callback',
+    };
+    servers = await Promise.all([startServer(worker.file, config), startServer(worker.file, config)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map(stopServer));
+    await deleteKeys(admin, keyPrefix);
+    await admin.quit();
+    await worker?.dispose();
+  });
+
+  it('created on one process, answered on the other, its response code resolved once on either', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const on = (server: ServerProcess, publicUrl: string) => publicUrl.replace(`${PUBLIC_ORIGIN}/`, `${server.origin}/`);
+    const api = (server: ServerProcess, path: string, init: RequestInit = {}) =>
+      fetch(`${server.origin}/authz/openid4/vp/v1_0${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...init.headers },
+      });
+
+    // 1. The relying party creates the authorization on A.
+    const createRes = await api(a, '/authorizations', {
+      method: 'POST',
+      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } }),
+    });
+    expect(createRes.status).toBe(201);
+    const created = (await createRes.json()) as { authorizationId: string; authorizeUrl: string };
+
+    // 2. The wallet fetches the request object from B.
+    const authorizeUrl = new URL(created.authorizeUrl.replace(/^[a-z0-9+.-]+:\/\//i, 'https://wallet.invalid/'));
+    const requestUri = authorizeUrl.searchParams.get('request_uri')!;
+    expect(requestUri.startsWith(`${PUBLIC_ORIGIN}/authz/`)).toBe(true);
+    const requestObjectRes = await fetch(on(b, requestUri), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ wallet_nonce: 'wn-two-processes' }),
+    });
+    expect(requestObjectRes.status).toBe(200);
+    const requestObject = await requestObjectRes.text();
+    const claims = jwtPayload(requestObject) as { response_uri: string; state: string; wallet_nonce: string };
+    expect(claims.wallet_nonce).toBe('wn-two-processes');
+    expect(await (await api(a, `/authorizations/${created.authorizationId}/status`)).json()).toEqual({ status: 'pending' });
+
+    // 3. The wallet posts its encrypted response to B.
+    const response = await encryptResponse(requestObject, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+    const post = (target: ServerProcess) =>
+      fetch(on(target, claims.response_uri), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ response }),
+      });
+    const answered = await post(b);
+    expect(answered.status).toBe(200);
+    const { redirect_uri } = (await answered.json()) as { redirect_uri: string };
+    const code = new URL(redirect_uri).searchParams.get('response_code')!;
+    expect(await (await api(a, `/authorizations/${created.authorizationId}/status`)).json()).toEqual({ status: 'authorized' });
+
+    // A replay of the same response on A is refused: the claim was taken on B.
+    const replay = await post(a);
+    expect(replay.status).toBe(400);
+
+    // 4. The code (issued by B) resolves once, on A; then on neither.
+    const resolve = (server: ServerProcess) => api(server, '/response-code/resolve', { method: 'POST', body: JSON.stringify({ response_code: code }) });
+    const first = await resolve(a);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ authorization_id: created.authorizationId, status: 'authorized' });
+    expect((await resolve(b)).status).toBe(404);
+    expect((await resolve(a)).status).toBe(404);
+
+    // The state really lives in Redis, under the test prefix.
+    expect(await admin.exists(`${keyPrefix}{a:main:${created.authorizationId}}`)).toBe(1);
+  });
+});
+
+function startServer(file: string, config: ServerConfig): Promise<ServerProcess> {
+  const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: ServerMessage) => {
+      if (message.type === 'listening') resolve({ origin: message.origin, child });
+      else reject(new Error(`server process failed: ${message.message}`));
+    });
+    child.once('exit', (code) => reject(new Error(`server process exited early (code ${code})`)));
+    child.send(config);
+  });
+}
+
+async function stopServer({ child }: ServerProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.disconnect();
+  const timer = setTimeout(() => child.kill(), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function jwtPayload(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
