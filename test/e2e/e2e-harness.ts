@@ -27,6 +27,8 @@ export interface E2eEnvironment {
   issuer: TestIssuer;
   verifierRootPem: string;
   rp: RpClient;
+  /** Moves the authorizer's clock forward (the verifier keeps real time). */
+  advanceClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -58,8 +60,10 @@ export async function startE2eEnvironment(options: { issuer?: TestIssuer; trustA
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dev = await generateDevSigningKey();
+  let offsetMs = 0;
   authorizer = createAuthorizer({
     publicBaseUrl: baseUrl,
+    clock: { now: () => Date.now() + offsetMs },
     sweepIntervalMs: 0,
     instances: [
       {
@@ -79,6 +83,9 @@ export async function startE2eEnvironment(options: { issuer?: TestIssuer; trustA
     issuer,
     verifierRootPem: dev.rootCertificatePem,
     rp: rpClient(baseUrl),
+    advanceClock(ms) {
+      offsetMs += ms;
+    },
     async close() {
       await authorizer!.close();
       server.closeAllConnections();

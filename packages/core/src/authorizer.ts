@@ -4,13 +4,14 @@ import type { PolicyResult } from './clients/policy-result.js';
 import { authorizerOptionsSchema, type AuthorizerOptions, type InstanceOptions } from './config/authorizer-options.js';
 import { parseConfig } from './config/validate-config.js';
 import { AuthorizerError } from './errors/authorizer-error.js';
-import { describeError, silentLogger, type Logger } from './events/logger.js';
+import { ConfigError } from './errors/config-error.js';
+import { describeError, guardLogger, silentLogger, type Logger } from './events/logger.js';
 import type { AuthorizerEvent } from './events/authorizer-event.js';
 import type { ExtractedCredential } from './format/extracted-credential.js';
 import type { CoreRequest, CoreResponse } from './http/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
 import { errorResponse, isExpectedError } from './http/responses.js';
-import { matchRoute, type RouteAudience } from './http/routes.js';
+import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
 import { createAuthorization } from './operations/create-authorization.js';
 import { receiveDcApiResponse } from './operations/dc-api-response.js';
 import { getCredentials, getPolicyResponse, getStatus } from './operations/read-authorization.js';
@@ -58,7 +59,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const registry = options.clients ?? {};
   const instances = new Map<string, InstanceRuntime>(options.instances.map((instance: InstanceOptions, i) => [instance.id, createInstanceRuntime(instance, i, registry)]));
   const ownStore = options.store ? undefined : memoryStore({ ...(options.clock ? { clock: options.clock } : {}) });
-  const logger: Logger = options.logger ?? silentLogger;
+  const logger: Logger = guardLogger(options.logger ?? silentLogger);
   const onEvent = options.onEvent;
 
   const ctx: AuthorizerContext = {
@@ -78,6 +79,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     },
   };
 
+  assertDistinctApiKeys(options.instances);
   const instanceFor = (id: string) => {
     const instance = instances.get(id);
     if (!instance) throw new AuthorizerError('authorization.not_found', { message: 'Unknown instance.' });
@@ -96,14 +98,16 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
 
   async function handle(request: CoreRequest, handleOptions: HandleOptions = {}): Promise<CoreResponse> {
     const started = ctx.clock.now();
-    let audience: RouteAudience = 'rp';
+    // Known before matching, so that even a 404/405 on a wallet path answers OAuth-style.
+    let audience: RouteAudience = audienceOfPath(request.path);
     let routeName = 'unmatched';
     try {
       const { route, params } = matchRoute(request.method, request.path);
       audience = route.audience;
       routeName = route.name;
-      const instance = route.audience === 'rp' ? authenticate(request) : (instances.values().next().value as InstanceRuntime);
-      const response = await route.run({ ctx, request, params, instance });
+      const instance = route.audience === 'rp' ? authenticate(request) : undefined;
+      const response = await route.run({ ctx, request, params, instance: instance! });
+      if (request.method.toUpperCase() === 'HEAD') delete response.body;
       logger.debug?.({ route: routeName, status: response.status, ms: ctx.clock.now() - started }, 'request handled');
       return response;
     } catch (error) {
@@ -113,7 +117,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       } else {
         logger.error?.({ route: routeName, err: describeError(error) }, 'unexpected error');
         try {
-          handleOptions.onError?.(error);
+          (handleOptions.onError ?? options.onError)?.(error);
         } catch {
           // The host's reporter failing must not turn into an unanswered request.
         }
@@ -138,7 +142,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       try {
         core = await fromFetchRequest(request, parsed.basePath, parsed.bodyLimitBytes);
       } catch (error) {
-        return toFetchResponse(errorResponse(error, 'rp'));
+        return toFetchResponse(errorResponse(error, audienceOfPath(new URL(request.url).pathname) === 'wallet' ? 'wallet' : 'rp'));
       }
       return toFetchResponse(await handle(core));
     },
@@ -163,3 +167,15 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
 }
 
 export type { AuthorizerOptions, InstanceOptions } from './config/authorizer-options.js';
+
+/** One key must identify one instance: a shared key would silently pick whichever came first. */
+function assertDistinctApiKeys(instances: InstanceOptions[]): void {
+  const seen = new Map<string, string>();
+  for (const instance of instances) {
+    for (const key of instance.apiKeys) {
+      const other = seen.get(key);
+      if (other !== undefined && other !== instance.id) throw new ConfigError(`Instances "${other}" and "${instance.id}" share an API key; every key must belong to one instance.`);
+      seen.set(key, instance.id);
+    }
+  }
+}

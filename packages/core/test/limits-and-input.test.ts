@@ -59,7 +59,7 @@ describe('HTTP limits', () => {
     for (const route of ROUTES) {
       for (const id of ids) {
         const path = route.pattern.source.replace(/^\^/, '').replace(/\$$/, '').replace(/\\\./g, '.').replace('([^/]+)', encodeURIComponent(id) === id ? id : id);
-        for (const [type, body] of route.method === 'POST' ? bodies : [['', '']]) {
+        for (const [type, body] of route.method === 'POST' ? bodies : ([['', '']] as [string, string][])) {
           const res = await env.api(path, { method: route.method, ...(route.method === 'POST' ? { headers: { 'content-type': type }, body } : {}) });
           statuses.push(res.status);
           expect(res.status, `${route.method} ${path} ${type}`).toBeLessThan(500);

@@ -140,7 +140,7 @@ describe('Digital Credentials API', () => {
   it('dc_api.jwt signed: the origin must be expected; the audience is origin:<origin>', async () => {
     let audience = '';
     env = await startAuthorizer({
-      instance: { verifier: { verify: async (input) => ((audience = input.audience), []), verifyIdToken: async () => [] } },
+      instance: { verifier: { verify: async (input) => ((audience = input.audience), input.presentations.map((p) => ({ path: p.path, policy: 'proof', service: 'verifier' as const, data: {} }))), verifyIdToken: async () => [] } },
     });
     const created = (await (await create({ responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-signed', expectedOrigins: ['https://rp.example'] })).json()) as Record<string, any>;
     const requestJwt = created.digitalCredentialGetRequest.data.request as string;

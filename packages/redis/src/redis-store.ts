@@ -125,6 +125,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       guarded(async () => {
         const due: ExpiryCandidate[] = [];
         const seen = new Set<string>();
+        limit = Math.floor(limit);
         // Entries that stay in the score range (due, or unreadable by this version) are skipped by
         // offset on the next page; pruned and re-scored ones have left the range.
         let offset = 0;

@@ -21,21 +21,23 @@ export function redisUrlForTests(file: string): string | undefined {
 }
 
 function skipReason(): string {
-  return onPath('redis-server')
+  return redisServerPath() !== undefined
     ? 'REDIS SUITE SKIPPED: REDIS_URL is not set; run the tests through `node scripts/with-redis.mjs <command>` (it starts redis-server)'
     : 'REDIS SUITE SKIPPED: redis-server not found on PATH (install: apt-get install -y redis-server)';
 }
 
-function onPath(name: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    if (dir === '') return false;
+/** Absolute path of redis-server on PATH, if any. */
+export function redisServerPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
     try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
+      accessSync(join(dir, 'redis-server'), constants.X_OK);
+      return join(dir, 'redis-server');
     } catch {
-      return false;
+      // not here
     }
-  });
+  }
+  return undefined;
 }
 
 /** A key prefix no other test uses. */

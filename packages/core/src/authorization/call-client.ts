@@ -12,7 +12,13 @@ class ClientTimeoutError extends Error {
  * because of a hung client. Whatever the client throws or returns that is not a list of results
  * becomes a failure (→ status `error`), never an exception.
  */
-export async function callClient(label: 'validate' | 'verify', timeoutMs: number, call: (signal: AbortSignal) => Promise<unknown>): Promise<ClientOutcome> {
+export async function callClient(
+  label: 'validate' | 'verify',
+  timeoutMs: number,
+  call: (signal: AbortSignal) => Promise<unknown>,
+  /** Paths the results must cover (each needs a result at or below it); fail closed otherwise. */
+  mustCover: (string | number)[][] = [],
+): Promise<ClientOutcome> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -26,6 +32,10 @@ export async function callClient(label: 'validate' | 'verify', timeoutMs: number
     const value = await Promise.race([Promise.resolve().then(() => call(controller.signal)), deadline]);
     const results = asPolicyResults(value);
     if (!results) return { ok: false, failure: failure(label, 'The service answered with malformed results.') };
+    // An empty answer, or one that skips a presentation, must not read as "nothing failed".
+    if (results.length === 0) return { ok: false, failure: failure(label, 'The service answered with no results.') };
+    const uncovered = mustCover.find((path) => !results.some((r) => path.every((segment, i) => r.path[i] === segment)));
+    if (uncovered) return { ok: false, failure: failure(label, `The service answered with no result for the presentation at [${uncovered.map((s) => JSON.stringify(s)).join(', ')}].`) };
     return { ok: true, results };
   } catch (error) {
     const external = (error as { external?: PolicyError['external'] } | null)?.external;

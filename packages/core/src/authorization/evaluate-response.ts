@@ -79,6 +79,8 @@ export async function evaluateResponse(instance: InstanceRuntime, record: Author
           },
           { signal },
         ),
+        // Cryptographic verification must speak to every presentation.
+        format.presentations.map((p) => p.path),
       ),
     );
     const idToken = format.idToken;
@@ -87,6 +89,7 @@ export async function evaluateResponse(instance: InstanceRuntime, record: Author
       calls.push(
         callClient('verify', verify.timeoutMs, (signal) =>
           verifier.verifyIdToken({ authorizationId: record.id, idToken, nonce: request.nonce, audience, didMethods: instance.config.didMethods }, { signal }),
+          [idToken.path],
         ),
       );
     }

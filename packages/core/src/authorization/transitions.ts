@@ -2,16 +2,13 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from './authorization-record.js';
 
-/**
- * How long a claimed response may be processing before the sweep may expire it anyway
- * (a process that died mid-way must not leave the authorization pending forever).
- */
-export const CLAIM_GRACE_MS = 120_000;
 
 /** Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change. */
 export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>): Promise<AuthorizationRecord | null> {
   if (isTerminalStatus(current.status)) return null; // terminal states never change
   const next: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.clock.now() };
+  // Once terminal, nothing may be decrypted with this authorization's key again: drop it.
+  if (isTerminalStatus(next.status)) delete next.encryptionKey;
   const ok = await ctx.store.compareAndSet(next, current.version);
   if (!ok) return null;
   if (next.status !== current.status) emitStatus(ctx, next, current.status);
@@ -29,16 +26,18 @@ export function emitStatus(ctx: AuthorizerContext, record: AuthorizationRecord, 
   });
 }
 
-function isOverdue(record: AuthorizationRecord, now: number): boolean {
+function isOverdue(ctx: AuthorizerContext, record: AuthorizationRecord, now: number): boolean {
   if (isTerminalStatus(record.status) || now < record.expiresAt) return false;
-  // A response being processed gets a grace period to finish.
-  return record.responseClaimedAt === undefined || now >= record.responseClaimedAt + CLAIM_GRACE_MS;
+  // A response being processed gets time to finish (a process that died mid-way must still not
+  // leave the authorization pending forever).
+  const grace = ctx.instances.get(record.instanceId)?.claimGraceMs ?? 0;
+  return record.responseClaimedAt === undefined || now >= record.responseClaimedAt + grace;
 }
 
 /** Move an overdue record to `expired` (lazily on read, and from the sweep). Returns the current record. */
 export async function expireIfOverdue(ctx: AuthorizerContext, record: AuthorizationRecord): Promise<AuthorizationRecord> {
   let current = record;
-  for (let attempt = 0; attempt < 3 && isOverdue(current, ctx.clock.now()); attempt++) {
+  for (let attempt = 0; attempt < 3 && isOverdue(ctx, current, ctx.clock.now()); attempt++) {
     const next = await commit(ctx, current, { status: 'expired' });
     if (next) return next;
     const reread = await ctx.store.get(current.instanceId, current.id);

@@ -40,6 +40,8 @@ export interface AuthorizerOptions {
   clock?: Clock;
   logger?: Logger;
   onEvent?: (event: AuthorizerEvent) => void | Promise<void>;
+  /** Unexpected errors (bugs, not refused requests), after a JSON 500 was answered; `handle()` may override it per call. */
+  onError?: (error: unknown) => void;
   /** Request body cap in bytes (default 1 MiB). */
   bodyLimitBytes?: number;
   /** How often to move overdue authorizations to `expired`, in ms (default 30 000; 0 = only lazily on read). */
@@ -80,6 +82,7 @@ export const authorizerOptionsSchema = v.object({
   clock: v.optional(clientWith('now', 'clock')),
   logger: v.optional(v.custom<object>((x) => typeof x === 'object' && x !== null, 'logger must be an object')),
   onEvent: v.optional(fn('onEvent')),
+  onError: v.optional(fn('onError')),
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(50 * 1024 * 1024)), 1024 * 1024),
   sweepIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 30_000),
 });

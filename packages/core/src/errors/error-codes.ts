@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   'authorization.not_found': { status: 404, oauth: 'invalid_request', message: 'The authorization does not exist.' },
   'authorization.expired': { status: 400, oauth: 'invalid_request', message: 'The authorization has expired.' },
   'authorization.already_answered': { status: 400, oauth: 'invalid_request', message: 'A response for this authorization was already received.' },
+  'authorization.not_awaiting_response': { status: 400, oauth: 'invalid_request', message: 'The request object of this authorization was never fetched; no response is expected yet.' },
+  'trust_anchor.not_configured': { status: 404, oauth: 'invalid_request', message: 'No trust anchor is configured for this instance (signing.trustAnchor).' },
   'authorization.wrong_response_mode': { status: 400, oauth: 'invalid_request', message: 'The response was sent to an endpoint that does not match the requested response mode.' },
   'authorization.state_mismatch': { status: 400, oauth: 'invalid_request', message: 'The state does not match the authorization.' },
   'authorization.origin_mismatch': { status: 400, oauth: 'invalid_request', message: 'The origin is not one of the expected origins.' },

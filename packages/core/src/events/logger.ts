@@ -18,3 +18,19 @@ export function describeError(error: unknown): Record<string, unknown> {
   }
   return { name: typeof error };
 }
+
+/** A logger whose calls can never throw into the request path (a broken sink must not turn a 200 into a 500). */
+export function guardLogger(logger: Logger): Logger {
+  const wrap = (level: keyof Logger) => {
+    const fn = logger[level];
+    if (!fn) return undefined;
+    return (fields: Record<string, unknown>, message?: string) => {
+      try {
+        fn.call(logger, fields, message);
+      } catch {
+        // Swallowed on purpose: logging is best effort.
+      }
+    };
+  };
+  return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') } as Logger;
+}

@@ -1,5 +1,6 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreRequest } from './core-request.js';
+import { withinJsonDepth } from './json-depth.js';
 
 export type BodyKind = 'json' | 'form';
 
@@ -32,17 +33,24 @@ export function parseBody(request: CoreRequest, accepted: readonly BodyKind[]): 
   }
   const body = request.body;
   if (!body) throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
-  if (body.kind === 'parsed') return { kind, value: kind === 'form' ? formFromParsed(body.value) : body.value };
+  if (body.kind === 'parsed') return { kind, value: kind === 'form' ? formFromParsed(body.value) : checkedJson(body.value) };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(body.bytes);
   if (kind === 'json') {
+    let value: unknown;
     if (text.trim() === '') throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
     try {
-      return { kind, value: JSON.parse(text) as unknown };
+      value = JSON.parse(text) as unknown;
     } catch {
       throw new AuthorizerError('request.invalid_json');
     }
+    return { kind, value: checkedJson(value) };
   }
   return { kind, value: formFromText(text) };
+}
+
+function checkedJson(value: unknown): unknown {
+  if (!withinJsonDepth(value)) throw new AuthorizerError('request.invalid_body', { message: 'The JSON body is nested too deeply.' });
+  return value;
 }
 
 function formFromText(text: string): Record<string, string> {

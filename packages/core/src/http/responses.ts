@@ -27,7 +27,10 @@ export function errorResponse(error: unknown, audience: ErrorAudience): CoreResp
     const retry = String((error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1);
     return renderError(new AuthorizerError('store.unavailable'), audience, [['retry-after', retry]]);
   }
-  if (error instanceof AuthorizerError) return renderError(error, audience);
+  if (error instanceof AuthorizerError) {
+    const allow = (error as { allow?: string[] }).allow;
+    return renderError(error, audience, allow ? [['allow', allow.join(', ')]] : []);
+  }
   return renderError(new AuthorizerError('internal'), audience);
 }
 

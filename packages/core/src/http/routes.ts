@@ -19,7 +19,7 @@ export interface RouteInput {
   ctx: AuthorizerContext;
   request: CoreRequest;
   params: string[];
-  /** Set for RP routes: the instance the API key belongs to. */
+  /** The instance the API key belongs to (RP routes only; undefined elsewhere, so no route can cross instances by accident). */
   instance: InstanceRuntime;
 }
 
@@ -75,13 +75,15 @@ export interface RouteMatch {
 /** Find the route for a request; 404 for unknown paths, 405 (with Allow) for known paths. */
 export function matchRoute(method: string, path: string): RouteMatch {
   const allowed: string[] = [];
+  // HEAD is answered like GET, without a body.
+  const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
   for (const route of ROUTES) {
     const m = route.pattern.exec(path);
     if (!m) continue;
-    if (route.method === method.toUpperCase()) return { route, params: m.slice(1).map(decodeSegment) };
+    if (route.method === wanted) return { route, params: m.slice(1).map(decodeSegment) };
     allowed.push(route.method);
   }
-  if (allowed.length > 0) throw new AuthorizerError('request.method_not_allowed', { message: `Allowed methods: ${allowed.join(', ')}.` });
+  if (allowed.length > 0) throw new MethodNotAllowedError(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed);
   throw new AuthorizerError('request.route_not_found');
 }
 
@@ -91,4 +93,20 @@ function decodeSegment(segment: string): string {
   } catch {
     return '';
   }
+}
+
+/** 405 with the methods the path does take, for the Allow header. */
+export class MethodNotAllowedError extends AuthorizerError {
+  readonly allow: string[];
+  constructor(allow: string[]) {
+    super('request.method_not_allowed', { message: `Allowed methods: ${allow.join(', ')}.` });
+    this.allow = allow;
+  }
+}
+
+const WALLET_PATH = /^\/openid4\/vp\/v1_0\/(?:authorizations\/[^/]+\/jwt|[^/]+\/direct_post(?:\.jwt)?)$/;
+
+/** Wallet paths answer OAuth-style errors even before (or without) a route match. */
+export function audienceOfPath(path: string): RouteAudience {
+  return WALLET_PATH.test(path) ? 'wallet' : 'rp';
 }

@@ -19,8 +19,8 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     publicBaseUrl: ctx.publicBaseUrl,
     now,
   });
-  // Keep the record readable for `retention` after it expires so the RP can still see why.
-  await ctx.store.create(record, record.expiresAt - now + instance.config.openId4vp.retention);
+  // Kept past its expiry (processing grace + retention) so the RP can still read the outcome.
+  await ctx.store.create(record, instance.recordTtlMs);
   ctx.emit({ type: 'authorization.created', instanceId: record.instanceId, authorizationId: record.id, status: record.status, at: now });
   if (record.status === 'pending') {
     ctx.emit({ type: 'authorization.pending', instanceId: record.instanceId, authorizationId: record.id, status: 'pending', previousStatus: 'created', at: now });

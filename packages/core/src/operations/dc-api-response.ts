@@ -2,11 +2,9 @@ import * as v from 'valibot';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptResponse, assertAcceptsResponse } from '../authorization/accept-response.js';
 import type { AuthorizationStatus } from '../authorization/authorization-record.js';
+import { readResponsePayload } from '../authorization/response-payload.js';
 import { loadForInstance } from '../authorization/transitions.js';
-import { jwkThumbprint } from '../crypto/session-transcript.js';
-import { decryptAuthorizationResponse } from '../response/decrypt-response.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
-import { ENCRYPTION_ENC_VALUES, toWalletPayload } from './wallet-response.js';
 
 const bodySchema = v.object({
   origin: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
@@ -30,7 +28,7 @@ export async function receiveDcApiResponse(
       errors: parsed.issues.map((issue) => ({ pointer: `/${(issue.path ?? []).map((p) => String(p.key)).join('/')}`, detail: issue.message })),
     });
   }
-  const { origin, digitalCredentialGetResponse: data } = parsed.output;
+  const { origin, digitalCredentialGetResponse } = parsed.output;
   const record = await loadForInstance(ctx, instanceId, id);
   if (record.request.responseMode !== endpoint) throw new AuthorizerError('authorization.wrong_response_mode');
   if (record.status === 'expired') return { status: 'expired' };
@@ -39,17 +37,7 @@ export async function receiveDcApiResponse(
   const expected = record.request.expectedOrigins;
   if (expected && !expected.includes(origin)) throw new AuthorizerError('authorization.origin_mismatch');
 
-  let source: Record<string, unknown> = data;
-  let thumbprint: string | null = null;
-  if (typeof data.response === 'string') {
-    if (endpoint !== 'dc_api.jwt' || !record.encryptionKey) throw new AuthorizerError('authorization.wrong_response_mode');
-    source = (await decryptAuthorizationResponse(data.response, record.encryptionKey, { allowedEnc: ENCRYPTION_ENC_VALUES })).payload;
-    thumbprint = await jwkThumbprint(record.encryptionKey.publicJwk);
-  } else if (data.error === undefined && endpoint === 'dc_api.jwt') {
-    throw new AuthorizerError('authorization.wrong_response_mode', { message: 'dc_api.jwt expects an encrypted response.' });
-  } else if (data.error === undefined && data.vp_token === undefined) {
-    throw new AuthorizerError('authorization.invalid_response', { message: 'The response carries neither vp_token nor error.' });
-  }
-  const done = await acceptResponse(ctx, record, toWalletPayload(source), { origin, jwkThumbprint: thumbprint });
+  const { payload, jwkThumbprint } = await readResponsePayload(record, digitalCredentialGetResponse);
+  const { record: done } = await acceptResponse(ctx, record, payload, { origin, jwkThumbprint });
   return { status: done.status };
 }

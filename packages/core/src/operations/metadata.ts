@@ -1,16 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { FORMAT_PARAMETERS } from '../request/client-metadata.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 
-const VP_FORMATS = {
-  'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
-  mso_mdoc: { issuerauth_alg_values: [-7, -9], deviceauth_alg_values: [-7, -9] },
-  jwt_vc_json: { alg_values: ['ES256'] },
-  jwt_vp_json: { alg_values: ['ES256'] },
-  jwt_vc: { alg_values: ['ES256'] },
-  jwt_vp: { alg_values: ['ES256'] },
-};
 
 /** Discovery metadata (wire API #3). Describes the first instance's endpoint; the rest is shared. */
 export function openIdConfiguration(ctx: AuthorizerContext): Record<string, unknown> {
@@ -27,27 +20,28 @@ export function openIdConfiguration(ctx: AuthorizerContext): Record<string, unkn
     request_object_signing_alg_values_supported: ['ES256'],
     request_parameter_supported: false,
     request_uri_parameter_supported: true,
-    vp_formats_supported: VP_FORMATS,
+    vp_formats_supported: structuredClone(FORMAT_PARAMETERS),
   };
 }
 
 /** Public request-signing keys of every instance (never private parts). */
 export async function jwks(ctx: AuthorizerContext): Promise<{ keys: Record<string, unknown>[] }> {
-  const keys = await Promise.all(
+  const settled = await Promise.allSettled(
     [...ctx.instances.values()].map(async (instance) => {
       const signing = await instance.signing();
       const jwk = new X509Certificate(Buffer.from(signing.leafDer)).publicKey.export({ format: 'jwk' });
       return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: signing.x509Hash, alg: signing.alg, use: 'sig', x5c: signing.x5c };
     }),
   );
-  return { keys };
+  // One instance with a broken key must not take the endpoint down for the others.
+  return { keys: settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])) };
 }
 
 /** The certificate wallets must trust for this instance's request objects. */
 export async function trustAnchor(instance: InstanceRuntime): Promise<{ anchorType: string; certificate: string }> {
   const signing = await instance.signing();
   if (!signing.trustAnchorPem) {
-    throw new AuthorizerError('authorization.not_found', { message: 'No trust anchor is configured for this instance (signing.trustAnchor).' });
+    throw new AuthorizerError('trust_anchor.not_configured');
   }
   return { anchorType: instance.config.openId4vp.trustAnchor.anchor, certificate: signing.trustAnchorPem };
 }

@@ -1,15 +1,9 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptResponse, assertAcceptsResponse } from '../authorization/accept-response.js';
-import type { WalletPayload } from '../authorization/evaluate-response.js';
-import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+import { readResponsePayload } from '../authorization/response-payload.js';
 import { loadAnyInstance } from '../authorization/transitions.js';
 import { constantTimeEqual } from '../crypto/secrets.js';
-import { jwkThumbprint } from '../crypto/session-transcript.js';
-import { decryptAuthorizationResponse } from '../response/decrypt-response.js';
-import { issueResponseCode } from '../response-code/response-code.js';
-import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
-
-export const ENCRYPTION_ENC_VALUES = ['A128GCM', 'A256GCM'] as const;
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 
 /**
  * Receive a wallet's direct_post / direct_post.jwt response. Everything that is wrong with the
@@ -24,49 +18,19 @@ export async function receiveWalletResponse(
 ): Promise<{ redirect_uri?: string }> {
   const record = await loadAnyInstance(ctx, id);
   const mode = record.request.responseMode;
-  if (mode !== 'direct_post' && mode !== 'direct_post.jwt') throw new AuthorizerError('authorization.wrong_response_mode');
+  // The endpoint must be the one in the request's response_uri (a plain error may come to either).
+  if ((mode !== 'direct_post' && mode !== 'direct_post.jwt') || (endpoint !== mode && form.error === undefined)) {
+    throw new AuthorizerError('authorization.wrong_response_mode');
+  }
   assertAcceptsResponse(record);
+  // The wallet can only know response_uri from the request object: nothing was asked yet.
+  if (record.status === 'created') throw new AuthorizerError('authorization.not_awaiting_response');
 
-  const { payload, state, encrypted } = await readPayload(record, endpoint, form);
+  const { payload, state, jwkThumbprint } = await readResponsePayload(record, form);
   const expectedState = record.request.state;
   if (expectedState !== undefined && (typeof state !== 'string' || !constantTimeEqual(state, expectedState))) {
     throw new AuthorizerError('authorization.state_mismatch');
   }
-  const thumbprint = encrypted && record.encryptionKey ? await jwkThumbprint(record.encryptionKey.publicJwk) : null;
-  const done = await acceptResponse(ctx, record, payload, { jwkThumbprint: thumbprint });
-
-  const redirectUri = record.request.redirectUri;
-  if (!redirectUri) return {};
-  const ttl = instanceOf(ctx, record.instanceId).config.openId4vp.responseCodeTtl;
-  return { redirect_uri: await issueResponseCode(ctx, done, redirectUri, ttl) };
-}
-
-async function readPayload(
-  record: AuthorizationRecord,
-  endpoint: 'direct_post' | 'direct_post.jwt',
-  form: Record<string, string>,
-): Promise<{ payload: WalletPayload; state: unknown; encrypted: boolean }> {
-  const mode = record.request.responseMode;
-  if (form.response !== undefined) {
-    if (endpoint !== 'direct_post.jwt' || mode !== 'direct_post.jwt' || !record.encryptionKey) throw new AuthorizerError('authorization.wrong_response_mode');
-    const { payload } = await decryptAuthorizationResponse(form.response, record.encryptionKey, { allowedEnc: ENCRYPTION_ENC_VALUES });
-    return { payload: toWalletPayload(payload), state: payload.state, encrypted: true };
-  }
-  // An unencrypted error response is allowed in direct_post.jwt mode too (OpenID4VP 8.3.1).
-  const isError = form.error !== undefined;
-  if (endpoint !== mode || (mode === 'direct_post.jwt' && !isError)) throw new AuthorizerError('authorization.wrong_response_mode');
-  if (!isError && form.vp_token === undefined) {
-    throw new AuthorizerError('authorization.invalid_response', { message: 'The response carries neither vp_token nor error.' });
-  }
-  return { payload: toWalletPayload(form), state: form.state, encrypted: false };
-}
-
-export function toWalletPayload(source: Record<string, unknown>): WalletPayload {
-  return {
-    ...(source.vp_token !== undefined ? { vpToken: source.vp_token } : {}),
-    ...(source.presentation_submission !== undefined ? { presentationSubmission: source.presentation_submission } : {}),
-    ...(source.id_token !== undefined ? { idToken: source.id_token } : {}),
-    ...(source.error !== undefined ? { error: source.error } : {}),
-    ...(source.error_description !== undefined ? { errorDescription: source.error_description } : {}),
-  };
+  const { redirectUri } = await acceptResponse(ctx, record, payload, { jwkThumbprint });
+  return redirectUri ? { redirect_uri: redirectUri } : {};
 }

@@ -4,7 +4,7 @@ import { buildAuthorizeUrl } from './authorize-url.js';
 import { isDcApiBody, transactionDataOf, verifierInfoOf, type CreateAuthorizationBody } from './create-authorization-body.js';
 import { buildDigitalCredentialGetRequest, type DigitalCredentialGetRequest } from './dc-api-request.js';
 import { generateEncryptionKey } from './encryption-key.js';
-import { randomToken } from './random-token.js';
+import { randomId } from '../crypto/secrets.js';
 import { clientIdFor, type SigningMaterial } from './signing-material.js';
 
 /** 201 body for direct_post / direct_post.jwt (wire-api 1.1). */
@@ -57,7 +57,7 @@ export async function buildAuthorization(args: {
     query: body.query,
     responseMode: body.responseMode,
     responseType: body.responseType,
-    nonce: body.nonce ?? randomToken(),
+    nonce: body.nonce ?? randomId(32),
   };
   if (!unsignedDcApi) request.clientId = clientIdFor(oid.clientIdPrefix, signing);
   if (body.profile) request.profile = body.profile;
@@ -70,7 +70,7 @@ export async function buildAuthorization(args: {
     request.protocol = body.protocol;
     if (body.expectedOrigins) request.expectedOrigins = body.expectedOrigins;
   } else {
-    request.state = randomToken();
+    request.state = randomId(32);
     request.responseUri = responseUriFor(publicBaseUrl, id, body.responseMode);
     const redirectUri = body.redirectUri ?? oid.redirectUri;
     if (redirectUri !== undefined) request.redirectUri = redirectUri;

@@ -2,7 +2,7 @@ import type { AuthorizationQuery, AuthorizationRecord, DcqlQuery, PresentationDe
 import type { InstanceConfig } from '../config/instance-config.js';
 
 /** What we accept per format (ES256 / COSE ES256 only, matching the local verifier). Keys per OpenID4VP 1.0 appendix B. */
-const FORMAT_PARAMETERS: Record<string, Record<string, unknown>> = {
+export const FORMAT_PARAMETERS: Record<string, Record<string, unknown>> = {
   'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
   'vc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
   mso_mdoc: { issuerauth_alg_values: [-7, -9], deviceauth_alg_values: [-7, -9] },

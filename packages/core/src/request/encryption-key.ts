@@ -1,11 +1,11 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import type { EncryptionKeyRecord } from '../authorization/authorization-record.js';
-import { randomToken } from './random-token.js';
+import { randomId } from '../crypto/secrets.js';
 
 /** A fresh ECDH-ES P-256 key for one request's encrypted response (HAIP: per-request keys). */
 export async function generateEncryptionKey(): Promise<EncryptionKeyRecord> {
   const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
-  const kid = randomToken(16);
+  const kid = randomId(16);
   const pub = await exportJWK(publicKey);
   const priv = await exportJWK(privateKey);
   return {

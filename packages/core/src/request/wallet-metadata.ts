@@ -1,3 +1,5 @@
+import { ENCRYPTED_RESPONSE_ENC_VALUES } from './client-metadata.js';
+import { withinJsonDepth } from '../http/json-depth.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
 import { jsonPointer } from './json-pointer.js';
 
@@ -13,8 +15,8 @@ export function parseWalletMetadataParam(raw: string | undefined): Record<string
   } catch {
     throw new AuthorizerError('authorization.invalid_wallet_metadata', { message: 'wallet_metadata is not valid JSON.' });
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new AuthorizerError('authorization.invalid_wallet_metadata', { message: 'wallet_metadata must be a JSON object.' });
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !withinJsonDepth(value)) {
+    throw new AuthorizerError('authorization.invalid_wallet_metadata', { message: 'wallet_metadata must be a JSON object of reasonable depth.' });
   }
   return value as Record<string, unknown>;
 }
@@ -30,7 +32,6 @@ const STRING_ARRAYS = [
 ] as const;
 
 const ES256_COSE = [-7, -9];
-const HAIP_ENC = ['A128GCM', 'A256GCM'];
 
 /** Type problems of known wallet-metadata members (pointers relative to the metadata object). */
 export function walletMetadataShapeIssues(m: Record<string, unknown>): FieldError[] {
@@ -103,7 +104,7 @@ export function checkWalletMetadata(
   const encAlgs = list(metadata, 'authorization_encryption_alg_values_supported');
   if (encAlgs && !encAlgs.includes('ECDH-ES')) issues.push({ pointer: '/authorization_encryption_alg_values_supported', detail: 'the wallet does not support ECDH-ES response encryption' });
   const encs = list(metadata, 'authorization_encryption_enc_values_supported');
-  if (encs && !encs.some((e) => HAIP_ENC.includes(e))) issues.push({ pointer: '/authorization_encryption_enc_values_supported', detail: 'the wallet supports neither A128GCM nor A256GCM' });
+  if (encs && !encs.some((e) => (ENCRYPTED_RESPONSE_ENC_VALUES as readonly string[]).includes(e))) issues.push({ pointer: '/authorization_encryption_enc_values_supported', detail: 'the wallet supports neither A128GCM nor A256GCM' });
 
   const supported = metadata.vp_formats_supported as Record<string, unknown> | undefined;
   if (supported === undefined) {

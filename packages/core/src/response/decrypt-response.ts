@@ -1,6 +1,7 @@
 import { compactDecrypt, decodeProtectedHeader, importJWK } from 'jose';
 import type { EncryptionKeyRecord } from '../authorization/authorization-record.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { withinJsonDepth } from '../http/json-depth.js';
 
 const invalid = (message: string, cause?: unknown): AuthorizerError =>
   new AuthorizerError('authorization.invalid_jwe', cause === undefined ? { message } : { message, cause });
@@ -63,5 +64,6 @@ export async function decryptAuthorizationResponse(
     throw invalid('The JWE plaintext is not JSON.');
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid('The JWE plaintext is not a JSON object.');
+  if (!withinJsonDepth(payload)) throw invalid('The JWE plaintext is nested too deeply.');
   return { payload: payload as Record<string, unknown>, header };
 }

@@ -16,6 +16,10 @@ export interface InstanceRuntime {
   /** `undefined` when verify is skipped. */
   verifier: VerifierClient | undefined;
   signing(): Promise<SigningMaterial>;
+  /** How long a claimed response may take before the sweep may expire it: the slowest client timeout plus a margin. */
+  claimGraceMs: number;
+  /** Store TTL for a new record: its lifetime, the processing grace, then the retention. */
+  recordTtlMs: number;
   /** Constant-time check of a presented API key against every configured key. */
   acceptsApiKey(presented: string): boolean;
 }
@@ -33,9 +37,13 @@ export function createInstanceRuntime(
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
   const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
   let material: Promise<SigningMaterial> | undefined;
+  const claimGraceMs = Math.max(validate.timeoutMs, verify.timeoutMs) + 30_000;
   return {
     id: options.id,
     config,
+    claimGraceMs,
+    // A code issued at the last moment must still find its record: keep at least the code's lifetime.
+    recordTtlMs: config.openId4vp.expiresAfter + claimGraceMs + Math.max(config.openId4vp.retention, config.openId4vp.responseCodeTtl),
     validator,
     verifier,
     signing: () => (material ??= loadSigningMaterial(signingInput)),

@@ -5,6 +5,7 @@ import { failed } from './policy-failure.js';
 import { verifyJwtVcPresentation, verifyJwtVp } from './jwt-vc/verify-jwt-vp.js';
 import { verifyMdoc } from './mdoc/verify-mdoc.js';
 import { verifySdJwt } from './sd-jwt/verify-sd-jwt.js';
+import { verifyIdToken } from './siop/verify-id-token.js';
 import type { VerifierContext } from './verifier-context.js';
 
 /** HAIP 1.0 section 7/8: ES256 only. */
@@ -66,7 +67,10 @@ export function localVerifier(options: LocalVerifierOptions): VerifierClient {
     },
     async verifyIdToken(input: VerifyIdTokenInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
       signal.throwIfAborted();
-      return [failed(input.idToken.path, 'proof', 'format.unsupported', 'ID token verification is not implemented yet')];
+      // SIOPv2 is outside HAIP (HAIP allows only vp_token), so no profile narrowing applies here.
+      const results = await verifyIdToken(input, context(resolved, statusLists, signal, input));
+      signal.throwIfAborted();
+      return results;
     },
   };
 }

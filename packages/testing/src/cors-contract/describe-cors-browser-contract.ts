@@ -56,7 +56,9 @@ export function describeCorsBrowserContract(name: string, target: CorsTarget, op
       // Same host, other port: a different origin, so the calls below are cross-origin.
       allowed = await start({ enabled: true, origin: [page.origin], allowHeaders: ['Authorization'] });
       refused = await start({ enabled: true, origin: ['https://some-other-rp.example'], allowHeaders: ['Authorization'] });
-      const { chromium } = await import('playwright-core');
+      // Optional peer dependency: a computed specifier keeps bundlers from inlining it.
+      const playwright = 'playwright-core';
+      const { chromium } = (await import(playwright)) as typeof import('playwright-core');
       const userDataDir = mkdtempSync(join(tmpdir(), 'vp-authorizer-chromium-'));
       const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS });
       browser = { context, userDataDir };

@@ -30,6 +30,18 @@ const MINUTE = 60_000;
 /**
  * Registers the store contract as vitest `describe`/`it` blocks. Every store shipped with
  * vp-authorizer runs exactly this suite; run it against your own store too.
+ *
+ * @example
+ * ```ts
+ * import { createTestClock, describeStoreContract } from '@vp-authorizer/testing';
+ *
+ * describeStoreContract('myStore', {
+ *   async create() {
+ *     const clock = createTestClock();
+ *     return { store: myStore({ now: () => clock.now() }), clock };
+ *   },
+ * });
+ * ```
  */
 export function describeStoreContract(name: string, factory: StoreContractFactory): void {
   describe(`store contract: ${name}`, () => {

@@ -1,0 +1,30 @@
+// Koa 3 host app: the authorizer under /authz, CORS in front of it, your own routes after it.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import Koa from 'koa';
+import { createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
+import { authorizerMiddleware, cors, corsConfigFromEnv } from '@vp-authorizer/koa';
+import { localValidator, localVerifier } from '@vp-authorizer/local';
+
+export async function startExample({ port = 3003, host = '127.0.0.1', env = process.env } = {}) {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(port, host, resolve));
+  const origin = `http://${host}:${server.address().port}`;
+  const apiKey = env.AUTHZ_API_KEY ?? randomBytes(18).toString('base64url');
+  // Dev material: a generated signing chain; a throwaway issuer root trusts nobody until you set ISSUER_ROOT_PEM.
+  const { signing, rootCertificatePem } = await generateDevSigningKey();
+  const trusted = [env.ISSUER_ROOT_PEM ?? rootCertificatePem];
+  const authorizer = createAuthorizer({
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? `${origin}/authz`,
+    instances: [{ id: 'main', apiKeys: [apiKey], signing, validator: localValidator({ trustedIssuers: trusted }), verifier: localVerifier({ trustAnchors: trusted }) }],
+  });
+
+  const app = new Koa();
+  app.on('error', (error) => console.error('authorizer error:', error)); // unexpected failures land here
+  // EXPRESS_CORS_ENABLED / EXPRESS_CORS_ORIGIN; browsers send the API key in Authorization.
+  app.use(cors({ ...corsConfigFromEnv(env), allowHeaders: ['Authorization'] }));
+  app.use(authorizerMiddleware(authorizer, { prefix: '/authz' }));
+  app.use((ctx) => void (ctx.path === '/' && (ctx.body = 'Your app. The authorizer lives under /authz.\n')));
+  server.on('request', app.callback());
+  return { origin, apiKey, close: async () => (await authorizer.close(), await new Promise((r) => server.close(r))) };
+}

@@ -1,0 +1,56 @@
+import type { ParsedLdp, ParsedMdoc, PolicyResult } from '@vp-authorizer/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMdocFixture, type MdocFixture } from './__fixtures__/mdoc-issuer.js';
+import { createSdJwtFixture, type SdJwtFixture } from './__fixtures__/sd-jwt-issuer.js';
+import { createTestCa, type TestCa } from './__fixtures__/test-ca.js';
+import { sdJwtPresentation, signal, verifyInput } from './__fixtures__/verify-input.js';
+import { localVerifier } from './local-verifier.js';
+import { decodeCbor, encodeCbor } from './mdoc/mdoc-cbor.js';
+import { sessionTranscriptBytes } from './mdoc/session-transcript.js';
+
+const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.path.join('/')}:${r.error!.code}`);
+
+let ca: TestCa;
+let sd: SdJwtFixture;
+let mdoc: MdocFixture;
+
+beforeAll(async () => {
+  ca = await createTestCa();
+  sd = await createSdJwtFixture(ca);
+  mdoc = await createMdocFixture(ca);
+});
+
+const mdocPresentation = (raw: string, queryId = 'mdl'): ParsedMdoc => ({ kind: 'mdoc', path: [queryId, 0], queryId, index: 0, format: 'mso_mdoc', raw, version: '1.0', status: 0, documents: [] });
+
+describe('localVerifier', () => {
+  it('verifies several presentations of different formats in one call, each under its own path', async () => {
+    const input = verifyInput([]);
+    const ldp: ParsedLdp = { kind: 'ldp', path: ['ldp', 0], queryId: 'ldp', index: 0, format: 'ldp_vc', raw: {} };
+    input.presentations = [sdJwtPresentation(await sd.present(await sd.issue())), mdocPresentation(await mdoc.deviceResponse({ transcript: sessionTranscriptBytes(input.sessionTranscript) })), ldp];
+    const results = await localVerifier({ trustAnchors: [ca.pem] }).verify(input, { signal: signal() });
+    expect(errorsOf(results)).toEqual(['ldp/0:format.unsupported']);
+    expect(new Set(results.map((r) => r.path.slice(0, 2).join('/')))).toEqual(new Set(['pid/0', 'mdl/0', 'ldp/0']));
+  });
+
+  it('requires exactly one document per DeviceResponse under HAIP', async () => {
+    const input = verifyInput([], { profile: 'haip' });
+    const raw = await mdoc.deviceResponse({ transcript: sessionTranscriptBytes(input.sessionTranscript) });
+    const response = decodeCbor(Buffer.from(raw, 'base64url')) as Map<string, unknown[]>;
+    response.set('documents', [...response.get('documents')!, ...response.get('documents')!]);
+    const two = Buffer.from(encodeCbor(response)).toString('base64url');
+    input.presentations = [mdocPresentation(two)];
+    const verifier = localVerifier({ trustAnchors: [ca.pem] });
+    expect(errorsOf(await verifier.verify(input, { signal: signal() }))).toEqual(['mdl/0:mdoc.document_count']);
+    // Outside HAIP both documents are verified, each under its document index.
+    const results = await verifier.verify({ ...input, profile: undefined }, { signal: signal() });
+    expect(errorsOf(results)).toEqual([]);
+    expect(new Set(results.map((r) => r.path.join('/')))).toEqual(new Set(['mdl/0/0', 'mdl/0/1']));
+  });
+
+  it('fails an mdoc addressed by transaction data (no binding mechanism for mdoc in OpenID4VP 1.0)', async () => {
+    const entry = Buffer.from(JSON.stringify({ type: 't', credential_ids: ['mdl'] })).toString('base64url');
+    const input = verifyInput([], { transactionData: [entry] });
+    input.presentations = [mdocPresentation(await mdoc.deviceResponse({ transcript: sessionTranscriptBytes(input.sessionTranscript) }))];
+    expect(errorsOf(await localVerifier({ trustAnchors: [ca.pem] }).verify(input, { signal: signal() }))).toEqual(['mdl/0:holder_binding.transaction_data_unsupported']);
+  });
+});
