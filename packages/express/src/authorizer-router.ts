@@ -10,12 +10,12 @@ import { errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, t
 export function authorizerRouter(authorizer: Authorizer): RequestHandler {
   return (req, res, next) => {
     // Express 4 ignores returned promises: handle everything here.
-    void serve(authorizer, req).then(({ answer, failure }) => {
+    serve(authorizer, req).then(({ answer, failure }) => {
       // Express's final handler destroys the socket on next(err) after a response: no reuse.
       if (failure) res.setHeader('Connection', 'close');
       write(res, answer);
       if (failure) passOn(res, next, failure.error);
-    });
+    }).catch(next); // a fault while writing still reaches Express
   };
 }
 

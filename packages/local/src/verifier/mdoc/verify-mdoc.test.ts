@@ -6,7 +6,7 @@ import { createTestCa, generateKeys, type TestCa } from '../__fixtures__/test-ca
 import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 import { decodeCbor, encodeCbor } from './mdoc-cbor.js';
-import { sessionTranscriptBytes } from './session-transcript.js';
+import { sessionTranscriptBytes } from '@vp-authorizer/core';
 
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.policy}:${r.error!.code}`);
 const redirect: SessionTranscriptInput = { kind: 'redirect', clientId: CLIENT_ID, nonce: NONCE, responseUri: RESPONSE_URI, jwkThumbprint: null };

@@ -9,7 +9,7 @@ import type { VerifierContext } from '../verifier-context.js';
 import { coseKeyToJwk } from './cose-key.js';
 import { coseAlgorithm, coseX5chain, parseCoseSign1, verifyCoseSign1 } from './cose-sign1.js';
 import { decodeCbor, encodeCbor, isBytes, isMap, tag24Content, tag24Encoding } from './mdoc-cbor.js';
-import { sessionTranscriptBytes } from './session-transcript.js';
+import { sessionTranscriptBytes } from '@vp-authorizer/core';
 import { unsupportedTransactionData } from '../unsupported-transaction-data.js';
 
 const DIGEST_ALGS: Record<string, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
