@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   'request.route_not_found': { status: 404, oauth: 'invalid_request', message: 'No such endpoint.' },
   'request.method_not_allowed': { status: 405, oauth: 'invalid_request', message: 'The method is not allowed on this endpoint.' },
   // authentication / scoping
-  'auth.unauthorized': { status: 401, oauth: 'invalid_client', message: 'A valid API key is required (Authorization: Bearer <key>).' },
+  'auth.unauthorized': { status: 401, oauth: 'invalid_client', message: 'A valid API key is required (Authorization: Bearer followed by the key).' },
   'authorization.not_found': { status: 404, oauth: 'invalid_request', message: 'The authorization does not exist.' },
   'authorization.expired': { status: 400, oauth: 'invalid_request', message: 'The authorization has expired.' },
   'authorization.already_answered': { status: 400, oauth: 'invalid_request', message: 'A response for this authorization was already received.' },
@@ -33,7 +33,6 @@ export const ERROR_CODES = {
   'haip.certificate_chain': { status: 400, oauth: 'invalid_request', message: 'HAIP requires a signing certificate that is not self-signed and a chain without the trust anchor.' },
   'haip.credential_format': { status: 400, oauth: 'invalid_request', message: 'HAIP allows only the dc+sd-jwt and mso_mdoc credential formats.' },
   'haip.holder_binding': { status: 400, oauth: 'invalid_request', message: 'HAIP requires cryptographic holder binding for every credential.' },
-  'haip.dc_api_protocol': { status: 400, oauth: 'invalid_request', message: 'HAIP requires a DC API protocol the profile allows.' },
   'haip.wallet_metadata': { status: 400, oauth: 'invalid_request', message: 'The wallet metadata does not meet the HAIP requirements.' },
   // configuration
   'config.invalid': { status: 500, oauth: 'server_error', message: 'The authorizer configuration is invalid.' },
