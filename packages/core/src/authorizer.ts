@@ -32,7 +32,7 @@ export interface Authorizer {
   /** Serve one request given as the core's request object. Never throws. */
   handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
   /** Web-standard handler; strips `basePath` from the URL path before routing. */
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, options?: HandleOptions): Promise<Response>;
   /** Body cap adapters enforce while reading the stream. */
   readonly bodyLimitBytes: number;
 
@@ -137,14 +137,14 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
 
   return {
     handle,
-    async fetch(request: Request) {
+    async fetch(request: Request, handleOptions?: HandleOptions) {
       let core: CoreRequest;
       try {
         core = await fromFetchRequest(request, parsed.basePath, parsed.bodyLimitBytes);
       } catch (error) {
         return toFetchResponse(errorResponse(error, audienceOfPath(new URL(request.url).pathname) === 'wallet' ? 'wallet' : 'rp'));
       }
-      return toFetchResponse(await handle(core));
+      return toFetchResponse(await handle(core, handleOptions));
     },
     bodyLimitBytes: parsed.bodyLimitBytes,
     createAuthorization: (instanceId, body) => createAuthorization(ctx, instanceFor(instanceId), body),
