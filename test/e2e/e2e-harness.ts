@@ -72,7 +72,8 @@ export async function startE2eEnvironment(options: { issuer?: TestIssuer; trustA
         signing: dev.signing,
         config: { openId4vp: { redirectUri: RP_CALLBACK } },
         validator: localValidator({ trustedIssuers: trustAnchors }),
-        verifier: localVerifier({ trustAnchors }),
+        // The test issuer's status list server is plain http on 127.0.0.1; production stays https-only.
+        verifier: localVerifier({ trustAnchors, statusList: { allowHttp: true } }),
       },
     ],
   });

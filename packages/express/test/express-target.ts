@@ -11,7 +11,8 @@ export function expressTarget(framework: typeof express5): HttpTarget {
     async start({ prefix, hostBodyParsers, onFrameworkError }) {
       const app = framework();
       let router: RequestHandler | undefined;
-      if (hostBodyParsers) app.use(framework.json(), framework.urlencoded({ extended: false }));
+      // Limits above the authorizer's: the adapter must enforce bodyLimitBytes on what they parsed.
+      if (hostBodyParsers) app.use(framework.json({ limit: '10mb' }), framework.urlencoded({ extended: false, limit: '10mb' }));
       app.use(prefix, (req, res, next) => (router ? router(req, res, next) : void res.sendStatus(503)));
       const onError: ErrorRequestHandler = (error, _req, res, _next) => {
         onFrameworkError?.(error);

@@ -35,4 +35,24 @@ describe('authorizerApp mounting', () => {
     const res = await app.request('/authz/echo', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=x+y' });
     expect(await res.json()).toMatchObject({ body: { kind: 'bytes', text: 'a=1&b=x+y' } });
   });
+
+  it('regression: formData() re-serialised as multipart — a form a host read with c.req.formData() arrives urlencoded', async () => {
+    const fake = createFakeAuthorizer();
+    const app = new Hono();
+    app.use('*', async (c, next) => {
+      await c.req.formData();
+      await next();
+    });
+    app.route('/authz', authorizerApp(fake));
+    const text = new URLSearchParams({ vp_token: '{"pid":["eyJ.a-b_c.d~"]}', state: 's 1+2&=' }).toString();
+    const res = await app.request('/authz/echo', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: text });
+    expect(await res.json()).toMatchObject({ body: { kind: 'bytes', text } });
+  });
+
+  it('answers 413 with Connection: close on an over-limit declared length, before reading', async () => {
+    const app = new Hono().route('/authz', authorizerApp(createFakeAuthorizer({ bodyLimitBytes: 16 })));
+    const res = await app.request('/authz/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '17' }, body: '{"a":"0123456789"}' });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+  });
 });

@@ -39,6 +39,29 @@ describe('authorizerMiddleware', () => {
     expect(await res.json()).toMatchObject({ body: { kind: 'parsed', value: { vp_token: 'x', state: 's' } } });
   });
 
+  it('regression: host parser bypassing bodyLimitBytes — a parsed body (no raw text) over the limit is a 413', async () => {
+    const fake = createFakeAuthorizer({ bodyLimitBytes: 1024 });
+    const app = new Koa();
+    app.use(async (ctx, next) => {
+      let text = '';
+      for await (const chunk of ctx.req) text += String(chunk); // a parser with a higher limit of its own
+      (ctx.request as { body?: unknown }).body = Object.fromEntries(new URLSearchParams(text));
+      await next();
+    });
+    const origin = await serve(app.use(authorizerMiddleware(fake, { prefix: '/authz' })));
+    const form = (text: string): RequestInit => {
+      // Streamed: no Content-Length, so only the parsed value can be measured.
+      const body = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) });
+      return { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/x-www-form-urlencoded' } } as RequestInit;
+    };
+    const big = await fetch(`${origin}/authz/echo`, form(`vp_token=${'a'.repeat(2048)}`));
+    expect(big.status).toBe(413);
+    expect(big.headers.get('connection')).toBe('close');
+    expect(await big.json()).toMatchObject({ type: 'request.body_too_large' });
+    const small = await fetch(`${origin}/authz/echo`, form('vp_token=abc'));
+    expect(await small.json()).toMatchObject({ body: { kind: 'parsed', value: { vp_token: 'abc' } } });
+  });
+
   it("emits unexpected errors on the app with the request's context", async () => {
     const fake = createFakeAuthorizer();
     const app = new Koa();

@@ -294,6 +294,14 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       expect(await admin.exists(`${prefix}c:i1:k`)).toBe(1);
     });
 
+    it('regression: redisOptions { lazyConnect: true } no longer leaves a client it owns unconnected for ever', async () => {
+      prefix = testPrefix();
+      store = redisStore({ url: url!, keyPrefix: prefix, redisOptions: { lazyConnect: true } });
+      await expect(store.consume('i1:none')).resolves.toBeNull();
+      await store.put('i1:k', code, 60_000);
+      expect(await store.consume('i1:k')).toEqual(code);
+    });
+
     it('works right after construction (operations wait for the first connection)', async () => {
       fresh();
       // No await between creating the client and the first command.

@@ -77,6 +77,20 @@ describe('parseJwtVcOrVp', () => {
     expect(e2.path).toEqual(['degree', 0]);
   });
 
+  it('rejects a vp+jwt that also has a vp claim (two credential lists, one JWT)', async () => {
+    const genuine = await signJwt(issuer, { vc: vc11 });
+    const other = await signJwt(issuer, { vc: { ...vc11, credentialSubject: { id: 'did:example:1', degree: 'PhD' } } });
+    const vp = await signJwt(holder, { type: ['VerifiablePresentation'], verifiableCredential: [genuine], vp: { type: ['VerifiablePresentation'], verifiableCredential: [other] } }, { typ: 'vp+jwt' });
+    expect(failure(() => parseJwtVcOrVp(vp, ref)).code).toBe('format.jwt_malformed');
+  });
+
+  it('rejects a vc+jwt that also has a vc claim, as a plain VC and inside a VP', async () => {
+    const ambiguous = await signJwt(issuer, { ...vc20, vc: vc11 }, { typ: 'vc+jwt' });
+    expect(failure(() => parseJwtVcOrVp(ambiguous, ref)).code).toBe('format.jwt_malformed');
+    const vp = await signJwt(holder, { vp: { type: ['VerifiablePresentation'], verifiableCredential: [ambiguous] } });
+    expect(failure(() => parseJwtVcOrVp(vp, ref)).code).toBe('format.jwt_malformed');
+  });
+
   it.each([42, '', 'one.two', 'a.b.c.d', `${Buffer.from('{}').toString('base64url')}.${Buffer.from('{}').toString('base64url')}.`])('rejects non-JWT input %j', (input) => {
     expect(failure(() => parseJwtVcOrVp(input, ref)).code).toBe('format.jwt_malformed');
   });

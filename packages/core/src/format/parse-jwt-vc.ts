@@ -17,8 +17,19 @@ function typesOf(object: JsonObject): string[] {
 
 const headerTyp = (jwt: DecodedJwt): string => (typeof jwt.header.typ === 'string' ? jwt.header.typ.toLowerCase() : '');
 
+/**
+ * A `vc+jwt`/`vp+jwt` typ (VCDM 2.0) with a `vc`/`vp` claim (VCDM 1.1) is ambiguous: two readers
+ * could pick different credentials from the same JWT. Reject it instead of choosing one.
+ */
+function rejectAmbiguousDataModel(jwt: DecodedJwt, claim: 'vc' | 'vp', path: (string | number)[], where: string): void {
+  if ((claim === 'vc' ? VC_TYP : VP_TYP).has(headerTyp(jwt)) && jwt.payload[claim] !== undefined) {
+    throw new FormatFailure('format.jwt_malformed', `${where} has a ${claim}+jwt typ (VCDM 2.0) and a ${claim} claim (VCDM 1.1)`, path);
+  }
+}
+
 /** VCDM 1.1 puts the presentation under `vp`; VCDM 2.0 (VC-JOSE-COSE) makes the payload the presentation. */
-function presentationShape(jwt: DecodedJwt): { dataModel: '1.1' | '2.0'; presentation: JsonObject } | undefined {
+function presentationShape(jwt: DecodedJwt, path: (string | number)[]): { dataModel: '1.1' | '2.0'; presentation: JsonObject } | undefined {
+  rejectAmbiguousDataModel(jwt, 'vp', path, 'the JWT');
   if (isJsonObject(jwt.payload.vp)) return { dataModel: '1.1', presentation: jwt.payload.vp };
   if (VP_TYP.has(headerTyp(jwt)) || typesOf(jwt.payload).includes('VerifiablePresentation')) return { dataModel: '2.0', presentation: jwt.payload };
   return undefined;
@@ -26,6 +37,7 @@ function presentationShape(jwt: DecodedJwt): { dataModel: '1.1' | '2.0'; present
 
 /** Decodes a JWT VC (VCDM 1.1 `vc` claim, or 2.0 where the payload is the credential); throws FormatFailure. */
 function credentialFromJwt(jwt: DecodedJwt, path: (string | number)[], where: string): ParsedJwtVc {
+  rejectAmbiguousDataModel(jwt, 'vc', path, where);
   if (isJsonObject(jwt.payload.vc)) {
     return { kind: 'jwt-vc', jwt, dataModel: '1.1', credential: jwt.payload.vc, types: typesOf(jwt.payload.vc) };
   }
@@ -58,7 +70,7 @@ export function parseJwtVcOrVp(value: unknown, ref: PresentationRef, options: { 
   const jwt = decodeCompactJwt(value);
   if (isDecodeError(jwt)) throw new FormatFailure('format.jwt_malformed', jwt.error, ref.path);
   const raw = jwt.compact;
-  const vp = presentationShape(jwt);
+  const vp = presentationShape(jwt, ref.path);
   if (!vp) {
     if (options.requireVp) throw new FormatFailure('format.jwt_malformed', 'expected a verifiable presentation JWT (vp claim or VerifiablePresentation type)', ref.path);
     return { ...ref, ...credentialFromJwt(jwt, ref.path, 'the JWT'), raw };

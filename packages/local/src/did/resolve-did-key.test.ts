@@ -40,11 +40,11 @@ describe('resolveDidKey', () => {
       urls.push(String(url));
       return new Response(JSON.stringify(doc), { headers: { 'content-type': 'application/did+json' } });
     };
-    const resolved = await resolveDidKey({ did, kid: `${did}#k1` }, 'assertionMethod', options({ fetch }));
+    const resolved = await resolveDidKey({ did, kid: `${did}#k1` }, 'assertionMethod', options({ fetch, allowInsecureHosts: true }));
     expect(resolved.jwk).toMatchObject({ x: key.publicJwk.x });
     expect(urls).toEqual(['https://issuer.example:8443/tenants/a/did.json']);
-    await expect(resolveDidKey({ did, kid: '#k1' }, 'authentication', options({ fetch }))).rejects.toMatchObject({ code: 'did.key_not_found' });
-    await expect(resolveDidKey({ did, kid: '#k2' }, 'assertionMethod', options({ fetch }))).rejects.toMatchObject({ code: 'did.key_not_found' });
+    await expect(resolveDidKey({ did, kid: '#k1' }, 'authentication', options({ fetch, allowInsecureHosts: true }))).rejects.toMatchObject({ code: 'did.key_not_found' });
+    await expect(resolveDidKey({ did, kid: '#k2' }, 'assertionMethod', options({ fetch, allowInsecureHosts: true }))).rejects.toMatchObject({ code: 'did.key_not_found' });
   });
 
   it('maps did:web URLs per the did:web spec', () => {
@@ -56,7 +56,33 @@ describe('resolveDidKey', () => {
   it('rejects a did:web document with another id and an oversized document', async () => {
     const fetchDoc = (body: string): typeof globalThis.fetch => async () => new Response(body);
     await expect(resolveDidKey({ did: 'did:web:a.example' }, 'authentication', options({ fetch: fetchDoc(JSON.stringify({ id: 'did:web:b.example' })) }))).rejects.toMatchObject({ code: 'did.resolution_failed' });
-    await expect(resolveDidKey({ did: 'did:web:a.example' }, 'authentication', options({ fetch: fetchDoc('x'.repeat(20_000)) }))).rejects.toMatchObject({ code: 'did.resolution_failed', message: /larger/ });
+    await expect(resolveDidKey({ did: 'did:web:a.example' }, 'authentication', options({ fetch: fetchDoc('x'.repeat(20_000)) }))).rejects.toMatchObject({ code: 'did.resolution_failed' });
+  });
+
+  it('rejects did:web on IP literals, localhost and non-443 ports unless allowInsecureHosts (SSRF)', async () => {
+    let fetched = 0;
+    const fetch: typeof globalThis.fetch = async () => {
+      fetched++;
+      return new Response('{}');
+    };
+    for (const id of ['127.0.0.1', '10.0.0.8%3A443', '2130706433', '0x7f.1', 'localhost', 'api.localhost', 'LOCALHOST.', 'issuer.example%3A8443']) {
+      await expect(resolveDidKey({ did: `did:web:${id}` }, 'assertionMethod', options({ fetch })), id).rejects.toMatchObject({ code: 'did.invalid' });
+    }
+    expect(fetched).toBe(0);
+    expect(didWebUrl('issuer.example%3A443')).toBe('https://issuer.example:443/.well-known/did.json');
+    expect(didWebUrl('127.0.0.1%3A8443', true)).toBe('https://127.0.0.1:8443/.well-known/did.json');
+  });
+
+  it('never follows a did:web redirect and reports fetch failures without the HTTP status', async () => {
+    const inits: RequestInit[] = [];
+    const fetch: typeof globalThis.fetch = async (_url, init) => {
+      inits.push(init ?? {});
+      return new Response('gone', { status: 503 });
+    };
+    const failure = await resolveDidKey({ did: 'did:web:a.example' }, 'assertionMethod', options({ fetch })).catch((e: unknown) => e);
+    expect(inits[0]?.redirect).toBe('error');
+    expect(failure).toMatchObject({ code: 'did.resolution_failed', message: 'The did:web document could not be fetched' });
+    expect(String((failure as Error).message)).not.toMatch(/503/);
   });
 
   it('distinguishes disabled, remote-only and unknown methods', async () => {

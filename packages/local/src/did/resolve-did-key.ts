@@ -14,6 +14,8 @@ export interface DidResolverOptions {
   timeoutMs: number;
   maxBytes: number;
   signal: AbortSignal;
+  /** did:web: allow IP literals, localhost and non-443 ports (tests only). */
+  allowInsecureHosts?: boolean;
 }
 
 const BUILT_IN = new Set<DidMethod>(['jwk', 'key', 'web']);

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const client = (overrides: Partial<ConstructorParameters<typeof StatusListClient>[0]> = {}) =>
-  new StatusListClient({ fetch: globalThis.fetch, timeoutMs: 2_000, maxBytes: 100_000, trustAnchors: [ca.pem], clockSkewMs: 0, ...overrides });
+  new StatusListClient({ fetch: globalThis.fetch, timeoutMs: 2_000, maxBytes: 100_000, trustAnchors: [ca.pem], clockSkewMs: 0, allowHttp: true, ...overrides });
 const lookup = (uri: string, idx: number) => ({ uri, idx, now: Date.now(), allowedAlgs: ['ES256'], signal: new AbortController().signal });
 
 describe('StatusListClient', () => {
@@ -54,6 +54,24 @@ describe('StatusListClient', () => {
     await expect(client().status(lookup(server.url('/lists/500'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /HTTP 500/ });
     await expect(client({ maxBytes: 1_000 }).status(lookup(server.url('/lists/big'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /larger/ });
     await expect(client({ timeoutMs: 200 }).status(lookup(server.url('/lists/hang'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /No response/ });
+  });
+
+  it('refuses http status list URIs by default, without fetching', async () => {
+    const uri = server.url('/lists/https-only');
+    server.set('/lists/https-only', { token: await statusListToken(signer, { sub: uri, values: [0] }) });
+    await expect(client({ allowHttp: undefined }).status(lookup(uri, 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /https/ });
+    expect(server.hits('/lists/https-only')).toBe(0);
+  });
+
+  it('checks the issuer anchor and the HAIP chain rules on cached lists too', async () => {
+    const uri = server.url('/lists/anchor');
+    server.set('/lists/anchor', { token: await statusListToken(signer, { sub: uri, values: [0], x5c: [signer.x5c, ca.x5c] }) });
+    const c = client();
+    const other = await createTestCa('CN=Other');
+    expect(await c.status({ ...lookup(uri, 0), issuerAnchor: ca.der })).toBe(0);
+    await expect(c.status({ ...lookup(uri, 0), issuerAnchor: other.der })).rejects.toMatchObject({ code: 'status.unavailable', message: /trust anchor of the credential/ });
+    await expect(c.status({ ...lookup(uri, 0), haip: true })).rejects.toMatchObject({ code: 'status.unavailable', message: /HAIP/ });
+    expect(server.hits('/lists/anchor')).toBe(1);
   });
 
   it('rethrows the caller abort instead of reporting unavailability', async () => {

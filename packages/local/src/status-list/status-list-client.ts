@@ -1,5 +1,6 @@
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import { boundedFetch, BoundedFetchError } from '../verifier/bounded-fetch.js';
+import { sameDer } from '../x509/certificate.js';
 import { verifyCertificateChain } from '../x509/verify-certificate-chain.js';
 import { decodeStatusList, readStatusValue, type StatusList } from './read-status-value.js';
 import { StatusListError } from './status-list-error.js';
@@ -12,6 +13,8 @@ export interface StatusListClientOptions {
   clockSkewMs: number;
   /** Upper bound of cached lists (oldest evicted first). */
   maxEntries?: number;
+  /** Accept `http:` status list URIs (tests, local development). Default: https only. */
+  allowHttp?: boolean;
 }
 
 export interface StatusLookup {
@@ -20,10 +23,24 @@ export interface StatusLookup {
   now: number;
   allowedAlgs: readonly string[];
   signal: AbortSignal;
+  /**
+   * DER of the trust anchor the credential chains to: the token must chain to the same one, so
+   * one trusted issuer cannot publish the status of another's credentials. Omitted: any anchor.
+   */
+  issuerAnchor?: Uint8Array;
+  /** HAIP §7: the token's x5c must not contain an anchor nor be one. */
+  haip?: boolean;
 }
 
-interface CacheEntry {
+/** A verified list and how its signing chain was trusted (checked per lookup, cached or not). */
+interface TrustedList {
   list: StatusList;
+  anchor: Uint8Array;
+  leafIsAnchor: boolean;
+  anchorIncluded: boolean;
+}
+
+interface CacheEntry extends TrustedList {
   expiresAt: number;
 }
 
@@ -39,23 +56,27 @@ export class StatusListClient {
   constructor(private readonly options: StatusListClientOptions) {}
 
   async status(lookup: StatusLookup): Promise<number> {
-    return readStatusValue(await this.#list(lookup), lookup.idx);
+    const trusted = await this.#list(lookup);
+    if (lookup.issuerAnchor && !sameDer(trusted.anchor, lookup.issuerAnchor)) throw unavailable('The status list token is not signed under the trust anchor of the credential');
+    if (lookup.haip && (trusted.leafIsAnchor || trusted.anchorIncluded)) throw unavailable('HAIP requires a status list token x5c without the trust anchor');
+    return readStatusValue(trusted.list, lookup.idx);
   }
 
-  async #list(lookup: StatusLookup): Promise<StatusList> {
+  async #list(lookup: StatusLookup): Promise<TrustedList> {
     const hit = this.#cache.get(lookup.uri);
-    if (hit && hit.expiresAt > lookup.now) return hit.list;
+    if (hit && hit.expiresAt > lookup.now) return hit;
     this.#cache.delete(lookup.uri);
-    const { list, expiresAt } = await this.#fetchAndVerify(lookup);
+    const { expiresAt, ...trusted } = await this.#fetchAndVerify(lookup);
     if (expiresAt !== undefined && expiresAt > lookup.now) {
       if (this.#cache.size >= (this.options.maxEntries ?? 1_000)) this.#cache.delete(this.#cache.keys().next().value!);
-      this.#cache.set(lookup.uri, { list, expiresAt });
+      this.#cache.set(lookup.uri, { ...trusted, expiresAt });
     }
-    return list;
+    return trusted;
   }
 
-  async #fetchAndVerify({ uri, now, allowedAlgs, signal }: StatusLookup): Promise<{ list: StatusList; expiresAt?: number }> {
-    if (!/^https?:\/\//i.test(uri)) throw unavailable('The status list URI is not an http(s) URL');
+  async #fetchAndVerify({ uri, now, allowedAlgs, signal }: StatusLookup): Promise<TrustedList & { expiresAt?: number }> {
+    const scheme = this.options.allowHttp ? /^https?:\/\//i : /^https:\/\//i;
+    if (!scheme.test(uri)) throw unavailable(this.options.allowHttp ? 'The status list URI is not an http(s) URL' : 'The status list URI is not an https URL');
     let body: Uint8Array;
     try {
       ({ body } = await boundedFetch(this.options.fetch, uri, { accept: 'application/statuslist+jwt', timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxBytes, signal }));
@@ -75,13 +96,16 @@ export class StatusListClient {
     if (!Array.isArray(header.x5c) || !header.x5c.every((c) => typeof c === 'string')) throw unavailable('The status list token has no x5c certificate chain');
     const chain = await verifyCertificateChain(header.x5c as string[], this.options.trustAnchors, new Date(now));
     if (!chain.valid) throw unavailable(`The status list token certificate is not trusted: ${chain.detail}`);
-    let payload: Record<string, unknown>;
+    let parsed: unknown;
     try {
       const verified = await compactVerify(jwt, chain.leaf.node.publicKey, { algorithms: [header.alg] });
-      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as Record<string, unknown>;
+      parsed = JSON.parse(new TextDecoder().decode(verified.payload));
     } catch {
       throw unavailable('The status list token signature is invalid');
     }
+    // A validly signed `null` or array payload must be a status error, not a TypeError.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw unavailable('The status list token payload is not a JSON object');
+    const payload = parsed as Record<string, unknown>;
     if (payload.sub !== uri) throw unavailable('The status list token sub does not match the status list URI');
     if (typeof payload.iat !== 'number') throw unavailable('The status list token has no iat');
     const skew = this.options.clockSkewMs;
@@ -90,6 +114,7 @@ export class StatusListClient {
     const ttl = typeof payload.ttl === 'number' && payload.ttl > 0 ? payload.iat * 1000 + payload.ttl * 1000 : undefined;
     const exp = typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
     const expiresAt = exp !== undefined && ttl !== undefined ? Math.min(exp, ttl) : (exp ?? ttl);
-    return expiresAt === undefined ? { list } : { list, expiresAt };
+    const trusted = { list, anchor: chain.anchor.der, leafIsAnchor: chain.leafIsAnchor, anchorIncluded: chain.anchorIncluded };
+    return expiresAt === undefined ? trusted : { ...trusted, expiresAt };
   }
 }

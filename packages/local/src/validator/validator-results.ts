@@ -21,6 +21,7 @@ export const VALIDATOR_ERROR_TITLES = {
   'presentation_exchange.fields_unsatisfied': 'The credential does not meet the input descriptor field constraints.',
   'presentation_exchange.unsupported_jsonpath': 'The presentation definition uses a JSONPath expression outside the supported safe subset.',
   'presentation_exchange.unsupported_filter': 'The presentation definition uses a JSON Schema filter keyword this validator does not evaluate.',
+  'presentation_exchange.unsupported_constraint': 'The presentation definition uses a constraint this validator does not evaluate.',
   'presentation_exchange.unsatisfied': 'The valid presentations do not satisfy the presentation definition.',
 } as const;
 

@@ -15,6 +15,8 @@ export interface BoundedFetchOptions {
   maxBytes: number;
   /** The caller's signal: when it aborts, its reason is rethrown (verification stops). */
   signal: AbortSignal;
+  /** 'error' never follows a redirect (did:web); status lists follow them as TSL recommends. */
+  redirect?: 'follow' | 'error';
 }
 
 /**
@@ -26,7 +28,7 @@ export async function boundedFetch(fetchFn: typeof fetch, url: string, options: 
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = AbortSignal.any([options.signal, timeout]);
   try {
-    const response = await fetchFn(url, { method: 'GET', headers: { accept: options.accept }, signal, redirect: 'follow' });
+    const response = await fetchFn(url, { method: 'GET', headers: { accept: options.accept }, signal, redirect: options.redirect ?? 'follow' });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new BoundedFetchError('http_status', `The server answered HTTP ${response.status}`);

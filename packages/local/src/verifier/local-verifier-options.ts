@@ -9,9 +9,6 @@ export type SupportedAlg = (typeof SUPPORTED_ALGS)[number];
 const ms = (max: number, fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(max)), fallback);
 const positive = (max: number, fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max)), fallback);
 
-const fetchLimits = (timeoutMs: number, maxBytes: number) =>
-  v.optional(v.strictObject({ timeoutMs: positive(60_000, timeoutMs), maxBytes: positive(100_000_000, maxBytes) }), {});
-
 export const localVerifierOptionsSchema = v.strictObject({
   /** PEM trust anchors: IACAs (mdoc) and SD-JWT / status-list issuer roots. */
   trustAnchors: v.array(v.pipe(v.string(), v.nonEmpty('a trust anchor must be a PEM certificate'))),
@@ -25,11 +22,21 @@ export const localVerifierOptionsSchema = v.strictObject({
       enabled: v.optional(v.boolean(), true),
       timeoutMs: positive(60_000, 3_000),
       maxBytes: positive(100_000_000, 1_000_000),
+      /** Accept http: status list URIs (tests only). Default false: https only. */
+      allowHttp: v.optional(v.boolean(), false),
     }),
     {},
   ),
   /** did:web document fetch limits. */
-  didWeb: fetchLimits(3_000, 200_000),
+  didWeb: v.optional(
+    v.strictObject({
+      timeoutMs: positive(60_000, 3_000),
+      maxBytes: positive(100_000_000, 200_000),
+      /** Resolve did:web on IP literals, localhost and non-443 ports (tests only). Default false. */
+      allowInsecureHosts: v.optional(v.boolean(), false),
+    }),
+    {},
+  ),
   /** Used for status lists and did:web; defaults to the global fetch. */
   fetch: v.optional(v.custom<typeof fetch>((f) => typeof f === 'function', 'fetch must be a function')),
   allowedAlgs: v.optional(v.pipe(v.array(v.picklist(SUPPORTED_ALGS, `allowedAlgs entries must be one of ${SUPPORTED_ALGS.join(', ')}`)), v.minLength(1, 'allowedAlgs must not be empty')), [

@@ -54,6 +54,7 @@ export function localVerifier(options: LocalVerifierOptions): VerifierClient {
     maxBytes: resolved.statusList.maxBytes,
     trustAnchors: resolved.trustAnchors,
     clockSkewMs: resolved.clockSkewMs,
+    allowHttp: resolved.statusList.allowHttp,
   });
 
   return {

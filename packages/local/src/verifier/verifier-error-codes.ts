@@ -11,6 +11,7 @@ export const VERIFIER_ERROR_TITLES = {
   'proof.disclosure_invalid': 'The selective disclosures are invalid.',
   'proof.claim_missing': 'A required claim is missing from the credential.',
   'proof.key_unresolvable': 'The issuer key could not be determined.',
+  'proof.issuer_mismatch': 'The issuer claims disagree with each other or with the signing key.',
   'trusted_issuer.untrusted': 'The issuer certificate chain does not lead to a trusted anchor.',
   'trusted_issuer.chain_invalid': 'The issuer certificate chain is invalid.',
   'trusted_issuer.x5c_required': 'The issuer must identify its key with an x5c certificate chain.',
@@ -49,6 +50,7 @@ export const VERIFIER_ERROR_TITLES = {
   'did.resolution_failed': 'The DID document could not be resolved.',
   'did.key_not_found': 'The DID document has no matching verification method.',
   'vp.holder_mismatch': 'The presentation holder does not match its signing key.',
+  'holder_binding.subject_mismatch': 'A credential in the presentation is not bound to the holder that signed it.',
   'id_token.invalid': 'The ID token is malformed.',
   'id_token.not_self_issued': 'The ID token is not self-issued (iss must equal sub).',
   'id_token.sub_mismatch': 'The ID token subject does not match its key.',
@@ -58,6 +60,7 @@ export const VERIFIER_ERROR_TITLES = {
   'id_token.aud_mismatch': 'The ID token audience does not contain the verifier.',
   'id_token.nonce_mismatch': 'The ID token nonce does not match the request.',
   'id_token.expired': 'The ID token has expired.',
+  'id_token.not_yet_valid': 'The ID token is not yet valid (nbf).',
   'id_token.iat_invalid': 'The ID token issuance time is outside the accepted window.',
 } as const;
 

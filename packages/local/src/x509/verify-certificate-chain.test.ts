@@ -1,5 +1,7 @@
+import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
-import { createTestCa, withIssue } from '../verifier/__fixtures__/test-ca.js';
+import { ExtendedKeyUsageExtension, Extension, KeyUsageFlags } from '@peculiar/x509';
+import { createSelfSignedLeaf, createTestCa, withIssue } from '../verifier/__fixtures__/test-ca.js';
 import { authorityKeyIdentifiers } from './authority-key-identifiers.js';
 import { verifyCertificateChain } from './verify-certificate-chain.js';
 
@@ -66,10 +68,51 @@ describe('verifyCertificateChain', () => {
     expect(await verifyCertificateChain([], [root.pem], now)).toMatchObject({ valid: false });
   });
 
-  it('treats a self-signed leaf that is itself an anchor as leafIsAnchor', async () => {
-    const root = await createTestCa();
-    const result = await verifyCertificateChain([root.x5c], [root.pem], now);
+  it('treats a pinned self-signed (non-CA) leaf that is itself an anchor as leafIsAnchor', async () => {
+    const pinned = await createSelfSignedLeaf();
+    const result = await verifyCertificateChain([pinned.x5c], [pinned.pem], now);
     expect(result.valid && result.leafIsAnchor).toBe(true);
+    expect(result.valid && result.anchorIncluded).toBe(false);
+  });
+
+  it('reports x5c [anchor, anchor] as leafIsAnchor and anchorIncluded (HAIP bypass)', async () => {
+    const pinned = await createSelfSignedLeaf();
+    const result = await verifyCertificateChain([pinned.x5c, pinned.x5c], [pinned.pem], now);
+    expect(result).toMatchObject({ valid: true, leafIsAnchor: true, anchorIncluded: true });
+  });
+
+  it('flags an anchor anywhere in a multi-certificate x5c as anchorIncluded', async () => {
+    const root = await createTestCa();
+    const leaf = await root.issue({ subject: 'CN=Leaf' });
+    expect(await verifyCertificateChain([leaf.x5c, root.x5c], [root.pem], now)).toMatchObject({ valid: true, anchorIncluded: true, leafIsAnchor: false });
+  });
+
+  it('rejects a CA certificate as the signing leaf, also when it is the anchor itself', async () => {
+    const root = await createTestCa();
+    const subCa = await root.issue({ subject: 'CN=Sub CA', ca: true });
+    expect(await verifyCertificateChain([subCa.x5c], [root.pem], now)).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid', detail: expect.stringMatching(/is a CA/) });
+    expect(await verifyCertificateChain([root.x5c], [root.pem], now)).toMatchObject({ valid: false, detail: expect.stringMatching(/is a CA/) });
+    expect(await verifyCertificateChain([root.x5c, root.x5c], [root.pem], now)).toMatchObject({ valid: false, detail: expect.stringMatching(/is a CA/) });
+  });
+
+  it('rejects a leaf whose keyUsage lacks digitalSignature; accepts one without keyUsage', async () => {
+    const root = await createTestCa();
+    const noSig = await root.issue({ subject: 'CN=Encipher only', keyUsage: KeyUsageFlags.keyEncipherment });
+    expect(await verifyCertificateChain([noSig.x5c], [root.pem], now)).toMatchObject({ valid: false, detail: expect.stringMatching(/digitalSignature/) });
+    const noKu = await root.issue({ subject: 'CN=No KU', keyUsage: null, extensions: [new ExtendedKeyUsageExtension(['1.3.6.1.5.5.7.3.2'])] });
+    expect((await verifyCertificateChain([noKu.x5c], [root.pem], now)).valid).toBe(true);
+  });
+
+  it('rejects nameConstraints on an intermediate (not evaluated), accepts them on the anchor', async () => {
+    // NameConstraints ::= SEQUENCE { permittedSubtrees [0] { GeneralSubtree { dNSName "example.com" } } }
+    const nameConstraints = new Extension('2.5.29.30', true, Buffer.from('3011a00f300d820b6578616d706c652e636f6d', 'hex'));
+    const root = await createTestCa();
+    const constrained = await root.issue({ subject: 'CN=Constrained Intermediate', ca: true, extensions: [nameConstraints] });
+    const leaf = await constrained.issue({ subject: 'CN=Leaf' });
+    expect(await verifyCertificateChain([leaf.x5c, constrained.x5c], [root.pem], now)).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid', detail: expect.stringMatching(/nameConstraints/) });
+    // The same intermediate configured as the anchor: its constraints are the operator's choice.
+    const anchored = await verifyCertificateChain([leaf.x5c], [constrained.pem], now);
+    expect(anchored.valid).toBe(true);
   });
 });
 

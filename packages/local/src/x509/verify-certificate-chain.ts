@@ -1,5 +1,6 @@
 import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } from '@peculiar/x509';
 import { parseCertificate, sameDer, type ParsedCertificate } from './certificate.js';
+import { signingLeafProblem } from './check-signing-leaf.js';
 import { parseTrustAnchors } from './trust-anchors.js';
 
 export type ChainVerification =
@@ -10,9 +11,9 @@ export type ChainVerification =
       /** The certificates from the input, leaf first, anchor excluded. */
       chain: ParsedCertificate[];
       anchor: ParsedCertificate;
-      /** The sender included the anchor itself in x5c (HAIP says it must not). */
+      /** x5c has more than one entry and one of them is a configured anchor (HAIP: must not). */
       anchorIncluded: boolean;
-      /** The leaf itself is a configured anchor (a self-signed, directly trusted key). */
+      /** x5c[0] itself is a configured anchor (a directly trusted key), by DER equality. */
       leafIsAnchor: boolean;
     }
   | { valid: false; code: 'trusted_issuer.untrusted' | 'trusted_issuer.chain_invalid'; detail: string };
@@ -28,8 +29,10 @@ const KNOWN_EXTENSIONS = new Set([
   '2.5.29.35', // authorityKeyIdentifier
   '2.5.29.31', // cRLDistributionPoints
   '2.5.29.32', // certificatePolicies
-  '2.5.29.30', // nameConstraints (IACA profiles mark it critical; not evaluated, see README)
+  '2.5.29.30', // nameConstraints: accepted on the anchor only (IACA profiles mark it critical); not evaluated
 ]);
+
+const NAME_CONSTRAINTS = '2.5.29.30';
 
 const MAX_CHAIN = 10;
 
@@ -69,8 +72,10 @@ function signedBy(child: ParsedCertificate, issuer: ParsedCertificate): boolean 
 /**
  * RFC 5280 path validation of an x5c chain (leaf first) against PEM trust anchors: validity
  * periods at `now`, issuer/subject chaining, signatures, basicConstraints cA and pathLen, keyUsage
- * keyCertSign, unknown critical extensions. Revocation (CRL/OCSP) and name constraints are not
- * evaluated. Resolves with a result; never throws for bad input.
+ * keyCertSign, unknown critical extensions, and a signing leaf (not a CA, digitalSignature).
+ * Revocation (CRL/OCSP) is not checked. Name constraints are not evaluated, so a certificate
+ * below the anchor that carries them is rejected rather than trusted beyond its constraints.
+ * Resolves with a result; never throws for bad input.
  */
 export async function verifyCertificateChain(x5c: readonly string[] | readonly Uint8Array[], anchorsPem: readonly string[], now: Date): Promise<ChainVerification> {
   if (x5c.length === 0) return invalid('The certificate chain is empty');
@@ -83,24 +88,31 @@ export async function verifyCertificateChain(x5c: readonly string[] | readonly U
   }
   const anchors = parseTrustAnchors(anchorsPem);
   const isAnchor = (c: ParsedCertificate) => anchors.find((a) => sameDer(a.der, c.der));
-
+  // Any anchor in a multi-certificate x5c counts (HAIP §7), e.g. [anchor, anchor] or [leaf, anchor].
+  const anchorIncluded = chain.length > 1 && chain.some((c) => isAnchor(c) !== undefined);
   // A chain may end with the anchor itself; it is then the anchor, not part of the path.
-  let anchor = isAnchor(chain[chain.length - 1]!);
-  const anchorIncluded = anchor !== undefined && chain.length > 1;
-  if (anchorIncluded) chain = chain.slice(0, -1);
-  const leafIsAnchor = anchor !== undefined && !anchorIncluded;
+  let anchor = chain.length > 1 ? isAnchor(chain[chain.length - 1]!) : undefined;
+  if (anchor) chain = chain.slice(0, -1);
+  // Decided on what remains, by DER equality: [anchor, anchor] is a directly trusted leaf too.
+  const leafAnchor = isAnchor(chain[0]!);
+  const leafIsAnchor = leafAnchor !== undefined;
 
   for (const [i, c] of chain.entries()) {
     const problem = checkTimeAndExtensions(c, label(i, chain.length), now);
     if (problem) return invalid(problem);
+    if (!(i === 0 && leafIsAnchor) && c.cert.extensions.some((e) => e.type === NAME_CONSTRAINTS)) {
+      return invalid(`${label(i, chain.length)} has nameConstraints, which are accepted only on a trust anchor`);
+    }
   }
+  const leafProblem = signingLeafProblem(chain[0]!);
+  if (leafProblem) return invalid(leafProblem);
   for (let i = 0; i + 1 < chain.length; i++) {
     const name = label(i + 1, chain.length);
     if (!signedBy(chain[i]!, chain[i + 1]!)) return invalid(`${label(i, chain.length)} is not signed by ${name}`);
     const problem = checkIssuerCa(chain[i + 1]!, name, i);
     if (problem) return invalid(problem);
   }
-  if (leafIsAnchor) return { valid: true, leaf: chain[0]!, chain, anchor: anchor!, anchorIncluded: false, leafIsAnchor: true };
+  if (leafIsAnchor) return { valid: true, leaf: chain[0]!, chain, anchor: leafAnchor, anchorIncluded, leafIsAnchor: true };
 
   const top = chain[chain.length - 1]!;
   anchor = anchors.find((a) => signedBy(top, a));

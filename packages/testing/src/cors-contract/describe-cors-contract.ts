@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CorsConfigInput } from '@vp-authorizer/core';
+import { MAX_CORS_REQUEST_HEADERS_LENGTH, type CorsConfigInput } from '@vp-authorizer/core';
 import { createFakeAuthorizer, type FakeAuthorizer } from '../http-contract/fake-authorizer.js';
 import type { CorsTarget } from './cors-target.js';
 import { header, headerList, rawRequest, type RawResponse } from './raw-request.js';
@@ -153,6 +153,21 @@ export function describeCorsContract(name: string, target: CorsTarget): void {
         const res = await preflight(server.url('/echo'), ALLOWED, 'POST', hostile);
         expect(res.status).toBe(204);
         expect(header(res, 'access-control-allow-origin')).toBeUndefined();
+      });
+
+      it('regression: quadratic header parsing — a value just under the cap, mostly commas and whitespace, is still decided right', async () => {
+        // Allowed names split by 60 empty entries and whitespace, one character under the length cap.
+        const padded = (last: string) => {
+          const head = `Content-Type,${' ,'.repeat(60)}`;
+          return `${head}${' '.repeat(MAX_CORS_REQUEST_HEADERS_LENGTH - 1 - head.length - last.length - 1)},${last}`;
+        };
+        expect(padded('authorization')).toHaveLength(MAX_CORS_REQUEST_HEADERS_LENGTH - 1);
+        const allowed = await preflight(server.url('/echo'), ALLOWED, 'POST', padded('authorization'));
+        expect(allowed.status).toBe(204);
+        expect(header(allowed, 'access-control-allow-origin')).toBe(ALLOWED);
+        const refused = await preflight(server.url('/echo'), ALLOWED, 'POST', padded('x-not-allowed'));
+        expect(refused.status).toBe(204);
+        expect(header(refused, 'access-control-allow-origin')).toBeUndefined();
       });
     });
 

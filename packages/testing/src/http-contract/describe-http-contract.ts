@@ -1,8 +1,10 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
 import { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject } from './contract-wallet.js';
 import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';
 import type { HttpTarget, MountedHttpTarget } from './http-target.js';
+import { rawRequest } from '../cors-contract/raw-request.js';
 
 export interface HttpContractOptions {
   /** Mount prefix (default '/authz'). */
@@ -20,7 +22,9 @@ const FAKE_BODY_LIMIT = 4 * 1024;
 /**
  * The HTTP contract every way of serving the authorizer must meet. It runs each case over a real
  * server (127.0.0.1, random port) mounted under a prefix, once without and once with the host's
- * body parsers: adapter mechanics against a fake authorizer, then the real core's flows.
+ * body parsers: adapter mechanics against a fake authorizer, then the real core's flows. Host
+ * body parsers must be mounted with a limit above the authorizer's (see HttpTargetMount), so the
+ * 413 cases check that the adapter enforces `bodyLimitBytes` on what a host parser read.
  */
 export function describeHttpContract(name: string, target: HttpTarget, options: HttpContractOptions = {}): void {
   const prefix = options.prefix ?? '/authz';
@@ -46,6 +50,8 @@ interface Server {
   mounted(): MountedHttpTarget;
   /** Resolves with the first framework-path error (already reported or future) matching `test`. */
   frameworkError(test: (error: unknown) => boolean): Promise<unknown>;
+  /** Every framework-path error reported so far. */
+  frameworkErrors(): readonly unknown[];
   call(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
 }
 
@@ -67,6 +73,7 @@ function serverFor(target: HttpTarget, prefix: string, hostBodyParsers: boolean)
   return {
     prefix,
     mounted: () => mounted!,
+    frameworkErrors: () => errors,
     frameworkError: (test) => new Promise((resolve) => {
       const seen = errors.find(test);
       if (seen !== undefined) resolve(seen);
@@ -84,18 +91,54 @@ function serverFor(target: HttpTarget, prefix: string, hostBodyParsers: boolean)
 const describesError = (detail: string) => (error: unknown) =>
   [error, (error as { cause?: unknown })?.cause].some((e) => e instanceof Error && e.message.includes(detail));
 
-/** A body sent as a stream: no Content-Length, so the limit must hold while reading. */
-function chunked(bytes: number): RequestInit {
-  const chunk = new Uint8Array(1024).fill(0x61);
+/** About `bytes` of valid JSON (`{"a":"aaa…"}`): a host JSON parser accepts it and hands it on. */
+const bigJson = (bytes: number): string => JSON.stringify({ a: 'a'.repeat(bytes) });
+
+/**
+ * A valid JSON (`{"a":"aaa…"}`) or form (`a=aaa…`) body sent as a stream: no Content-Length, so
+ * the limit must hold while reading, or on the value a host parser made of it.
+ */
+function chunked(bytes: number, kind: 'json' | 'form' = 'json'): RequestInit {
+  const encoder = new TextEncoder();
+  const chunk = encoder.encode('a'.repeat(1024));
+  const [open, close] = kind === 'json' ? ['{"a":"', '"}'] : ['a=', ''];
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
+    start: (controller) => controller.enqueue(encoder.encode(open)),
     pull(controller) {
-      if (sent >= bytes) return controller.close();
+      if (sent >= bytes) {
+        if (close) controller.enqueue(encoder.encode(close));
+        return controller.close();
+      }
       sent += chunk.byteLength;
       controller.enqueue(chunk);
     },
   });
-  return { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit;
+  const type = kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+  return { method: 'POST', body, duplex: 'half', headers: { 'content-type': type } } as RequestInit;
+}
+
+/** Writes `data` on a fresh socket; resolves with everything received once the server closed it. */
+function untilClosed(origin: string, data: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+    socket.write(data);
+  });
+}
+
+/** Sends the head and part of a body, then destroys the socket; resolves once it is closed. */
+function hangUpMidBody(origin: string, head: string, part: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+    socket.write(head + part, () => socket.destroy());
+  });
 }
 
 function mechanicsCases(server: Server, mode: { hostBodyParsers: boolean; errorPath: boolean; name: string }): void {
@@ -136,6 +179,13 @@ function mechanicsCases(server: Server, mode: { hostBodyParsers: boolean; errorP
     expect(seen.headers).toMatchObject({ authorization: 'Bearer abc', 'content-type': 'text/plain' });
   });
 
+  it('hands over a repeated request header as one comma-joined value, in order', async () => {
+    // Two header lines on the wire (fetch would join them itself before sending).
+    const res = await rawRequest(`${server.mounted().origin}${server.prefix}/echo`, { headers: [['X-Multi', 'a'], ['X-Multi', 'b']] });
+    expect(res.status).toBe(200);
+    expect((JSON.parse(res.body) as { headers: Record<string, string | null> }).headers['x-multi']).toBe('a, b');
+  });
+
   it('hands over a JSON body intact', async () => {
     const text = '{"a":1,"b":"x+y ~&="}';
     const seen = await echo({ method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
@@ -157,21 +207,52 @@ function mechanicsCases(server: Server, mode: { hostBodyParsers: boolean; errorP
     expect((await echo({ method: 'POST' })).body).toBeNull();
   });
 
-  const notWithHostParsers = mode.hostBodyParsers ? it.skip : it;
-  const hostLimit = mode.hostBodyParsers ? " [not applicable: the host's body parser applies its own limit first]" : '';
-
-  notWithHostParsers(`answers 413 JSON for a body over the limit (declared length) and keeps serving${hostLimit}`, async () => {
-    const res = await server.call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'a'.repeat(4 * 1024 * 1024) });
+  // With host parsers these run too: the host's limit is above ours, so the adapter must refuse
+  // what the host parser read (declared length, or the parsed value of a chunked upload).
+  it('answers 413 JSON for a body over the limit (declared length) and keeps serving', async () => {
+    const res = await server.call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: bigJson(4 * 1024 * 1024) });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ type: 'request.body_too_large', status: 413 });
     expect((await server.call('/echo')).status).toBe(200);
   });
 
-  notWithHostParsers(`answers 413 JSON for a streamed body that passes the limit while being read${hostLimit}`, async () => {
+  it('answers 413 JSON for a streamed body that passes the limit while being read', async () => {
     const res = await server.call('/echo', chunked(4 * 1024 * 1024));
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ type: 'request.body_too_large', status: 413 });
     expect((await server.call('/echo')).status).toBe(200);
+  });
+
+  it('answers 413 JSON for a streamed form body over the limit', async () => {
+    const res = await server.call('/echo', chunked(64 * 1024, 'form'));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ type: 'request.body_too_large', status: 413 });
+  });
+
+  const hostReadsFirst = " [not applicable: the host's body parser reads the body before the adapter runs]";
+  (mode.hostBodyParsers ? it.skip : it)(
+    `regression: over-limit declared length — 413 at once, without reading, and the connection is closed${mode.hostBodyParsers ? hostReadsFirst : ''}`,
+    async () => {
+      // A declared gigabyte and no body at all: only an answer that reads nothing can arrive.
+      const head = `POST ${server.prefix}/echo HTTP/1.1\r\nHost: contract.test\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n`;
+      const received = await untilClosed(server.mounted().origin, head);
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(received).toContain('request.body_too_large');
+    },
+    20_000,
+  );
+
+  const abortNotApplicable = mode.hostBodyParsers ? hostReadsFirst : mode.errorPath ? '' : ` [not applicable: ${mode.name} has no error path]`;
+  (abortNotApplicable ? it.skip : it)(`regression: client disconnect mid-body — not reported as an unexpected server error${abortNotApplicable}`, async () => {
+    const before = server.frameworkErrors().length;
+    const head = `POST ${server.prefix}/echo HTTP/1.1\r\nHost: contract.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
+    await hangUpMidBody(server.mounted().origin, head, '{"a":');
+    // Sequencing, not timing: the server handles the hang-up before these later connections.
+    expect((await server.call('/echo')).status).toBe(200);
+    expect((await server.call('/echo')).status).toBe(200);
+    // node:http's own parse error for the cut-off request (Koa reports socket errors itself) is the host's.
+    const fromNodeHttp = (e: unknown) => /^HPE_/.test(String((e as { code?: unknown })?.code));
+    expect(server.frameworkErrors().slice(before).filter((e) => !fromNodeHttp(e)).map(String)).toEqual([]);
   });
 
   it('keeps two Set-Cookie headers apart and passes the app Vary through', async () => {
@@ -179,6 +260,25 @@ function mechanicsCases(server: Server, mode: { hostBodyParsers: boolean; errorP
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/; HttpOnly']);
     expect(res.headers.get('vary')).toContain('Accept-Encoding');
+  });
+
+  it('regression: framework ETag/304 — If-None-Match never turns an answer into an empty 304', async () => {
+    const first = await server.call('/cookies');
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    const again = await server.call('/cookies', { headers: { 'if-none-match': first.headers.get('etag') ?? 'W/"2-any"' } });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(body);
+  });
+
+  it('answers HEAD with the Content-Length of the GET answer', async () => {
+    const get = await rawRequest(`${server.mounted().origin}${server.prefix}/cookies`);
+    const head = await rawRequest(`${server.mounted().origin}${server.prefix}/cookies`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    // A HEAD answer may omit Content-Length; if it sends one, it is the GET's (never 0).
+    const length = head.headers.get('content-length');
+    if (length) expect(length).toEqual(get.headers.get('content-length') ?? [String(Buffer.byteLength(get.body))]);
   });
 
   it('answers 204 with an empty body', async () => {
@@ -355,7 +455,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean }): vo
     expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
   });
 
-  (mode.hostBodyParsers ? it.skip : it)(`answers 413 for a body over the configured limit${mode.hostBodyParsers ? " [not applicable: the host's body parser applies its own limit first]" : ''}`, async () => {
+  it('answers 413 for a body over the configured limit', async () => {
     const big = { ...dcqlDirectPostJwt, nonce: 'n'.repeat(200), padding: 'x'.repeat(BODY_LIMIT * 2) };
     const res = await server.call(`${V}/authorizations`, json(big));
     expect(res.status).toBe(413);

@@ -55,6 +55,8 @@ export function createFakeAuthorizer(options: { bodyLimitBytes?: number; basePat
       const path = url.pathname.slice(base.length) || '/';
       let answer: CoreResponse;
       try {
+        // Like the core's fetch(): refuse an over-limit declared length before reading anything.
+        if (Number(request.headers.get('content-length') ?? 0) > bodyLimitBytes) throw new AuthorizerError('request.body_too_large');
         const bytes = request.body ? await readBodyWithLimit(request.body, bodyLimitBytes) : new Uint8Array(0);
         answer = await handle({ method: request.method, path, query: url.searchParams, headers: request.headers, ...(bytes.byteLength > 0 ? { body: { kind: 'bytes', bytes } } : {}) });
       } catch (error) {

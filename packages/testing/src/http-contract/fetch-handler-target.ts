@@ -38,6 +38,8 @@ async function bridge(authorizer: Authorizer, origin: string, req: IncomingMessa
   response.headers.forEach((value, name) => void (name !== 'set-cookie' && (out[name] = value)));
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out['set-cookie'] = cookies;
+  // An unread (over-limit) upload: close instead of letting Node drain the rest of it.
+  if (!req.complete) out.connection = 'close';
   res.writeHead(response.status, out);
   res.end(Buffer.from(await response.arrayBuffer()));
 }

@@ -6,7 +6,9 @@ export interface HttpTargetMount {
   prefix: string;
   /**
    * Mount the framework's usual JSON and form body parsers before the adapter (express.json() +
-   * express.urlencoded(), @koa/bodyparser, a Hono middleware calling c.req.json()/parseBody()).
+   * express.urlencoded(), @koa/bodyparser, a Hono middleware calling c.req.json()/parseBody()),
+   * with a size limit of at least 8 MiB: above the authorizer's, so the suite's 413 cases check
+   * that the adapter still enforces `bodyLimitBytes` on a body the host already read.
    */
   hostBodyParsers?: boolean;
   /** Call with every error that reaches the framework's own error path (Express error middleware, Koa 'error' event, Hono onError). */

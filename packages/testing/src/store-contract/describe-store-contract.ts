@@ -208,6 +208,17 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         for (const r of created) expect(all).toContain(r.id);
       });
 
+      it('compare-and-set with a later expiresAt moves the record: not listed at the old time, listed at the new', async () => {
+        const first = 1_900_000_000_000;
+        const later = first + 10 * MINUTE;
+        const created = record({ status: 'pending', expiresAt: first });
+        await store.create(created, KEEP_MS);
+        expect(await store.compareAndSet({ ...created, version: 2, expiresAt: later }, 1)).toBe(true);
+        expect(ids(await store.listDueForExpiry(first, 1_000))).not.toContain(created.id);
+        expect(ids(await store.listDueForExpiry(later - 1, 1_000))).not.toContain(created.id);
+        expect(await store.listDueForExpiry(later, 1_000)).toContainEqual({ instanceId, id: created.id });
+      });
+
       it('lists due records of every instance with their instance id', async () => {
         const expiresAt = 1_900_000_000_000;
         const a = record({ expiresAt });

@@ -46,6 +46,14 @@ describe('localValidator — Presentation Exchange', () => {
     expect(at(schema, ['degree', 0])?.error?.code).toBe('presentation_exchange.unsupported_filter');
   });
 
+  it.each(['is_holder', 'subject_is_issuer', 'same_subject'])('fails closed on the unsupported constraint %s instead of ignoring it', async (key) => {
+    const value = key === 'subject_is_issuer' ? 'required' : [{ field_id: ['f1'], directive: 'required' }];
+    const definition = { id: 'pd', input_descriptors: [degree([{ id: 'f1', path: ['$.credentialSubject.given_name'] }], { constraints: { fields: [{ id: 'f1', path: ['$.credentialSubject.given_name'] }], [key]: value } })] };
+    const results = await run(definition, [jwtVp('degree', [vc], { format: 'jwt_vp_json' })]);
+    expect(at(results, ['degree', 0])?.error).toMatchObject({ code: 'presentation_exchange.unsupported_constraint', errors: [{ pointer: `/input_descriptors/0/constraints/${key}` }] });
+    expect(at(results, [])?.error?.code).toBe('presentation_exchange.unsatisfied');
+  });
+
   it('checks descriptor ids and allowed formats (vc+sd-jwt and dc+sd-jwt are aliases)', async () => {
     const definition = { id: 'pd', input_descriptors: [degree([{ path: ['$.given_name'] }], { id: 'pid', format: { 'vc+sd-jwt': {} } })] };
     expect(errorCodes(await run(definition, [sdJwt('pid', { given_name: 'E' })]))).toEqual([]);

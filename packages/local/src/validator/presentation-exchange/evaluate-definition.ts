@@ -15,6 +15,18 @@ interface Field {
 
 const SD_JWT_ALIASES = new Set(['vc+sd-jwt', 'dc+sd-jwt']);
 
+/** PE v2 holder/subject relations this validator cannot evaluate; ignoring them would let everything pass. */
+const UNSUPPORTED_CONSTRAINTS = ['is_holder', 'subject_is_issuer', 'same_subject'] as const;
+
+function unsupportedConstraintProblems(descriptor: Descriptor, descriptorIndex: number): Problem[] {
+  const constraints = (descriptor.constraints ?? {}) as Record<string, unknown>;
+  return UNSUPPORTED_CONSTRAINTS.filter((key) => constraints[key] !== undefined).map((key) => ({
+    code: 'presentation_exchange.unsupported_constraint' as const,
+    detail: `constraints.${key} is not supported`,
+    pointer: `/input_descriptors/${descriptorIndex}/constraints/${key}`,
+  }));
+}
+
 /** The descriptor's (else the definition's) `format` object lists the allowed format names. */
 function formatAllowed(definition: PresentationDefinition, descriptor: Descriptor, format: string): boolean {
   const allowed = descriptor.format ?? definition.format;
@@ -94,6 +106,8 @@ export function evaluatePresentationDefinition(
       problems.push({ code: 'presentation_exchange.unknown_descriptor', detail: `the definition has no input descriptor ${JSON.stringify(presentation.queryId)}` });
     } else if (formatFamily(presentation.format) === undefined || !formatAllowed(definition, descriptor, presentation.format)) {
       problems.push({ code: 'presentation_exchange.format_mismatch', detail: `the format ${presentation.format} is not allowed for this input descriptor`, pointer: `/input_descriptors/${index}/format` });
+    } else if (unsupportedConstraintProblems(descriptor, index).length > 0) {
+      problems = unsupportedConstraintProblems(descriptor, index);
     } else {
       const views = viewsOf(presentation);
       // A VP may carry several credentials: one of them must meet the descriptor's constraints.

@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, randomBytes, sign as cryptoSign } from 'node:crypto';
 import { DeviceResponse, Document, MDoc, type MdocContext } from '@animo-id/mdoc';
 import { tag24Encoding } from '../mdoc/mdoc-cbor.js';
-import { generateKeys, type TestCa, type TestKeys } from './test-ca.js';
+import { generateKeys, type IssuedCertificate, type TestCa, type TestKeys } from './test-ca.js';
 
 const HASHES = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;
 
@@ -40,7 +40,7 @@ export interface MdocFixture {
   issuerCert: TestCa;
   device: TestKeys;
   /** base64url DeviceResponse signed over `transcript`. */
-  deviceResponse(options: { transcript: Uint8Array; validFrom?: Date; validUntil?: Date; docType?: string; deviceKeys?: TestKeys; issuerKeys?: TestKeys }): Promise<string>;
+  deviceResponse(options: { transcript: Uint8Array; validFrom?: Date; validUntil?: Date; docType?: string; deviceKeys?: TestKeys; issuerKeys?: TestKeys; signerCert?: IssuedCertificate }): Promise<string>;
 }
 
 /** A real mDL issuer (document signer under `ca`) and device key, via @animo-id/mdoc. */
@@ -50,12 +50,12 @@ export async function createMdocFixture(ca: TestCa): Promise<MdocFixture> {
   return {
     issuerCert,
     device,
-    async deviceResponse({ transcript, validFrom = new Date(Date.now() - 60_000), validUntil = new Date(Date.now() + 86_400_000), docType = MDL, deviceKeys, issuerKeys }) {
+    async deviceResponse({ transcript, validFrom = new Date(Date.now() - 60_000), validUntil = new Date(Date.now() + 86_400_000), docType = MDL, deviceKeys, issuerKeys, signerCert = issuerCert }) {
       const signed = await new Document(docType, mdocContext)
         .addIssuerNameSpace(MDL_NS, { given_name: 'Erika', family_name: 'Mustermann', age_over_18: true })
         .addValidityInfo({ signed: new Date(Date.now() - 60_000), validFrom, validUntil })
         .addDeviceKeyInfo({ deviceKey: device.publicJwk as never })
-        .sign({ issuerPrivateKey: (issuerKeys ?? issuerCert).privateJwk as never, issuerCertificate: issuerCert.der, alg: 'ES256' }, mdocContext);
+        .sign({ issuerPrivateKey: (issuerKeys ?? signerCert).privateJwk as never, issuerCertificate: signerCert.der, alg: 'ES256' }, mdocContext);
       const response = await DeviceResponse.from(new MDoc([signed]))
         .usingPresentationDefinition({
           id: 'pd',

@@ -7,6 +7,7 @@ import {
   KeyUsagesExtension,
   SubjectKeyIdentifierExtension,
   X509CertificateGenerator,
+  type Extension,
   type X509Certificate,
 } from '@peculiar/x509';
 import { exportJWK, type JWK } from 'jose';
@@ -36,7 +37,19 @@ export interface IssuedCertificate extends TestKeys {
 
 export interface TestCa extends IssuedCertificate {
   /** Issues a certificate signed by this CA. */
-  issue(options: { subject: string; ca?: boolean; notBefore?: Date; notAfter?: Date; keys?: TestKeys }): Promise<TestCa>;
+  issue(options: IssueOptions): Promise<TestCa>;
+}
+
+export interface IssueOptions {
+  subject: string;
+  ca?: boolean;
+  notBefore?: Date;
+  notAfter?: Date;
+  keys?: TestKeys;
+  /** Overrides the default key usage (keyCertSign|cRLSign for CAs, digitalSignature otherwise); null omits it. */
+  keyUsage?: KeyUsageFlags | null;
+  /** Extra extensions (SAN, EKU, nameConstraints, …). */
+  extensions?: Extension[];
 }
 
 function toIssued(cert: X509Certificate, keys: TestKeys): IssuedCertificate {
@@ -48,7 +61,8 @@ function toIssued(cert: X509Certificate, keys: TestKeys): IssuedCertificate {
 export function withIssue(ca: IssuedCertificate): TestCa {
   return {
     ...ca,
-    async issue({ subject, ca: isCa = false, notBefore = new Date(Date.now() - DAY), notAfter = new Date(Date.now() + 365 * DAY), keys }) {
+    async issue({ subject, ca: isCa = false, notBefore = new Date(Date.now() - DAY), notAfter = new Date(Date.now() + 365 * DAY), keys, keyUsage, extensions = [] }) {
+      const usage = keyUsage === undefined ? (isCa ? KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign : KeyUsageFlags.digitalSignature) : keyUsage;
       const subjectKeys = keys ?? (await generateKeys());
       const cert = await X509CertificateGenerator.create({
         subject,
@@ -60,9 +74,10 @@ export function withIssue(ca: IssuedCertificate): TestCa {
         signingAlgorithm: SIGNING,
         extensions: [
           new BasicConstraintsExtension(isCa, undefined, true),
-          new KeyUsagesExtension(isCa ? KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign : KeyUsageFlags.digitalSignature, true),
+          ...(usage === null ? [] : [new KeyUsagesExtension(usage, true)]),
           await SubjectKeyIdentifierExtension.create(subjectKeys.keys.publicKey),
           await AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
+          ...extensions,
         ],
       });
       return withIssue(toIssued(cert, subjectKeys));
@@ -86,4 +101,18 @@ export async function createTestCa(subject = 'CN=Test Root CA,O=vp-authorizer te
     ],
   });
   return withIssue(toIssued(cert, keys));
+}
+
+/** A self-signed end-entity certificate (not a CA) that can be pinned as a trust anchor itself. */
+export async function createSelfSignedLeaf(subject = 'CN=Pinned Issuer'): Promise<IssuedCertificate> {
+  const keys = await generateKeys();
+  const cert = await X509CertificateGenerator.createSelfSigned({
+    name: subject,
+    keys: keys.keys,
+    notBefore: new Date(Date.now() - DAY),
+    notAfter: new Date(Date.now() + 365 * DAY),
+    signingAlgorithm: SIGNING,
+    extensions: [new BasicConstraintsExtension(false, undefined, true), new KeyUsagesExtension(KeyUsageFlags.digitalSignature, true)],
+  });
+  return toIssued(cert, keys);
 }

@@ -1,4 +1,4 @@
-import { didMethodsConfigSchema, type ParsedJwtVcPresentation, type ParsedJwtVp, type PolicyResult } from '@vp-authorizer/core';
+import { didMethodsConfigSchema, runFormatPolicy, type ParsedJwtVc, type ParsedJwtVcPresentation, type ParsedJwtVp, type PolicyResult } from '@vp-authorizer/core';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,12 +11,17 @@ import { localVerifier } from '../local-verifier.js';
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.path.slice(2).join('/') || '.'}:${r.policy}:${r.error!.code}`);
 const decoded = (jwt: string) => ({ compact: jwt, header: decodeProtectedHeader(jwt) as Record<string, unknown>, payload: decodeJwt(jwt) as Record<string, unknown> });
 
-function vpPresentation(raw: string): ParsedJwtVp {
-  return { kind: 'jwt-vp', path: ['vc', 0], queryId: 'vc', index: 0, format: 'jwt_vc_json', raw, jwt: decoded(raw), dataModel: '1.1', presentation: {}, credentials: [] };
+/** What the format policy hands the verifier for `raw` under query `vc` (jwt_vc_json). */
+function parsed(raw: string): ParsedJwtVp | ParsedJwtVcPresentation {
+  const outcome = runFormatPolicy({ query: { type: 'DCQL', dcql: { credentials: [{ id: 'vc', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential']] } }] } }, responseType: 'vp_token', vpToken: { vc: [raw] } });
+  if (!outcome.ok) throw new Error(`format policy rejected the token: ${outcome.results.map((r) => r.error?.code).join(', ')}`);
+  return outcome.presentations[0] as ParsedJwtVp | ParsedJwtVcPresentation;
 }
-function vcPresentation(raw: string): ParsedJwtVcPresentation {
-  return { kind: 'jwt-vc', path: ['vc', 0], queryId: 'vc', index: 0, format: 'jwt_vc_json', raw, jwt: decoded(raw), dataModel: '1.1', credential: {}, types: [] };
-}
+const vpPresentation = (raw: string) => parsed(raw) as ParsedJwtVp;
+const vcPresentation = (raw: string) => parsed(raw) as ParsedJwtVcPresentation;
+/** A hand-built parse result, for the verifier's defences against a parse that disagrees with the JWT. */
+const parsedVc = (jwt: string, dataModel: '1.1' | '2.0' = '1.1'): ParsedJwtVc => ({ kind: 'jwt-vc', jwt: decoded(jwt), dataModel, credential: {}, types: [] });
+const handBuiltVp = (raw: string, credentials: ParsedJwtVc[], dataModel: '1.1' | '2.0' = '1.1'): ParsedJwtVp => ({ kind: 'jwt-vp', path: ['vc', 0], queryId: 'vc', index: 0, format: 'jwt_vc_json', raw, jwt: decoded(raw), dataModel, presentation: {}, credentials });
 
 let ca: TestCa;
 let issuer: DidKeyPair;
@@ -49,6 +54,7 @@ describe('localVerifier: JWT VP / VC', () => {
       'vc/0/verifiableCredential/0:notBefore',
       'vc/0/verifiableCredential/0:notAfter',
       'vc/0/verifiableCredential/0:status',
+      'vc/0/verifiableCredential/0:holderBinding',
     ]);
     expect(results[0]!.data).toMatchObject({ method: 'vp-jwt', holder: holder.did, kid: holder.kid });
     expect(results[1]!.data).toMatchObject({ issuer: issuer.did, dataModel: '1.1', alg: 'EdDSA' });
@@ -56,7 +62,8 @@ describe('localVerifier: JWT VP / VC', () => {
 
   it('accepts a did:key (P-256) holder', async () => {
     const p256 = await didKey('p256');
-    expect(errorsOf(await verify(vpPresentation(await vp11([await vc11()], {}, p256))))).toEqual([]);
+    const vc = await vc11({ sub: p256.did, vc: { type: ['VerifiableCredential'], credentialSubject: { id: p256.did } } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([vc], {}, p256))))).toEqual([]);
   });
 
   it('accepts a VCDM 2.0 vp+jwt with an enveloped vc+jwt issued with x5c', async () => {
@@ -101,6 +108,79 @@ describe('localVerifier: JWT VP / VC', () => {
     const p = vcPresentation(await vc11());
     expect(errorsOf(await verify(p))).toEqual(['.:holderBinding:holder_binding.missing']);
     expect(errorsOf(await verify(p, { holderBindingRequired: { vc: false } }))).toEqual([]);
+  });
+
+  it('rejects a vp+jwt that also has a vp claim instead of verifying the top-level credentials (data-model confusion)', async () => {
+    const genuine = await vc11();
+    const forgedBody = Buffer.from(JSON.stringify({ iss: issuer.did, sub: holder.did, vc: { type: ['VerifiableCredential', 'UniversityDegree'], credentialSubject: { id: holder.did, degree: 'PhD' } } })).toString('base64url');
+    const [h, , sig] = genuine.split('.');
+    const forged = `${h}.${forgedBody}.${sig}`;
+    const vp = await holder.sign({ iss: holder.did, aud: CLIENT_ID, nonce: NONCE, iat: nowSeconds(), type: ['VerifiablePresentation'], verifiableCredential: [genuine], vp: { type: ['VerifiablePresentation'], verifiableCredential: [forged] } }, { typ: 'vp+jwt' });
+    // The format policy rejects it; a parse that picked the vp claim anyway is rejected here too.
+    expect(() => parsed(vp)).toThrow(/format\.jwt_malformed/);
+    expect(errorsOf(await verify(handBuiltVp(vp, [parsedVc(forged)], '1.1')))).toEqual(['.:format:proof.typ_invalid']);
+    // Without the ambiguous typ, the credentials the format policy parsed (vp claim) are the ones verified.
+    const vp11 = await holder.sign({ iss: holder.did, aud: CLIENT_ID, nonce: NONCE, iat: nowSeconds(), verifiableCredential: [genuine], vp: { type: ['VerifiablePresentation'], verifiableCredential: [forged] } }, { typ: 'JWT' });
+    expect(errorsOf(await verify(vpPresentation(vp11)))).toEqual(['verifiableCredential/0:proof:proof.signature_invalid']);
+  });
+
+  it('rejects a parse whose credentials or data model differ from the signed VP', async () => {
+    const vp = await vp11([await vc11()]);
+    expect(errorsOf(await verify(handBuiltVp(vp, [parsedVc(await vc11({ vc: { type: ['VerifiableCredential'], credentialSubject: { id: holder.did, degree: 'PhD' } } }))])))).toEqual(['.:format:format.malformed']);
+    expect(errorsOf(await verify(handBuiltVp(vp, [])))).toEqual(['.:format:format.malformed']);
+    expect(errorsOf(await verify(handBuiltVp(vp, vpPresentation(vp).credentials, '2.0')))).toEqual(['.:format:format.malformed']);
+  });
+
+  it('rejects an embedded vc+jwt that also has a vc claim, and a credential parsed in another data model', async () => {
+    const ambiguous = await issuer.sign({ iss: issuer.did, sub: holder.did, type: ['VerifiableCredential'], credentialSubject: { id: holder.did }, vc: { type: ['VerifiableCredential'], credentialSubject: { id: holder.did } } }, { typ: 'vc+jwt' });
+    const vp = await vp11([ambiguous]);
+    expect(errorsOf(await verify(handBuiltVp(vp, [parsedVc(ambiguous, '2.0')])))).toEqual(['verifiableCredential/0:proof:proof.typ_invalid']);
+    const plain = await vc11();
+    const vpPlain = await vp11([plain]);
+    expect(errorsOf(await verify(handBuiltVp(vpPlain, [parsedVc(plain, '2.0')])))).toEqual(['verifiableCredential/0:proof:format.malformed']);
+  });
+
+  it('rejects a stolen VC of another subject wrapped in the attacker VP (holder_binding.subject_mismatch)', async () => {
+    const victim = await didJwk();
+    const attacker = await didJwk();
+    const victimVc = await vc11({ sub: victim.did, vc: { type: ['VerifiableCredential', 'UniversityDegree'], credentialSubject: { id: victim.did, degree: 'PhD' } } });
+    const vp = vpPresentation(await vp11([victimVc], {}, attacker));
+    expect(errorsOf(await verify(vp))).toEqual(['verifiableCredential/0:holderBinding:holder_binding.subject_mismatch']);
+    // Only the sub, or only a credentialSubject.id, of someone else is enough to fail.
+    const subOnly = await vc11({ sub: victim.did, vc: { type: ['VerifiableCredential'], credentialSubject: { degree: 'PhD' } } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([subOnly], {}, attacker))))).toEqual(['verifiableCredential/0:holderBinding:holder_binding.subject_mismatch']);
+    const mixed = await vc11({ sub: attacker.did, vc: { type: ['VerifiableCredential'], credentialSubject: [{ id: attacker.did }, { id: victim.did }] } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([mixed], {}, attacker))))).toEqual(['verifiableCredential/0:holderBinding:holder_binding.subject_mismatch']);
+    // A waived binding accepts a credential of another subject.
+    expect(errorsOf(await verify(vp, { holderBindingRequired: { vc: false } }))).toEqual([]);
+  });
+
+  it('rejects a bearer VC (no subject) in a VP when binding is required; accepts a cnf key bound to the VP signer', async () => {
+    const bearer = await vc11({ sub: undefined, vc: { type: ['VerifiableCredential'], credentialSubject: { degree: 'BSc' } } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([bearer]))))).toEqual(['verifiableCredential/0:holderBinding:holder_binding.subject_mismatch']);
+    const cnfBound = await vc11({ sub: undefined, cnf: { jwk: holder.publicJwk }, vc: { type: ['VerifiableCredential'], credentialSubject: { degree: 'BSc' } } });
+    const results = await verify(vpPresentation(await vp11([cnfBound])));
+    expect(errorsOf(results)).toEqual([]);
+    expect(results.at(-1)!.data).toMatchObject({ method: 'cnf' });
+    const otherKey = await didJwk();
+    const cnfOther = await vc11({ cnf: { jwk: otherKey.publicJwk } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([cnfOther]))))).toEqual(['verifiableCredential/0:holderBinding:holder_binding.subject_mismatch']);
+  });
+
+  it('rejects a VC whose iss differs from vc.issuer (a trusted name on an attacker signature)', async () => {
+    const attacker = await didJwk();
+    const vc = await attacker.sign({ iss: attacker.did, sub: holder.did, vc: { issuer: 'did:web:university.example', type: ['VerifiableCredential', 'UniversityDegree'], credentialSubject: { id: holder.did, degree: 'PhD' } } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([vc]))))).toEqual(['verifiableCredential/0:proof:proof.issuer_mismatch']);
+    const sameIssuer = await attacker.sign({ iss: attacker.did, sub: holder.did, vc: { issuer: { id: attacker.did }, type: ['VerifiableCredential'], credentialSubject: { id: holder.did } } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([sameIssuer]))))).toEqual([]);
+  });
+
+  it('rejects a VC signed with a DID kid whose issuer is not that DID', async () => {
+    const signer = await didJwk();
+    const noDidIssuer = await signer.sign({ sub: holder.did, vc: { issuer: 'https://university.example', type: ['VerifiableCredential'], credentialSubject: { id: holder.did } } });
+    expect(errorsOf(await verify(vpPresentation(await vp11([noDidIssuer]))))).toEqual(['verifiableCredential/0:proof:proof.issuer_mismatch']);
+    const v2 = await signer.sign({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'https://university.example', credentialSubject: { id: holder.did } }, { typ: 'vc+jwt' });
+    expect(errorsOf(await verify(vcPresentation(v2), { holderBindingRequired: { vc: false } }))).toEqual(['.:proof:proof.issuer_mismatch']);
   });
 
   it('allows only ES256 under HAIP', async () => {

@@ -1,4 +1,6 @@
+import 'reflect-metadata';
 import type { ParsedMdoc, PolicyResult, SessionTranscriptInput } from '@vp-authorizer/core';
+import { ExtendedKeyUsageExtension } from '@peculiar/x509';
 import { Tag } from 'cbor-x';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMdocFixture, MDL, type MdocFixture } from '../__fixtures__/mdoc-issuer.js';
@@ -72,6 +74,17 @@ describe('localVerifier: mdoc', () => {
     });
     const results = await verify(tampered);
     expect(errorsOf(results)).toEqual(['proof:mdoc.digest_mismatch']);
+  });
+
+  it('rejects a document signer whose extendedKeyUsage lacks mdlDS; accepts one that has it', async () => {
+    const tls = await ca.issue({ subject: 'CN=TLS Server,C=DE', extensions: [new ExtendedKeyUsageExtension(['1.3.6.1.5.5.7.3.1'])] });
+    expect(errorsOf(await verify(await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), signerCert: tls })))).toEqual(['proof:trusted_issuer.chain_invalid']);
+    const ds = await ca.issue({ subject: 'CN=DS,C=DE', extensions: [new ExtendedKeyUsageExtension(['1.0.18013.5.1.2'])] });
+    expect(errorsOf(await verify(await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), signerCert: ds })))).toEqual([]);
+  });
+
+  it('rejects the IACA itself as document signer (a CA must not sign an MSO)', async () => {
+    expect(errorsOf(await verify(await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), signerCert: ca })))).toEqual(['proof:trusted_issuer.chain_invalid']);
   });
 
   it('rejects an issuerAuth signed by another key and an untrusted IACA', async () => {

@@ -6,6 +6,7 @@ import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
 import { resolveX5cKey } from '../resolve-signer-key.js';
 import { checkNotAfter, checkNotBefore, timeOf } from '../time-checks.js';
 import type { VerifierContext } from '../verifier-context.js';
+import { checkDocumentSignerEku } from './check-document-signer-eku.js';
 import { coseKeyToJwk } from './cose-key.js';
 import { coseAlgorithm, coseX5chain, parseCoseSign1, verifyCoseSign1 } from './cose-sign1.js';
 import { decodeCbor, encodeCbor, isBytes, isMap, tag24Content, tag24Encoding } from './mdoc-cbor.js';
@@ -38,6 +39,7 @@ async function verifyIssuerAuth(docType: string, issuerSigned: Map<unknown, unkn
   const x5chain = coseX5chain(sign1);
   if (!x5chain) throw new PolicyFailure('trusted_issuer.x5c_required', 'issuerAuth has no x5chain (label 33)');
   const signer = await resolveX5cKey(x5chain, ctx);
+  if (signer.x5c) checkDocumentSignerEku(signer.x5c.leaf);
   if (!verifyCoseSign1(sign1, signer.key)) throw new PolicyFailure('proof.signature_invalid', 'The issuerAuth signature could not be verified');
   let payload: unknown;
   try {

@@ -41,7 +41,8 @@ export function checkTransactionDataHashes(kbPayload: Record<string, unknown>, e
   const alg = kbPayload.transaction_data_hashes_alg ?? 'sha-256';
   if (typeof alg !== 'string' || !isSupportedHash(alg)) throw mismatch('The transaction_data_hashes_alg is not supported');
   for (const entry of entries) {
-    if (entry.hashAlgs && !entry.hashAlgs.includes(alg)) throw mismatch(`Transaction data entry ${entry.index} does not allow the hash algorithm ${alg}`);
+    // An entry without transaction_data_hashes_alg allows only the default, sha-256 (VP B.3.3).
+    if (!(entry.hashAlgs ?? ['sha-256']).includes(alg)) throw mismatch(`Transaction data entry ${entry.index} does not allow the hash algorithm ${alg}`);
     if (!hashes.includes(bytesToBase64Url(digest(alg, entry.encoded)))) throw mismatch(`Transaction data entry ${entry.index} is not covered by transaction_data_hashes`);
   }
   return { transactionData: entries.map((e) => e.index), transactionDataHashAlg: alg };

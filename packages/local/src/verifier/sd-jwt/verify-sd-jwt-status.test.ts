@@ -1,4 +1,5 @@
 import type { PolicyResult } from '@vp-authorizer/core';
+import { CompactSign, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSdJwtFixture, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
 import { startStatusListServer, statusListToken, type StatusListServer } from '../__fixtures__/status-list-server.js';
@@ -25,8 +26,11 @@ afterAll(() => server.close());
 
 const verifyAt = async (idx: number, statusUri = uri, options: Partial<Parameters<typeof localVerifier>[0]> = {}) => {
   const raw = await fx.present(await fx.issue({ claims: { status: { status_list: { idx, uri: statusUri } } } }));
-  return localVerifier({ trustAnchors: [ca.pem], ...options }).verify(verifyInput([sdJwtPresentation(raw)]), { signal: signal() });
+  const { statusList, trustAnchors = [ca.pem], ...rest } = options;
+  // The fixture server is plain http on 127.0.0.1: tests opt in explicitly.
+  return localVerifier({ trustAnchors, statusList: { allowHttp: true, ...statusList }, ...rest }).verify(verifyInput([sdJwtPresentation(raw)], haipInput), { signal: signal() });
 };
+let haipInput: Parameters<typeof verifyInput>[1] = {};
 
 describe('localVerifier: SD-JWT VC Token Status List', () => {
   it('passes a valid status and reports it', async () => {
@@ -61,6 +65,53 @@ describe('localVerifier: SD-JWT VC Token Status List', () => {
     };
     expect(errorsOf(await verifyAt(1, uri, { fetch: fetchSpy }))).toEqual(['status:status.revoked']);
     expect(seen).toEqual([uri]);
+  });
+
+  it('requires an https status list URI unless statusList.allowHttp is set', async () => {
+    const before = server.hits('/status/1');
+    const raw = await fx.present(await fx.issue({ claims: { status: { status_list: { idx: 0, uri } } } }));
+    const results = await localVerifier({ trustAnchors: [ca.pem] }).verify(verifyInput([sdJwtPresentation(raw)]), { signal: signal() });
+    expect(errorsOf(results)).toEqual(['status:status.unavailable']);
+    expect(results.find((r) => r.policy === 'status')!.error!.detail).toMatch(/https/);
+    expect(server.hits('/status/1')).toBe(before);
+  });
+
+  it('rejects a status list token signed under another trusted anchor than the credential', async () => {
+    const otherCa = await createTestCa('CN=Other Trusted Root');
+    const otherSigner = await otherCa.issue({ subject: 'CN=Other Status Issuer' });
+    const foreign = server.url('/status/foreign');
+    server.set('/status/foreign', { token: await statusListToken(otherSigner, { sub: foreign, values: [0] }) });
+    expect(errorsOf(await verifyAt(0, foreign, { trustAnchors: [ca.pem, otherCa.pem] }))).toEqual(['status:status.unavailable']);
+  });
+
+  it('HAIP: rejects a status list token whose x5c includes the trust anchor', async () => {
+    const withAnchor = server.url('/status/with-anchor');
+    server.set('/status/with-anchor', { token: await statusListToken(fx.issuerCert, { sub: withAnchor, values: [0], x5c: [fx.issuerCert.x5c, ca.x5c] }) });
+    expect(errorsOf(await verifyAt(0, withAnchor))).toEqual([]);
+    haipInput = { profile: 'haip' };
+    try {
+      expect(errorsOf(await verifyAt(0, withAnchor))).toEqual(['status:status.unavailable']);
+      expect(errorsOf(await verifyAt(0))).toEqual([]);
+    } finally {
+      haipInput = {};
+    }
+  });
+
+  it('reports a validly signed null status list payload as status.unavailable instead of throwing', async () => {
+    const nullUri = server.url('/status/null');
+    const token = await new CompactSign(new TextEncoder().encode('null'))
+      .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: [fx.issuerCert.x5c] })
+      .sign(await importJWK(fx.issuerCert.privateJwk, 'ES256'));
+    server.set('/status/null', { token });
+    expect(errorsOf(await verifyAt(0, nullUri))).toEqual(['status:status.unavailable']);
+  });
+
+  it('reports the status of a DID-issued credential as unavailable (no anchor to tie the list to)', async () => {
+    const { didJwk } = await import('../__fixtures__/did-keys.js');
+    const issuer = await didJwk();
+    const raw = await fx.present(await fx.issue({ issuerKeys: { ...issuer, keys: undefined as never }, header: { x5c: undefined, kid: issuer.kid }, claims: { iss: issuer.did, status: { status_list: { idx: 0, uri } } } }));
+    const results = await localVerifier({ trustAnchors: [ca.pem], statusList: { allowHttp: true } }).verify(verifyInput([sdJwtPresentation(raw)]), { signal: signal() });
+    expect(errorsOf(results)).toEqual(['status:status.unavailable']);
   });
 
   it('rejects a status claim without status_list', async () => {

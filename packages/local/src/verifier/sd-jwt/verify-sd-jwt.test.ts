@@ -1,8 +1,11 @@
+import 'reflect-metadata';
 import { createHash } from 'node:crypto';
+import { SubjectAlternativeNameExtension } from '@peculiar/x509';
 import { ConfigError, type PolicyResult } from '@vp-authorizer/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSdJwtFixture, nowSeconds, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
-import { createTestCa, generateKeys, type TestCa } from '../__fixtures__/test-ca.js';
+import { didJwk } from '../__fixtures__/did-keys.js';
+import { createSelfSignedLeaf, createTestCa, generateKeys, type TestCa } from '../__fixtures__/test-ca.js';
 import { CLIENT_ID, NONCE, sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
@@ -138,6 +141,58 @@ describe('localVerifier: SD-JWT VC', () => {
     // Transaction data needs a KB-JWT even when the query waived holder binding.
     const noKb = await fx.present(credential, { kb: false });
     expect(errorsOf(await verify(noKb, { transactionData: [entry], holderBindingRequired: { pid: false } }))).toEqual(['holderBinding:holder_binding.missing']);
+  });
+
+  it('accepts only sha-256 transaction data hashes when the entry omits transaction_data_hashes_alg', async () => {
+    const entry = Buffer.from(JSON.stringify({ type: 'payment', credential_ids: ['pid'] })).toString('base64url');
+    const sha512 = createHash('sha512').update(entry).digest('base64url');
+    const credential = await fx.issue();
+    const raw = await fx.present(credential, { kb: { extra: { transaction_data_hashes: [sha512], transaction_data_hashes_alg: 'sha-512' } } });
+    expect(errorsOf(await verify(raw, { transactionData: [entry] }))).toEqual(['holderBinding:holder_binding.transaction_data_mismatch']);
+    const allowed = Buffer.from(JSON.stringify({ type: 'payment', credential_ids: ['pid'], transaction_data_hashes_alg: ['sha-512'] })).toString('base64url');
+    const rawAllowed = await fx.present(credential, { kb: { extra: { transaction_data_hashes: [createHash('sha512').update(allowed).digest('base64url')], transaction_data_hashes_alg: 'sha-512' } } });
+    expect(errorsOf(await verify(rawAllowed, { transactionData: [allowed] }))).toEqual([]);
+  });
+
+  it('HAIP: rejects x5c [anchor, anchor] and x5c [leaf, anchor] (no trust anchor in x5c)', async () => {
+    const pinned = await createSelfSignedLeaf('CN=Pinned PID Issuer');
+    const pinnedVerifier = localVerifier({ trustAnchors: [ca.pem, pinned.pem] });
+    const doubled = await fx.present(await fx.issue({ issuerKeys: pinned, header: { x5c: [pinned.x5c, pinned.x5c] } }));
+    expect(errorsOf(await verify(doubled, { profile: 'haip' }, pinnedVerifier))).toEqual(['proof:trusted_issuer.chain_invalid']);
+    const single = await fx.present(await fx.issue({ issuerKeys: pinned, header: { x5c: [pinned.x5c] } }));
+    expect(errorsOf(await verify(single, { profile: 'haip' }, pinnedVerifier))).toEqual(['proof:trusted_issuer.chain_invalid']);
+    const withAnchor = await fx.present(await fx.issue({ header: { x5c: [fx.issuerCert.x5c, ca.x5c] } }));
+    expect(errorsOf(await verify(withAnchor, { profile: 'haip' }))).toEqual(['proof:trusted_issuer.chain_invalid']);
+    expect(errorsOf(await verify(withAnchor))).toEqual([]);
+  });
+
+  it('rejects the trust anchor CA itself signing the credential, with x5c [anchor] or [anchor, anchor]', async () => {
+    for (const x5c of [[ca.x5c], [ca.x5c, ca.x5c]]) {
+      const raw = await fx.present(await fx.issue({ issuerKeys: ca, header: { x5c } }));
+      expect(errorsOf(await verify(raw))).toEqual(['proof:trusted_issuer.chain_invalid']);
+    }
+  });
+
+  it('binds an https iss to the dNSName / URI SANs of the x5c leaf when it has any', async () => {
+    const dnsLeaf = await ca.issue({ subject: 'CN=SAN Issuer', extensions: [new SubjectAlternativeNameExtension([{ type: 'dns', value: 'issuer.example' }])] });
+    const issue = (iss: string, leaf = dnsLeaf) => fx.issue({ issuerKeys: leaf, header: { x5c: [leaf.x5c] }, claims: { iss } }).then((c) => fx.present(c));
+    expect(errorsOf(await verify(await issue('https://issuer.example')))).toEqual([]);
+    expect(errorsOf(await verify(await issue('https://evil.example')))).toEqual(['proof:proof.issuer_mismatch']);
+    const uriLeaf = await ca.issue({ subject: 'CN=URI Issuer', extensions: [new SubjectAlternativeNameExtension([{ type: 'url', value: 'https://pid.example/issuer' }])] });
+    expect(errorsOf(await verify(await issue('https://pid.example/issuer', uriLeaf)))).toEqual([]);
+    expect(errorsOf(await verify(await issue('https://other.example/issuer', uriLeaf)))).toEqual(['proof:proof.issuer_mismatch']);
+    // The default fixture leaf has no SANs: nothing to compare, the anchor vouches for it.
+    expect(errorsOf(await verify(await fx.present(await fx.issue({ claims: { iss: 'https://any.example' } }))))).toEqual([]);
+  });
+
+  it('rejects a DID kid when iss is not that DID (the key must belong to the issuer)', async () => {
+    const signer = await didJwk();
+    const issue = (iss: string) => fx.issue({ issuerKeys: { ...signer, keys: undefined as never }, header: { x5c: undefined, kid: signer.kid }, claims: { iss } }).then((c) => fx.present(c));
+    expect(errorsOf(await verify(await issue(signer.did)))).toEqual([]);
+    expect(errorsOf(await verify(await issue('https://university.example')))).toEqual(['proof:proof.issuer_mismatch']);
+    expect(errorsOf(await verify(await issue(signer.kid)))).toEqual(['proof:proof.issuer_mismatch']);
+    const other = await didJwk();
+    expect(errorsOf(await verify(await issue(other.did)))).toEqual(['proof:did.key_not_found']);
   });
 
   it('never echoes the nonce or the token in error details', async () => {

@@ -1,8 +1,9 @@
 import type { ParsedSdJwt, PolicyResult, VerifyInput } from '@vp-authorizer/core';
 import { checkTokenStatus } from '../check-status.js';
+import { checkIssuerMatchesCertificate } from '../issuer-matches-certificate.js';
 import { checkAlgorithm, jwsHeader, verifyJws } from '../jws.js';
 import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
-import { resolveIssuerKey } from '../resolve-signer-key.js';
+import { resolveIssuerKey, type SignerKey } from '../resolve-signer-key.js';
 import { checkNotAfter, checkNotBefore, timeOf } from '../time-checks.js';
 import type { VerifierContext } from '../verifier-context.js';
 import { resolveDisclosures } from './resolve-disclosures.js';
@@ -34,6 +35,8 @@ interface IssuerCheck {
   payload: Record<string, unknown>;
   claims: Record<string, unknown>;
   data: Record<string, unknown>;
+  /** The x5c chain's leaf and anchor (the status list must chain to the same anchor). */
+  x5c: SignerKey['x5c'];
 }
 
 async function verifyIssuerSigned(parts: Split, ctx: VerifierContext): Promise<IssuerCheck> {
@@ -52,7 +55,9 @@ async function verifyIssuerSigned(parts: Split, ctx: VerifierContext): Promise<I
   const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT');
   const claims = resolveDisclosures(payload, parts.disclosures);
   if (typeof payload.vct !== 'string' || payload.vct.length === 0) throw new PolicyFailure('proof.claim_missing', 'The credential has no vct claim');
-  return { payload, claims, data: { issuer: payload.iss, vct: payload.vct, alg, ...signer.data, disclosures: parts.disclosures.length } };
+  // A DID key was already bound to `iss` in resolveIssuerKey; an https `iss` is bound to the leaf's SANs.
+  const bound = signer.x5c ? checkIssuerMatchesCertificate(payload.iss, signer.x5c.leaf) : {};
+  return { payload, claims, x5c: signer.x5c, data: { issuer: payload.iss, vct: payload.vct, alg, ...signer.data, ...bound, disclosures: parts.disclosures.length } };
 }
 
 /**
@@ -75,7 +80,7 @@ export async function verifySdJwt(presentation: ParsedSdJwt, input: VerifyInput,
     return issuer.data;
   });
   if (!issuer) return [proof];
-  const { payload } = issuer;
+  const { payload, x5c } = issuer;
 
   const notBefore = await runPolicy(path, 'notBefore', () => checkNotBefore(timeOf(payload.nbf, 'nbf'), ctx.now, ctx.options.clockSkewMs, 'nbf'));
   const notAfter = await runPolicy(path, 'notAfter', () => checkNotAfter(timeOf(payload.exp, 'exp'), ctx.now, ctx.options.clockSkewMs, 'exp'));
@@ -92,7 +97,7 @@ export async function verifySdJwt(presentation: ParsedSdJwt, input: VerifyInput,
   });
   const results = [proof, notBefore, notAfter, holderBinding];
   // Only a credential that is otherwise valid is worth a network round trip for its status.
-  if (payload.status !== undefined && results.every((r) => !r.error)) results.push(await runPolicy(path, 'status', () => checkTokenStatus(payload.status, ctx)));
+  if (payload.status !== undefined && results.every((r) => !r.error)) results.push(await runPolicy(path, 'status', () => checkTokenStatus(payload.status, x5c?.anchor, ctx)));
   else if (payload.status === undefined) results.push(passed(path, 'status', { checked: false, reason: 'the credential has no status claim' }));
   return results;
 }

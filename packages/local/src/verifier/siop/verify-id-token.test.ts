@@ -67,7 +67,23 @@ describe('localVerifier.verifyIdToken (SIOPv2)', () => {
     expect(errorsOf(await verify(await idToken({ iat: nowSeconds() - 365 * 86_400 })))).toEqual(['id_token.iat_invalid']);
   });
 
-  it('accepts an audience array that contains the client_id', async () => {
-    expect(errorsOf(await verify(await idToken({ aud: ['other', CLIENT_ID] })))).toEqual([]);
+  it('accepts a multi-audience array only when azp is the client_id', async () => {
+    expect(errorsOf(await verify(await idToken({ aud: [CLIENT_ID] })))).toEqual([]);
+    expect(errorsOf(await verify(await idToken({ aud: ['other', CLIENT_ID], azp: CLIENT_ID })))).toEqual([]);
+    expect(errorsOf(await verify(await idToken({ aud: ['other', CLIENT_ID] })))).toEqual(['id_token.aud_mismatch']);
+    expect(errorsOf(await verify(await idToken({ aud: ['other', CLIENT_ID], azp: 'other' })))).toEqual(['id_token.aud_mismatch']);
+  });
+
+  it('rejects a DID URL (fragment or path) as the subject', async () => {
+    const holder = await didJwk();
+    for (const subject of [holder.kid, `${holder.did}/path`]) {
+      const token = await holder.sign({ iss: subject, sub: subject, aud: CLIENT_ID, nonce: NONCE, iat: nowSeconds(), exp: nowSeconds() + 600 });
+      expect(errorsOf(await verify(token)), subject).toEqual(['id_token.sub_mismatch']);
+    }
+  });
+
+  it('rejects an ID token whose nbf lies in the future', async () => {
+    expect(errorsOf(await verify(await idToken({ nbf: nowSeconds() + 3600 })))).toEqual(['id_token.not_yet_valid']);
+    expect(errorsOf(await verify(await idToken({ nbf: nowSeconds() - 60 })))).toEqual([]);
   });
 });
