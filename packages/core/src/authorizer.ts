@@ -10,6 +10,7 @@ import type { AuthorizerEvent } from './events/authorizer-event.js';
 import type { ExtractedCredential } from './format/extracted-credential.js';
 import type { CoreRequest, CoreResponse } from './http/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
+import { refuseParsedOverLimit } from './http/node-body-limits.js';
 import { errorResponse, isExpectedError } from './http/responses.js';
 import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
 import { createAuthorization } from './operations/create-authorization.js';
@@ -102,6 +103,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     let audience: RouteAudience = audienceOfPath(request.path);
     let routeName = 'unmatched';
     try {
+      // A body a host parser consumed was never measured by the adapter's stream reader.
+      if (request.body?.kind === 'parsed') refuseParsedOverLimit(request.body.value, request.headers.get('content-type'), parsed.bodyLimitBytes);
       const { route, params } = matchRoute(request.method, request.path);
       audience = route.audience;
       routeName = route.name;
@@ -142,7 +145,10 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       try {
         core = await fromFetchRequest(request, parsed.basePath, parsed.bodyLimitBytes);
       } catch (error) {
-        return toFetchResponse(errorResponse(error, audienceOfPath(new URL(request.url).pathname) === 'wallet' ? 'wallet' : 'rp'));
+        const refused = errorResponse(error, audienceOfPath(new URL(request.url).pathname) === 'wallet' ? 'wallet' : 'rp');
+        // The rest of an oversized upload was never read: ask the host to close rather than drain it.
+        if (refused.status === 413) refused.headers.push(['connection', 'close']);
+        return toFetchResponse(refused);
       }
       return toFetchResponse(await handle(core, handleOptions));
     },

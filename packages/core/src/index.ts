@@ -26,6 +26,7 @@ export * from './events/authorizer-event.js';
 export * from './events/logger.js';
 export * from './http/core-request.js';
 export * from './http/fetch-bridge.js';
+export * from './http/node-body-limits.js';
 export * from './http/parse-body.js';
 export { errorResponse, jsonResponse } from './http/responses.js';
 export { ROUTES, matchRoute, type Route, type RouteAudience } from './http/routes.js';

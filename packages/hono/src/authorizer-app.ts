@@ -1,7 +1,7 @@
-import { Hono } from 'hono';
+import { Hono, type HonoRequest } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { basePath } from 'hono/route';
-import { errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, type CoreResponse } from '@vp-authorizer/core';
+import { AuthorizerError, errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, type CoreResponse } from '@vp-authorizer/core';
 
 /**
  * A Hono 4 sub-app serving every authorizer route: `app.route('/authz', authorizerApp(authorizer))`.
@@ -17,21 +17,38 @@ export function authorizerApp(authorizer: Authorizer): Hono {
     try {
       // Path relative to wherever the sub-app is mounted (basePath resolves ':param' prefixes too).
       const path = c.req.path.slice(basePath(c).replace(/\/+$/, '').length) || '/';
-      // A host middleware may have read the body already (c.req.json()/parseBody() cache it).
-      const source = c.req.raw.bodyUsed ? new Response(await c.req.arrayBuffer()).body : c.req.raw.body;
+      // Refuse at once on the declared length: a host middleware may not have read it yet.
+      if (Number(c.req.header('content-length') ?? 0) > authorizer.bodyLimitBytes) throw new AuthorizerError('request.body_too_large');
+      // A host middleware may have read the body already (c.req.json()/parseBody()/formData() cache it).
+      const source = c.req.raw.bodyUsed ? new Response(await cachedBody(c.req)).body : c.req.raw.body;
       const bytes = await readBodyWithLimit(source, authorizer.bodyLimitBytes);
       const request = { method: c.req.method, path, query: new URL(c.req.url).searchParams, headers: c.req.raw.headers };
       answer = await authorizer.handle(bytes.byteLength > 0 ? { ...request, body: { kind: 'bytes', bytes } } : request, { onError });
     } catch (error) {
-      // The body read throws AuthorizerErrors on purpose (413); anything else is a bug.
-      if (!isAuthorizerError(error)) onError(error);
+      // The body read throws AuthorizerErrors on purpose (413); a client that hung up is no bug.
+      if (!isAuthorizerError(error) && !c.req.raw.signal.aborted) onError(error);
       answer = errorResponse(error, 'rp');
     }
     const headers = new Headers();
     for (const [name, value] of answer.headers) headers.append(name, value); // Set-Cookie stays separate
+    if (answer.status === 413) headers.set('Connection', 'close'); // Node would drain the rest of the upload
     const response = new Response(answer.body || null, { status: answer.status, headers });
     if (failure) throw new HTTPException(500, { res: response, cause: failure.error });
     return response;
   });
   return app;
+}
+
+/**
+ * The body as sent, from Hono's cache. Only a cached FormData (c.req.formData()) is rebuilt, as
+ * urlencoded text: c.req.arrayBuffer() would re-serialise it as multipart/form-data.
+ */
+async function cachedBody(req: HonoRequest): Promise<BodyInit> {
+  const cache = req.bodyCache as { [K in keyof typeof req.bodyCache]?: Promise<NonNullable<(typeof req.bodyCache)[K]>> };
+  const sent = cache.arrayBuffer ?? cache.text ?? cache.blob;
+  if (sent) return sent;
+  if (!cache.formData) return req.arrayBuffer();
+  const fields: [string, string][] = [];
+  (await cache.formData).forEach((value, name) => void (typeof value === 'string' && fields.push([name, value])));
+  return new URLSearchParams(fields);
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Context, Middleware } from 'koa';
-import { errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, type CoreRequestBody, type CoreResponse } from '@vp-authorizer/core';
+import { clientWentAway, refuseDeclaredOverLimit, refuseParsedOverLimit, errorResponse, isAuthorizerError, readBodyWithLimit, type Authorizer, type CoreRequestBody, type CoreResponse } from '@vp-authorizer/core';
 
 export interface AuthorizerMiddlewareOptions {
   /** Path the routes live under, for example '/authz'. Omit when mounted with koa-mount. */
@@ -27,8 +27,8 @@ export function authorizerMiddleware(authorizer: Authorizer, options: Authorizer
       const body = await bodyOf(ctx, authorizer.bodyLimitBytes);
       answer = await authorizer.handle({ method: ctx.method, path, query: new URLSearchParams(ctx.querystring), headers, ...(body ? { body } : {}) }, { onError });
     } catch (error) {
-      // The body read throws AuthorizerErrors on purpose (413); anything else is a bug.
-      if (!isAuthorizerError(error)) onError(error);
+      // The body read throws AuthorizerErrors on purpose (413); a client that hung up is no bug.
+      if (!isAuthorizerError(error) && !clientWentAway(ctx.req, error)) onError(error);
       answer = errorResponse(error, 'rp');
     }
     write(ctx, answer);
@@ -37,6 +37,7 @@ export function authorizerMiddleware(authorizer: Authorizer, options: Authorizer
 }
 
 async function bodyOf(ctx: Context, limit: number): Promise<CoreRequestBody | undefined> {
+  refuseDeclaredOverLimit(ctx.req, limit); // also when a host parser (with a higher limit) read it
   // "Was the stream consumed" decides, not "is the body set": body parsers set
   // ctx.request.body = {} for types they skip. Unread: read it ourselves, capped.
   const { body, rawBody } = ctx.req.readableEnded ? (ctx.request as { body?: unknown; rawBody?: unknown }) : {};
@@ -45,7 +46,9 @@ async function bodyOf(ctx: Context, limit: number): Promise<CoreRequestBody | un
   const raw = !ctx.req.readableEnded ? ctx.req : text !== undefined ? Readable.from([text]) : undefined;
   const bytes = raw ? await readBodyWithLimit(raw, limit) : undefined;
   if (bytes) return bytes.byteLength > 0 ? { kind: 'bytes', bytes } : undefined;
-  return body === undefined ? undefined : { kind: 'parsed', value: body };
+  if (body === undefined) return undefined;
+  refuseParsedOverLimit(body, ctx.get('Content-Type'), limit); // a parser that kept no raw text, chunked
+  return { kind: 'parsed', value: body };
 }
 
 function write(ctx: Context, answer: CoreResponse): void {
@@ -56,6 +59,8 @@ function write(ctx: Context, answer: CoreResponse): void {
     else if (lower === 'vary') ctx.vary(value); // append: keep a CORS `Vary: Origin` set earlier
     else ctx.set(name, value);
   }
+  // After a 413, closing stops Node from draining the rest of an oversized upload.
+  if (answer.status === 413) ctx.set('Connection', 'close');
   // Never assign a Response: Koa would fold several Set-Cookie headers into one line.
   if (answer.body !== undefined) ctx.body = Buffer.from(answer.body);
 }

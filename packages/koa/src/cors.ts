@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { corsDecision, resolveCorsConfig, type CorsConfigInput } from '@vp-authorizer/core';
+import { appendVary, corsDecision, resolveCorsConfig, type CorsConfigInput } from '@vp-authorizer/core';
 
 /**
  * CORS for Koa from the `cors` configuration object (validated here, at construction:
@@ -32,9 +32,20 @@ export function cors(input: CorsConfigInput = {}): Middleware {
       await next();
     } catch (error) {
       // Koa's error handler removes every header before rendering; it re-applies err.headers.
+      // Merge into the error's own headers: its Vary (any letter case) gets ours appended, not replaced.
       if (error !== null && typeof error === 'object') {
-        const carrier = error as { headers?: Record<string, string> };
-        carrier.headers = { ...carrier.headers, ...Object.fromEntries(decision.headers) };
+        const carrier = error as { headers?: Record<string, string | string[]> };
+        const merged: Record<string, string | string[]> = { ...carrier.headers };
+        for (const [name, value] of decision.headers) {
+          if (name !== 'Vary') merged[name] = value;
+          else {
+            const own = Object.keys(merged).filter((key) => key.toLowerCase() === 'vary');
+            const vary = appendVary(own.flatMap((key) => merged[key]!), value);
+            for (const key of own) delete merged[key];
+            merged.Vary = vary;
+          }
+        }
+        carrier.headers = merged;
       }
       throw error;
     }

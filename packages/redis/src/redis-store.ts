@@ -24,7 +24,9 @@ export interface RedisStoreOptions {
   url?: string;
   /**
    * ioredis options for a client the store creates (host, port, password, tls…; with `url`, the
-   * URL wins for what it sets). They override the store's fail-fast defaults.
+   * URL wins for what it sets). They override the store's fail-fast defaults, except
+   * `lazyConnect`: the store connects a client it owns at once (without an offline queue, a lazy
+   * client would never connect).
    */
   redisOptions?: RedisOptions;
   /** Prefix of every key. Default `vpa:`. Must not contain `{` or `}` (see redis-keys). */
@@ -220,7 +222,8 @@ function connect(options: RedisStoreOptions): Connection {
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     connectTimeout: 2_000,
   };
-  const redisOptions = { ...defaults, ...options.redisOptions };
+  // lazyConnect: true would leave the client in 'wait' for ever: nothing here calls connect().
+  const redisOptions: RedisOptions = { ...defaults, ...options.redisOptions, lazyConnect: false };
   const client = options.url === undefined ? new Redis(redisOptions) : new Redis(options.url, redisOptions);
   // Failures reach callers as StoreUnavailableError; without a listener ioredis would print
   // every failed reconnect to the console.

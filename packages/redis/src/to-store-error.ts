@@ -8,10 +8,16 @@ const CONNECTION_MESSAGES = [
   "Cluster isn't ready",
   'Failed to refresh slots cache',
   'None of startup nodes is available',
+  // Cluster: MOVED/ASK/TRYAGAIN/CLUSTERDOWN kept bouncing during a resharding or failover.
+  'Too many Cluster redirections',
+  'Cluster is disconnected',
+  'Node is disconnected',
 ];
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
 const UNAVAILABLE_ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
 // Server replies that mean "not now" rather than "wrong command": loading, failover, cluster down, full.
+// NOAUTH/WRONGPASS/NOPERM are deliberately absent: wrong credentials or ACLs are a misconfiguration
+// that retrying will not fix, so they stay unexpected errors (HTTP 500, logged) instead of a 503.
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|OOM|NOREPLICAS|MISCONF)\b/;
 
 /**

@@ -1,11 +1,14 @@
-import type { IncomingMessage } from 'node:http';
-import { AuthorizerError } from '@vp-authorizer/core';
+import { AuthorizerError } from '../errors/authorizer-error.js';
 
-// Local copy (identical in @vp-authorizer/express) of helpers that belong in @vp-authorizer/core:
-// both Node adapters need them. Replace with the core exports once they exist.
+/** The parts of a node:http IncomingMessage these checks read (Express and Koa both expose it). */
+export interface NodeRequestLike {
+  headers: Record<string, string | string[] | undefined>;
+  destroyed: boolean;
+  complete: boolean;
+}
 
 /** 413 at once when the declared Content-Length is over the limit: nothing is read first. */
-export function refuseDeclaredOverLimit(req: IncomingMessage, limit: number): void {
+export function refuseDeclaredOverLimit(req: NodeRequestLike, limit: number): void {
   if (Number(req.headers['content-length'] ?? 0) > limit) throw new AuthorizerError('request.body_too_large');
 }
 
@@ -14,7 +17,7 @@ export function refuseDeclaredOverLimit(req: IncomingMessage, limit: number): vo
  * ours. A chunked upload has no Content-Length, so measure the parsed value: forms as the sum of
  * key and value lengths, anything else as its JSON text. A value JSON cannot measure is refused.
  */
-export function refuseParsedOverLimit(value: unknown, contentType: string | undefined, limit: number): void {
+export function refuseParsedOverLimit(value: unknown, contentType: string | null | undefined, limit: number): void {
   if (parsedSize(value, (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()) > limit) {
     throw new AuthorizerError('request.body_too_large');
   }
@@ -43,7 +46,7 @@ function jsonSize(value: unknown): number {
 const ABORT_CODES = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED']);
 
 /** The client went away mid-request (aborted upload, reset socket): not a server fault to report. */
-export function clientWentAway(req: IncomingMessage, error: unknown): boolean {
+export function clientWentAway(req: NodeRequestLike, error: unknown): boolean {
   if (req.destroyed && !req.complete) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (typeof code === 'string' && ABORT_CODES.has(code)) || message === 'aborted';
