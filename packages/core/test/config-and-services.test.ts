@@ -70,12 +70,17 @@ describe('service instance references resolve to registered clients', () => {
   });
 
   it('a remote validator answering 500 gives error, never a stuck pending', async () => {
-    const url = await validatorService(() => ({ status: 500, body: { oops: true } }));
+    const url = await validatorService(() => ({ status: 500, body: { type: 'https://validator.example/errors/boom', title: 'validator crashed' } }));
     env = await startAuthorizer({
       clients: { validators: { remote: httpValidatorClient({ url, retries: 0 }) } },
       instance: { config: { openId4vp: { redirectUri: 'https://rp.example/cb' }, policies: { validate: { validator: { type: 'instance', resourceId: 'remote' } } } } },
     });
-    expect((await runFlow()).status).toBe('error');
+    const { status, results } = await runFlow();
+    expect(status).toBe('error');
+    const failed = results.find((r) => r.error)!;
+    expect(failed.error.code).toBe('unexpected-validate-error');
+    // The service's own answer is kept for the RP to inspect, under external.
+    expect(JSON.stringify(failed.error.external)).toContain('validator crashed');
   });
 
   it('a remote validator answering 200 receives the parsed presentations and can authorize', async () => {

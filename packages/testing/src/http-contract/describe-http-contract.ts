@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
 import { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject } from './contract-wallet.js';
 import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';
 import type { HttpTarget, MountedHttpTarget } from './http-target.js';
@@ -9,11 +9,28 @@ import { rawRequest } from '../cors-contract/raw-request.js';
 export interface HttpContractOptions {
   /** Mount prefix (default '/authz'). */
   prefix?: string;
+  /**
+   * Makes the store the authorizer-flow cases run on, once per mode (default: a fresh
+   * memoryStore()). `cleanup` runs after that mode's cases, after the authorizer was closed.
+   */
+  store?: () => Promise<HttpContractStore>;
 }
+
+export interface HttpContractStore {
+  store: AuthorizationStore & CodeStore;
+  cleanup?(): Promise<void>;
+}
+
+const defaultStore = async (): Promise<HttpContractStore> => {
+  const store = memoryStore({ sweepIntervalMs: 0 });
+  return { store, cleanup: async () => store.close() };
+};
 
 const KEY_MAIN = 'contract-key-main-0001';
 const KEY_OTHER = 'contract-key-other-0002';
 const REDIRECT = 'https://rp.contract.example/callback';
+/** The web origin a browser reports to the RP for a DC API presentation. */
+const DC_ORIGIN = 'https://rp.contract.example';
 const V = '/openid4/vp/v1_0';
 /** Small enough to exceed cheaply, big enough for every legitimate request of the suite. */
 const BODY_LIMIT = 32 * 1024;
@@ -39,7 +56,7 @@ export function describeHttpContract(name: string, target: HttpTarget, options: 
       describe(label, () => {
         const server = serverFor(target, prefix, hostBodyParsers);
         describe('adapter mechanics (fake authorizer)', () => mechanicsCases(server, { hostBodyParsers, errorPath: features.errorPath, name }));
-        describe('authorizer flows (createAuthorizer)', () => authorizerCases(server, { hostBodyParsers }));
+        describe('authorizer flows (createAuthorizer)', () => authorizerCases(server, { hostBodyParsers, store: options.store ?? defaultStore }));
       });
     }
   });
@@ -305,17 +322,20 @@ function mechanicsCases(server: Server, mode: { hostBodyParsers: boolean; errorP
   });
 }
 
-function authorizerCases(server: Server, mode: { hostBodyParsers: boolean }): void {
-  let authorizer: Authorizer;
+function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store: () => Promise<HttpContractStore> }): void {
+  let authorizer: Authorizer | undefined;
+  let subject: HttpContractStore | undefined;
   let publicBase: string;
   beforeAll(async () => {
     const [main, other] = await Promise.all([generateDevSigningKey(), generateDevSigningKey()]);
     publicBase = `${server.mounted().origin}${server.prefix}`;
+    subject = await mode.store();
     authorizer = createAuthorizer({
       publicBaseUrl: publicBase,
       basePath: server.prefix,
       bodyLimitBytes: BODY_LIMIT,
       sweepIntervalMs: 0,
+      store: subject.store,
       instances: [
         { id: 'main', apiKeys: [KEY_MAIN], signing: main.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
         { id: 'other', apiKeys: [KEY_OTHER], signing: other.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
@@ -324,7 +344,10 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean }): vo
     await authorizer.ready();
     server.mounted().attach(authorizer);
   });
-  afterAll(async () => authorizer?.close());
+  afterAll(async () => {
+    await authorizer?.close();
+    await subject?.cleanup?.();
+  });
 
   const json = (body: unknown, key = KEY_MAIN): RequestInit & { key: string } => ({ method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const form = (fields: Record<string, string>): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
@@ -377,6 +400,44 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean }): vo
     expect(request.protocol).toBe('openid4vp-v1-signed');
     const { payload } = await verifyRequestObject(request.data.request);
     expect(payload).toMatchObject({ nonce: created.nonce, expected_origins: ['https://rp.contract.example'] });
+  });
+
+  it('answers an unsigned DC API response (POST …/dc_api with the RP key) with the terminal status', async () => {
+    const created = await create({ responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', query: { type: 'DCQL', dcql: contractDcql } });
+    const path = `${V}/${created.authorizationId}/dc_api`;
+    expect(created.responseUrl).toBe(`${publicBase}${path}`);
+    const body = { origin: DC_ORIGIN, digitalCredentialGetResponse: { vp_token: { pid: [await issueContractSdJwt()] } } };
+    // The route is the RP's: no key → 401, another instance's key → 404; neither consumes the authorization.
+    expect((await server.call(path, { ...json(body), key: '' })).status).toBe(401);
+    expect((await server.call(path, json(body, KEY_OTHER))).status).toBe(404);
+    expect(await status(created.authorizationId)).toEqual({ status: 'pending' });
+    const res = await server.call(path, json(body));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'authorized' });
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+    // Answered once: a second response is refused and the first result stays.
+    const again = await server.call(path, json(body));
+    expect(again.status).toBe(400);
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+  });
+
+  it('answers a signed DC API response (POST …/dc_api.jwt, encrypted to the request key) only from an expected origin', async () => {
+    const created = await create({ responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-signed', expectedOrigins: [DC_ORIGIN], query: { type: 'DCQL', dcql: contractDcql } });
+    const path = `${V}/${created.authorizationId}/dc_api.jwt`;
+    expect(created.responseUrl).toBe(`${publicBase}${path}`);
+    const { payload } = await verifyRequestObject((created.digitalCredentialGetRequest as { data: { request: string } }).data.request);
+    const response = await encryptWalletResponse(payload, { vp_token: { pid: [await issueContractSdJwt()] } });
+
+    const refused = await server.call(path, json({ origin: 'https://evil.contract.example', digitalCredentialGetResponse: { response } }));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ type: 'authorization.origin_mismatch', status: 400 });
+    // The refusal claimed nothing: the right origin still gets through with the same response.
+    expect(await status(created.authorizationId)).toEqual({ status: 'pending' });
+
+    const res = await server.call(path, json({ origin: DC_ORIGIN, digitalCredentialGetResponse: { response } }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'authorized' });
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
   });
 
   it('answers 401 without an API key and with a wrong one', async () => {
@@ -488,6 +549,8 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean }): vo
     expect(config.status).toBe(200);
     const jwks = (await (await server.call(`${V}/jwks`)).json()) as { keys: Record<string, unknown>[] };
     expect(Array.isArray(jwks.keys)).toBe(true);
+    // Every instance signs: an empty set would make the per-key check below vacuous.
+    expect(jwks.keys.length).toBeGreaterThanOrEqual(1);
     for (const key of jwks.keys) expect(key.d).toBeUndefined();
     expect((await server.call('/instances/oid4vp-trust-anchor')).status).toBe(401);
     const anchor = await server.call('/instances/oid4vp-trust-anchor', { key: KEY_MAIN });

@@ -1,4 +1,4 @@
-export { describeHttpContract, type HttpContractOptions } from './describe-http-contract.js';
+export { describeHttpContract, type HttpContractOptions, type HttpContractStore } from './describe-http-contract.js';
 export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-target.js';
 export { fetchHandlerTarget } from './fetch-handler-target.js';
 export { createFakeAuthorizer, FAKE_SECRET_DETAIL, type FakeAuthorizer } from './fake-authorizer.js';

@@ -16,8 +16,9 @@ export const mdocContext = {
   },
   cose: {
     sign1: {
+      // The hash follows the key's curve: P-256 → SHA-256 (ES256), P-384 → SHA-384 (ES384).
       sign: ({ sign1, jwk }: { sign1: { getRawSigningData(): { data: Uint8Array } }; jwk: Record<string, unknown> }) =>
-        new Uint8Array(cryptoSign('sha256', sign1.getRawSigningData().data, { key: createPrivateKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' })),
+        new Uint8Array(cryptoSign(jwk.crv === 'P-384' ? 'sha384' : 'sha256', sign1.getRawSigningData().data, { key: createPrivateKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' })),
       verify: () => {
         throw new Error('not used');
       },
@@ -40,7 +41,23 @@ export interface MdocFixture {
   issuerCert: TestCa;
   device: TestKeys;
   /** base64url DeviceResponse signed over `transcript`. */
-  deviceResponse(options: { transcript: Uint8Array; validFrom?: Date; validUntil?: Date; docType?: string; deviceKeys?: TestKeys; issuerKeys?: TestKeys; signerCert?: IssuedCertificate }): Promise<string>;
+  /**
+   * base64url DeviceResponse signed over `transcript`. `issuerAlg` / `deviceAlg` pick the COSE alg of
+   * issuerAuth / deviceSignature (ES384 needs a P-384 `signerCert` / `deviceKeys` with matching MSO device key).
+   */
+  deviceResponse(options: {
+    transcript: Uint8Array;
+    validFrom?: Date;
+    validUntil?: Date;
+    docType?: string;
+    deviceKeys?: TestKeys;
+    /** The device key the MSO binds (defaults to the fixture device key). */
+    msoDeviceKey?: TestKeys;
+    issuerKeys?: TestKeys;
+    signerCert?: IssuedCertificate;
+    issuerAlg?: 'ES256' | 'ES384';
+    deviceAlg?: 'ES256' | 'ES384';
+  }): Promise<string>;
 }
 
 /** A real mDL issuer (document signer under `ca`) and device key, via @animo-id/mdoc. */
@@ -50,26 +67,26 @@ export async function createMdocFixture(ca: TestCa): Promise<MdocFixture> {
   return {
     issuerCert,
     device,
-    async deviceResponse({ transcript, validFrom = new Date(Date.now() - 60_000), validUntil = new Date(Date.now() + 86_400_000), docType = MDL, deviceKeys, issuerKeys, signerCert = issuerCert }) {
+    async deviceResponse({ transcript, validFrom = new Date(Date.now() - 60_000), validUntil = new Date(Date.now() + 86_400_000), docType = MDL, deviceKeys, msoDeviceKey = device, issuerKeys, signerCert = issuerCert, issuerAlg = 'ES256', deviceAlg = 'ES256' }) {
       const signed = await new Document(docType, mdocContext)
         .addIssuerNameSpace(MDL_NS, { given_name: 'Erika', family_name: 'Mustermann', age_over_18: true })
         .addValidityInfo({ signed: new Date(Date.now() - 60_000), validFrom, validUntil })
-        .addDeviceKeyInfo({ deviceKey: device.publicJwk as never })
-        .sign({ issuerPrivateKey: (issuerKeys ?? signerCert).privateJwk as never, issuerCertificate: signerCert.der, alg: 'ES256' }, mdocContext);
+        .addDeviceKeyInfo({ deviceKey: msoDeviceKey.publicJwk as never })
+        .sign({ issuerPrivateKey: (issuerKeys ?? signerCert).privateJwk as never, issuerCertificate: signerCert.der, alg: issuerAlg }, mdocContext);
       const response = await DeviceResponse.from(new MDoc([signed]))
         .usingPresentationDefinition({
           id: 'pd',
           input_descriptors: [
             {
               id: docType,
-              format: { mso_mdoc: { alg: ['ES256'] } },
+              format: { mso_mdoc: { alg: [deviceAlg] } },
               constraints: { limit_disclosure: 'required', fields: [{ path: [`$['${MDL_NS}']['given_name']`], intent_to_retain: false }, { path: [`$['${MDL_NS}']['age_over_18']`], intent_to_retain: false }] },
             },
           ],
         })
         // @animo-id/mdoc 0.5.2 expects the transcript as a tag-24 DataItem and embeds its decoded value.
         .usingSessionTranscriptBytes(tag24Encoding(transcript))
-        .authenticateWithSignature((deviceKeys ?? device).privateJwk as never, 'ES256')
+        .authenticateWithSignature((deviceKeys ?? msoDeviceKey).privateJwk as never, deviceAlg)
         .sign(mdocContext);
       return Buffer.from(response.encode()).toString('base64url');
     },

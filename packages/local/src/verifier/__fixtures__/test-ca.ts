@@ -22,8 +22,9 @@ export interface TestKeys {
   privateJwk: JWK;
 }
 
-export async function generateKeys(): Promise<TestKeys> {
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
+/** An ECDSA key pair, P-256 unless `namedCurve` says otherwise (P-384 for ES384 tests). */
+export async function generateKeys(namedCurve: 'P-256' | 'P-384' = EC.namedCurve): Promise<TestKeys> {
+  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve }, true, ['sign', 'verify'])) as CryptoKeyPair;
   return { keys, publicJwk: await exportJWK(keys.publicKey), privateJwk: await exportJWK(keys.privateKey) };
 }
 
