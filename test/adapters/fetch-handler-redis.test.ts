@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
 import { describeHttpContract, fetchHandlerTarget } from '@vp-authorizer/testing';
 import { redisStore } from '@vp-authorizer/redis';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
@@ -9,7 +8,7 @@ import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../pack
 const url = redisUrlForTests('test/adapters/fetch-handler-redis.test.ts');
 
 describe.skipIf(url === undefined)('fetch handler on the Redis store', () => {
-  let admin: Redis;
+  let admin: ReturnType<typeof testClient>;
   /** Every prefix a store of this run used: checked for keys, then deleted. */
   const prefixes: string[] = [];
 

@@ -60,9 +60,18 @@ describe('SD-JWT negative cases end in rejected with the right code', () => {
     expect(await rejectedWith({ omitHolderBinding: true })).toContain('holder_binding.missing');
   });
 
-  it('credential without cnf under HAIP → holder_binding rejection', async () => {
-    const codes = await rejectedWith({ omitHolderBinding: true }, { holderBinding: false });
-    expect(codes.some((code) => code.startsWith('holder_binding.'))).toBe(true);
+  it('credential without cnf under HAIP → holder_binding.missing', async () => {
+    // The wallet cannot sign a KB-JWT without a cnf key, so it presents none: HAIP requires one.
+    const { wallet, pid } = await walletWithPid({ holderBinding: false });
+    const flow = await runRedirectFlow(env, wallet, haipPid, { presentations: { pid: [{ credential: pid, tamper: { omitHolderBinding: true } }] } });
+    expect(flow.result.status).toBe(200);
+    expect(flow.status).toBe('rejected');
+    expect(await env.rp.credentials(flow.created.authorizationId)).toEqual([]);
+    // The verifier fails exactly the holder binding of the presented PID, with holder_binding.missing.
+    const verifierFailures = flow.policies.filter((r) => r.service === 'verifier' && r.error).map((r) => `${r.path.join('/')}:${r.policy}:${r.error!.code}`);
+    expect(verifierFailures).toEqual(['pid/0:holderBinding:holder_binding.missing']);
+    // The validator independently reports the unmet DCQL require_cryptographic_holder_binding.
+    expect(failedCodes(flow.policies).sort()).toEqual(['credential_query.holder_binding_missing', 'credential_query.unsatisfied', 'holder_binding.missing']);
   });
 
   it('issuer from an untrusted CA → trusted_issuer.untrusted', async () => {

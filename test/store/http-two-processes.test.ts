@@ -45,14 +45,15 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     await worker?.dispose();
   });
 
+  const on = (server: ServerProcess, publicUrl: string) => publicUrl.replace(`${PUBLIC_ORIGIN}/`, `${server.origin}/`);
+  const api = (server: ServerProcess, path: string, init: RequestInit = {}) =>
+    fetch(`${server.origin}/authz/openid4/vp/v1_0${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...init.headers },
+    });
+
   it('created on one process, answered on the other, its response code resolved once on either', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    const on = (server: ServerProcess, publicUrl: string) => publicUrl.replace(`${PUBLIC_ORIGIN}/`, `${server.origin}/`);
-    const api = (server: ServerProcess, path: string, init: RequestInit = {}) =>
-      fetch(`${server.origin}/authz/openid4/vp/v1_0${path}`, {
-        ...init,
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...init.headers },
-      });
 
     // 1. The relying party creates the authorization on A.
     const createRes = await api(a, '/authorizations', {
@@ -105,6 +106,64 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
 
     // The state really lives in Redis, under the test prefix.
     expect(await admin.exists(`${keyPrefix}{a:main:${created.authorizationId}}`)).toBe(1);
+  });
+
+  it('the same wallet response posted concurrently to both processes: exactly one 200, one usable code', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const createRes = await api(a, '/authorizations', {
+      method: 'POST',
+      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } }),
+    });
+    expect(createRes.status).toBe(201);
+    const { authorizationId, authorizeUrl } = (await createRes.json()) as { authorizationId: string; authorizeUrl: string };
+    const requestUri = new URL(authorizeUrl.replace(/^[a-z0-9+.-]+:\/\//i, 'https://wallet.invalid/')).searchParams.get('request_uri')!;
+    const requestObjectRes = await fetch(on(b, requestUri));
+    expect(requestObjectRes.status).toBe(200);
+    const requestObject = await requestObjectRes.text();
+    const claims = jwtPayload(requestObject) as { response_uri: string; state: string };
+    const response = await encryptResponse(requestObject, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+
+    const codeKeys = async () => (await admin.keys(`${keyPrefix}c:*`)).length;
+    const codesBefore = await codeKeys();
+
+    // Ten copies of one response, alternating A, B, A, …, all in flight at once.
+    const targets = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b));
+    const answers = await Promise.all(
+      targets.map(async (target) => {
+        const res = await fetch(on(target, claims.response_uri), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ response }),
+        });
+        return { target, status: res.status, body: (await res.json()) as { redirect_uri?: string; error?: string } };
+      }),
+    );
+    const won = answers.filter((x) => x.status === 200);
+    const lost = answers.filter((x) => x.status !== 200);
+    expect(won).toHaveLength(1);
+    expect(lost.map((x) => x.status)).toEqual(Array(9).fill(400));
+    // Only the winner was handed a code; the losers got an OAuth error and nothing to redeem.
+    for (const x of lost) {
+      expect(x.body.redirect_uri).toBeUndefined();
+      expect(x.body.error).toEqual(expect.any(String));
+    }
+    const code = new URL(won[0]!.body.redirect_uri!).searchParams.get('response_code')!;
+    expect(code).toBeTruthy();
+    // One code was stored in Redis, not one per process or per request.
+    expect((await codeKeys()) - codesBefore).toBe(1);
+
+    // The first result stands, seen from both processes.
+    for (const server of servers) expect(await (await api(server, `/authorizations/${authorizationId}/status`)).json()).toEqual({ status: 'authorized' });
+
+    // Exactly one usable code: it resolves once (on the process that did not issue it), then never again.
+    const issuer = won[0]!.target;
+    const other = issuer === a ? b : a;
+    const resolve = (server: ServerProcess) => api(server, '/response-code/resolve', { method: 'POST', body: JSON.stringify({ response_code: code }) });
+    const first = await resolve(other);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ authorization_id: authorizationId, status: 'authorized' });
+    expect((await resolve(issuer)).status).toBe(404);
+    expect((await resolve(other)).status).toBe(404);
   });
 });
 

@@ -77,6 +77,34 @@ describe('localVerifier: JWT VP / VC', () => {
     expect(results[1]!.data).toMatchObject({ dataModel: '2.0', x5cSubject: 'CN=VC Issuer' });
   });
 
+  it('rejects a VCDM 2.0 vc+jwt whose validFrom lies in the future or whose validUntil lies in the past', async () => {
+    const leaf = await ca.issue({ subject: 'CN=VC Issuer' });
+    const key = await importJWK(leaf.privateJwk, 'ES256');
+    const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+    const HOUR = 3_600_000;
+    const vc20 = (validity: Record<string, unknown>, claims: Record<string, unknown> = {}) =>
+      new SignJWT({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'https://issuer.example', credentialSubject: { id: holder.did }, ...validity, ...claims })
+        .setProtectedHeader({ alg: 'ES256', typ: 'vc+jwt', x5c: [leaf.x5c] })
+        .sign(key);
+    const vp20 = async (vc: string) =>
+      vpPresentation(
+        await holder.sign({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiablePresentation'], holder: holder.did, aud: CLIENT_ID, nonce: NONCE, verifiableCredential: [{ '@context': ['https://www.w3.org/ns/credentials/v2'], type: 'EnvelopedVerifiableCredential', id: `data:application/vc+jwt,${vc}` }] }, { typ: 'vp+jwt' }),
+      );
+    // Control: a current validity window passes, and the window is reported.
+    const current = await verify(await vp20(await vc20({ validFrom: iso(-HOUR), validUntil: iso(HOUR) })));
+    expect(errorsOf(current)).toEqual([]);
+    expect(current.find((r) => r.policy === 'notBefore')!.data).toHaveProperty('validFrom');
+    expect(errorsOf(await verify(await vp20(await vc20({ validFrom: iso(24 * HOUR), validUntil: iso(48 * HOUR) }))))).toEqual(['verifiableCredential/0:notBefore:validity.not_yet_valid']);
+    expect(errorsOf(await verify(await vp20(await vc20({ validFrom: iso(-48 * HOUR), validUntil: iso(-24 * HOUR) }))))).toEqual(['verifiableCredential/0:notAfter:validity.expired']);
+    // The VCDM dates bind even when the JWT nbf/exp claims say otherwise (the stricter bound wins).
+    expect(errorsOf(await verify(await vp20(await vc20({ validFrom: iso(24 * HOUR) }, { nbf: nowSeconds() - 3600 }))))).toEqual(['verifiableCredential/0:notBefore:validity.not_yet_valid']);
+    expect(errorsOf(await verify(await vp20(await vc20({ validUntil: iso(-24 * HOUR) }, { exp: nowSeconds() + 3600 }))))).toEqual(['verifiableCredential/0:notAfter:validity.expired']);
+    // Within the clock skew (default 5 minutes) is still valid.
+    expect(errorsOf(await verify(await vp20(await vc20({ validFrom: iso(60_000), validUntil: iso(-60_000) }))))).toEqual([]);
+    // A bare 2.0 VC (binding waived) goes through the same checks.
+    expect(errorsOf(await verify(vcPresentation(await vc20({ validUntil: iso(-24 * HOUR) })), { holderBindingRequired: { vc: false } }))).toEqual(['.:notAfter:validity.expired']);
+  });
+
   it('rejects a wrong nonce and a wrong audience', async () => {
     const vc = await vc11();
     expect(errorsOf(await verify(vpPresentation(await vp11([vc], { nonce: 'other' }))))).toEqual(['.:holderBinding:holder_binding.nonce_mismatch']);
@@ -181,6 +209,43 @@ describe('localVerifier: JWT VP / VC', () => {
     expect(errorsOf(await verify(vpPresentation(await vp11([noDidIssuer]))))).toEqual(['verifiableCredential/0:proof:proof.issuer_mismatch']);
     const v2 = await signer.sign({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'https://university.example', credentialSubject: { id: holder.did } }, { typ: 'vc+jwt' });
     expect(errorsOf(await verify(vcPresentation(v2), { holderBindingRequired: { vc: false } }))).toEqual(['.:proof:proof.issuer_mismatch']);
+  });
+
+  it('verifies a VP signed by a did:web holder, resolving the DID document through the injected fetch; rejects a VP signed with another key', async () => {
+    const did = 'did:web:wallet.example:holders:alice';
+    const kid = `${did}#key-1`;
+    const holderKeys = await didJwk();
+    const impostorKeys = await didJwk();
+    const document = {
+      '@context': ['https://www.w3.org/ns/did/v1'],
+      id: did,
+      verificationMethod: [{ id: '#key-1', type: 'JsonWebKey2020', controller: did, publicKeyJwk: holderKeys.publicJwk }],
+      authentication: ['#key-1'],
+    };
+    const requested: string[] = [];
+    const fetchDid: typeof fetch = async (url) => {
+      requested.push(String(url));
+      return String(url) === 'https://wallet.example/holders/alice/did.json' ? new Response(JSON.stringify(document), { headers: { 'content-type': 'application/did+json' } }) : new Response('not found', { status: 404 });
+    };
+    const webVerifier = localVerifier({ trustAnchors: [ca.pem], fetch: fetchDid });
+    const vc = await vc11({ sub: did, vc: { type: ['VerifiableCredential', 'UniversityDegree'], credentialSubject: { id: did, degree: 'BSc' } } });
+    const vpBy = async (keys: DidKeyPair) =>
+      vpPresentation(
+        await new SignJWT({ iss: did, aud: CLIENT_ID, nonce: NONCE, iat: nowSeconds(), vp: { type: ['VerifiablePresentation'], holder: did, verifiableCredential: [vc] } })
+          .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid })
+          .sign(await importJWK(keys.privateJwk, 'ES256')),
+      );
+
+    const results = await verify(await vpBy(holderKeys), {}, webVerifier);
+    expect(errorsOf(results)).toEqual([]);
+    expect(results[0]!.data).toMatchObject({ method: 'vp-jwt', holder: did, kid });
+    expect(results.at(-1)).toMatchObject({ policy: 'holderBinding', path: ['vc', 0, 'verifiableCredential', 0] });
+    expect(requested).toEqual(['https://wallet.example/holders/alice/did.json']);
+
+    expect(errorsOf(await verify(await vpBy(impostorKeys), {}, webVerifier))).toEqual(['.:holderBinding:holder_binding.signature_invalid']);
+    // The document was fetched, not guessed: a did:web the fetch cannot resolve fails resolution.
+    const unresolvable = localVerifier({ trustAnchors: [ca.pem], fetch: async () => new Response('not found', { status: 404 }) });
+    expect(errorsOf(await verify(await vpBy(holderKeys), {}, unresolvable))).toEqual(['.:holderBinding:did.resolution_failed']);
   });
 
   it('allows only ES256 under HAIP', async () => {

@@ -24,6 +24,12 @@ function rewrite(raw: string, edit: (response: Map<string, unknown>) => void): s
   return Buffer.from(encodeCbor(response)).toString('base64url');
 }
 const firstDoc = (response: Map<string, unknown>) => (response.get('documents') as Map<string, unknown>[])[0]!;
+/** The protected `alg` (label 1) of the COSE_Sign1 that `pick` selects in the first document. */
+function coseAlgOf(raw: string, pick: (doc: Map<string, unknown>) => unknown): unknown {
+  const sign1 = pick(firstDoc(decodeCbor(Buffer.from(raw, 'base64url')) as Map<string, unknown>));
+  const array = (sign1 instanceof Tag ? sign1.value : sign1) as Uint8Array[];
+  return (decodeCbor(array[0]!) as Map<number, unknown>).get(1);
+}
 
 let ca: TestCa;
 let fx: MdocFixture;
@@ -121,6 +127,30 @@ describe('localVerifier: mdoc', () => {
     expect(errorsOf(await verify(none))).toEqual(['holderBinding:holder_binding.missing']);
     expect(errorsOf(await verify(none, { holderBindingRequired: { mdl: false } }))).toEqual([]);
     expect(errorsOf(await verify(none, { holderBindingRequired: { mdl: false }, profile: 'haip' }))).toEqual(['holderBinding:holder_binding.missing']);
+  });
+
+  it('HAIP: rejects an issuerAuth signed with ES384 (COSE -35); accepted outside HAIP, ES256 accepted under HAIP', async () => {
+    const transcript = sessionTranscriptBytes(redirect);
+    expect(errorsOf(await verify(await fx.deviceResponse({ transcript }), { profile: 'haip' }))).toEqual([]);
+    const signer384 = await ca.issue({ subject: 'CN=mDL Document Signer ES384,C=DE', keys: await generateKeys('P-384') });
+    const raw = await fx.deviceResponse({ transcript, signerCert: signer384, issuerAlg: 'ES384' });
+    expect(coseAlgOf(raw, (doc) => (doc.get('issuerSigned') as Map<string, unknown>).get('issuerAuth'))).toBe(-35);
+    const open = await verify(raw);
+    expect(errorsOf(open)).toEqual([]);
+    expect(open[0]!.data).toMatchObject({ alg: 'ES384' });
+    const haip = await verify(raw, { profile: 'haip' });
+    expect(errorsOf(haip)).toEqual(['proof:proof.algorithm_not_allowed']);
+    expect(haip[0]!.error!.detail).toContain('-35');
+  });
+
+  it('HAIP: rejects a deviceSignature made with ES384 (COSE -35); accepted outside HAIP', async () => {
+    const device384 = await generateKeys('P-384');
+    const raw = await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), msoDeviceKey: device384, deviceAlg: 'ES384' });
+    expect(coseAlgOf(raw, (doc) => ((doc.get('deviceSigned') as Map<string, unknown>).get('deviceAuth') as Map<string, unknown>).get('deviceSignature'))).toBe(-35);
+    const open = await verify(raw);
+    expect(errorsOf(open)).toEqual([]);
+    expect(open[3]!.data).toMatchObject({ method: 'deviceSignature', alg: 'ES384' });
+    expect(errorsOf(await verify(raw, { profile: 'haip' }))).toEqual(['holderBinding:proof.algorithm_not_allowed']);
   });
 
   it('rejects a DeviceResponse with a non-zero status and garbage input', async () => {

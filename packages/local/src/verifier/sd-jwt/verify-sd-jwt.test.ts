@@ -116,6 +116,50 @@ describe('localVerifier: SD-JWT VC', () => {
     expect(errorsOf(await verify(await fx.present(await fx.issue()), {}, es384Only))).toEqual(['proof:proof.algorithm_not_allowed']);
   });
 
+  it('rejects a KB-JWT whose typ is not kb+jwt (holder_binding.invalid)', async () => {
+    const credential = await fx.issue();
+    // Control: the hand-built KB-JWT with typ kb+jwt is accepted, so only the typ decides below.
+    expect(errorsOf(await verify(await fx.present(credential, { kb: { header: {} } })))).toEqual([]);
+    for (const typ of ['JWT', 'dc+sd-jwt', undefined]) {
+      const results = await verify(await fx.present(credential, { kb: { header: { typ } } }));
+      expect(errorsOf(results), `typ ${String(typ)}`).toEqual(['holderBinding:holder_binding.invalid']);
+      expect(results[3]!.error!.detail).toContain('kb+jwt');
+    }
+  });
+
+  it('accepts the issuer typ vc+sd-jwt (and dc+sd-jwt); rejects any other or a missing typ (proof.typ_invalid)', async () => {
+    for (const typ of ['dc+sd-jwt', 'vc+sd-jwt']) {
+      const credential = await fx.issue({ header: { typ } });
+      expect(JSON.parse(Buffer.from(credential.split('.')[0]!, 'base64url').toString()).typ).toBe(typ);
+      expect(errorsOf(await verify(await fx.present(credential))), `typ ${typ}`).toEqual([]);
+    }
+    for (const typ of ['JWT', 'example+sd-jwt', 'vc+jwt', 'kb+jwt', undefined]) {
+      const results = await verify(await fx.present(await fx.issue({ header: { typ } })));
+      expect(errorsOf(results), `typ ${String(typ)}`).toEqual(['proof:proof.typ_invalid']);
+      expect(results).toHaveLength(1);
+    }
+  });
+
+  it('HAIP: rejects an issuer JWT signed with ES384 (proof.algorithm_not_allowed); accepted outside HAIP', async () => {
+    const p384 = await ca.issue({ subject: 'CN=PID Issuer ES384', keys: await generateKeys('P-384') });
+    const raw = await fx.present(await fx.issue({ alg: 'ES384', issuerKeys: p384, header: { x5c: [p384.x5c] } }));
+    const open = await verify(raw);
+    expect(errorsOf(open)).toEqual([]);
+    expect(open[0]!.data).toMatchObject({ alg: 'ES384' });
+    const haip = await verify(raw, { profile: 'haip' });
+    expect(errorsOf(haip)).toEqual(['proof:proof.algorithm_not_allowed']);
+    expect(haip[0]!.error!.detail).toContain('ES384');
+  });
+
+  it('HAIP: rejects a KB-JWT signed with ES384 (holderBinding proof.algorithm_not_allowed); accepted outside HAIP', async () => {
+    const holder384 = await generateKeys('P-384');
+    const raw = await fx.present(await fx.issue({ cnf: holder384.publicJwk }), { holderKeys: holder384, kb: { alg: 'ES384' } });
+    const open = await verify(raw);
+    expect(errorsOf(open)).toEqual([]);
+    expect(open[3]!.data).toMatchObject({ method: 'kb-jwt', alg: 'ES384' });
+    expect(errorsOf(await verify(raw, { profile: 'haip' }))).toEqual(['holderBinding:proof.algorithm_not_allowed']);
+  });
+
   it('requires x5c under HAIP', async () => {
     const credential = await fx.issue({ header: { x5c: undefined, kid: 'did:jwk:abc#0' } });
     expect(errorsOf(await verify(await fx.present(credential), { profile: 'haip' }))).toEqual(['proof:trusted_issuer.x5c_required']);
