@@ -17,7 +17,7 @@ function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListC
     options,
     now: options.clock.now(),
     haip,
-    allowedAlgs: options.allowedAlgs,
+    allowedAlgs: haip ? HAIP_ALGS : options.allowedAlgs,
     signal,
     statusLists,
     didMethods: input.didMethods,

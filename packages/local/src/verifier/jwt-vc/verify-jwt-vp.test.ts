@@ -246,6 +246,9 @@ describe('localVerifier: JWT VP / VC', () => {
     // The document was fetched, not guessed: a did:web the fetch cannot resolve fails resolution.
     const unresolvable = localVerifier({ trustAnchors: [ca.pem], fetch: async () => new Response('not found', { status: 404 }) });
     expect(errorsOf(await verify(await vpBy(holderKeys), {}, unresolvable))).toEqual(['.:holderBinding:did.resolution_failed']);
+    // A document served for the URL but naming another DID is not this DID's document.
+    const foreign = localVerifier({ trustAnchors: [ca.pem], fetch: async () => new Response(JSON.stringify({ ...document, id: 'did:web:attacker.example' })) });
+    expect(errorsOf(await verify(await vpBy(holderKeys), {}, foreign))).toEqual(['.:holderBinding:did.resolution_failed']);
   });
 
   it('allows only ES256 under HAIP', async () => {
