@@ -20,7 +20,9 @@ export function authorizerApp(authorizer: Authorizer): Hono {
       // Refuse at once on the declared length: a host middleware may not have read it yet.
       if (Number(c.req.header('content-length') ?? 0) > authorizer.bodyLimitBytes) throw new AuthorizerError('request.body_too_large');
       // A host middleware may have read the body already (c.req.json()/parseBody()/formData() cache it).
-      const source = c.req.raw.bodyUsed ? new Response(await cachedBody(c.req)).body : c.req.raw.body;
+      // GET/HEAD carry no body; not touching raw.body spares @hono/node-server a full Request.
+      const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+      const source = !hasBody ? null : c.req.raw.bodyUsed ? new Response(await cachedBody(c.req)).body : c.req.raw.body;
       const bytes = await readBodyWithLimit(source, authorizer.bodyLimitBytes);
       const request = { method: c.req.method, path, query: new URL(c.req.url).searchParams, headers: c.req.raw.headers };
       answer = await authorizer.handle(bytes.byteLength > 0 ? { ...request, body: { kind: 'bytes', bytes } } : request, { onError });
