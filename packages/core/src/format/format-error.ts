@@ -9,6 +9,7 @@ export const FORMAT_ERROR_TITLES = {
   'format.unsupported_format': 'The credential format is not supported.',
   'format.sd_jwt_malformed': 'An SD-JWT presentation could not be decoded.',
   'format.mdoc_malformed': 'An mdoc DeviceResponse could not be decoded.',
+  'format.cbor_budget_exceeded': 'The CBOR in the response needs more decoding work than allowed.',
   'format.jwt_malformed': 'A JWT presentation or credential could not be decoded.',
   'format.ldp_malformed': 'A Data Integrity (ldp) presentation is not a JSON object.',
   'format.submission_invalid': 'The presentation_submission is missing, unexpected or does not match the presentation definition.',

@@ -2,21 +2,21 @@ import type { DcqlQuery } from '../authorization/authorization-record.js';
 import { isJsonObject } from './decode-jwt.js';
 import { FormatFailure } from './format-error.js';
 import { clip, parseJsonParameter } from './parse-json-parameter.js';
-import { parsePresentation } from './parse-presentation.js';
+import { parsePresentation, type ParseOptions } from './parse-presentation.js';
 import type { ParsedPresentation } from './parsed-presentation.js';
 
 /**
  * OpenID4VP 1.0 section 8.1: `{"<credential query id>": [presentation, …]}`.
  *
- * Shape only: every key is a query id of this request, each value is a non-empty array (a
- * single non-array value is accepted as `[value]`, a common wallet slip that is unambiguous),
- * one element unless the query says `multiple: true`. A missing key is NOT an error here,
+ * Shape only: every key is a query id of this request, each value is a non-empty array (the
+ * specification says MUST; a bare value is refused rather than guessed at), one element unless
+ * the query says `multiple: true`. A missing key is NOT an error here,
  * even for a query that is required: which queries must be answered depends on
  * `credential_sets`, and coverage is decided in one place, the validator.
  *
  * Collects every presentation failure instead of stopping at the first one.
  */
-export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: { profile?: 'haip' }): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
+export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: ParseOptions): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
   const parsed = parseJsonParameter(vpToken);
   if (!parsed.ok || !isJsonObject(parsed.value)) {
     throw new FormatFailure('format.vp_token_invalid', 'vp_token must be a JSON object keyed by credential query id', []);
@@ -31,7 +31,11 @@ export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: { p
       failures.push(new FormatFailure('format.unknown_query_id', 'vp_token has a key that is not a credential query id of this request', [clip(queryId)]));
       continue;
     }
-    const values = Array.isArray(value) ? value : [value];
+    if (!Array.isArray(value)) {
+      failures.push(new FormatFailure('format.vp_token_invalid', 'each vp_token value must be an array of presentations', [queryId]));
+      continue;
+    }
+    const values: unknown[] = value;
     if (values.length === 0) {
       failures.push(new FormatFailure('format.cardinality', 'a vp_token entry must contain at least one presentation', [queryId]));
       continue;

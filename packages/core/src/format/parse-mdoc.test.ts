@@ -1,8 +1,10 @@
 import { Tag } from 'cbor-x';
 import { describe, expect, it } from 'vitest';
+import { CborBudget } from './cbor-budget.js';
 import { FormatFailure } from './format-error.js';
 import { parseMdoc } from './parse-mdoc.js';
 import { buildDeviceResponse, cbor, encodeCbor } from './test-fixtures.js';
+import { sharedItemDeviceResponse } from './hostile-cbor.test-support.js';
 
 const ref = { path: ['mdl', 0], queryId: 'mdl', index: 0, format: 'mso_mdoc' };
 const NS = 'org.iso.18013.5.1';
@@ -111,5 +113,36 @@ describe('parseMdoc', () => {
   it('accepts a tagged COSE_Sign1 (tag 18) issuerAuth', () => {
     const parsed = parseMdoc(response([doc([], [['issuerAuth', new Tag(issuerAuth, 18)]])]), ref);
     expect(parsed.documents[0]?.nameSpaces).toEqual({});
+  });
+
+  it('refuses a DeviceResponse that references one IssuerSignedItem thousands of times (shared-reference amplification)', () => {
+    // One 20 KB IssuerSignedItem marked shareable (tag 28) and 3,000 three-byte references to it
+    // (tag 29): plain cbor-x resolves them to one object, which the parser then decoded 3,000 times.
+    const raw = sharedItemDeviceResponse({ itemBytes: 20_000, references: 3_000 });
+    const budget = new CborBudget();
+    const error = failure(() => parseMdoc(raw, ref, { budget }));
+    expect(error.code).toBe('format.mdoc_malformed');
+    expect(error.path).toEqual(['mdl', 0]);
+    // Refused while scanning the outer bytes: nothing was expanded.
+    expect(budget.used).toBeLessThan(1_000);
+  });
+
+  it('refuses packed values and records (cbor-x extensions) in a DeviceResponse', () => {
+    const root = Buffer.from(cbor.encode(new Map<string, unknown>([['version', '1.0'], ['documents', [doc()]], ['status', 0]])));
+    // Wrap the whole response in cbor-x's packed-table tag 51 and its record tag 105.
+    for (const prefix of ['d833', 'd869']) {
+      const error = failure(() => parseMdoc(Buffer.concat([Buffer.from(prefix, 'hex'), root]).toString('base64url'), ref));
+      expect(error.code).toBe('format.mdoc_malformed');
+    }
+  });
+
+  it('charges nested IssuerSignedItem decoding and element conversion to the budget it is given', () => {
+    const raw = buildDeviceResponse([{ docType: 'a', elements: [{ namespace: NS, identifier: 'list', value: new Array(1_000).fill(1) }] }]);
+    const budget = new CborBudget();
+    parseMdoc(raw, ref, { budget });
+    // ≥ 1,000 items decoded from the embedded item plus ≥ 1,000 nodes converted.
+    expect(budget.used).toBeGreaterThan(2_000);
+    const error = failure(() => parseMdoc(raw, ref, { budget: new CborBudget(1_500) }));
+    expect(error.code).toBe('format.cbor_budget_exceeded');
   });
 });

@@ -1,16 +1,18 @@
 import { Tag } from 'cbor-x';
 import { base64UrlToBytes } from '../crypto/base64url.js';
-import { cborToJson, mdocCborDecoder } from './cbor-to-json.js';
+import { CborBudget, CborBudgetExceeded } from './cbor-budget.js';
+import { cborToJson } from './cbor-to-json.js';
 import { FormatFailure } from './format-error.js';
 import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from './parsed-presentation.js';
+import { decodeWalletCbor } from './wallet-cbor.js';
 
 type PresentationRef = Pick<ParsedMdoc, 'path' | 'queryId' | 'index' | 'format'>;
 
 const isMap = (value: unknown): value is Map<unknown, unknown> => value instanceof Map;
 
 /** `#6.24(bstr .cbor X)` → X. */
-function embedded(value: unknown): unknown {
-  if (value instanceof Tag && value.tag === 24 && value.value instanceof Uint8Array) return mdocCborDecoder.decode(value.value);
+function embedded(value: unknown, budget: CborBudget): unknown {
+  if (value instanceof Tag && value.tag === 24 && value.value instanceof Uint8Array) return decodeWalletCbor(value.value, budget);
   throw new TypeError('expected embedded CBOR (tag 24)');
 }
 
@@ -18,17 +20,21 @@ function embedded(value: unknown): unknown {
  * Decodes a base64url `DeviceResponse` (ISO 18013-5 8.3.2.1.2.2) into its documents and the
  * issuer-signed elements as JSON. Structural only: issuerAuth, digests and deviceAuth are
  * verified by the verify policy from `raw`. `profile: 'haip'` requires exactly one document.
+ * All decoding is charged to `options.budget`, which the caller shares across the response.
  */
-export function parseMdoc(value: unknown, ref: PresentationRef, options: { profile?: 'haip' } = {}): ParsedMdoc {
-  const fail = (detail: string): never => {
+export function parseMdoc(value: unknown, ref: PresentationRef, options: { profile?: 'haip'; budget?: CborBudget } = {}): ParsedMdoc {
+  const budget = options.budget ?? new CborBudget();
+  const fail = (detail: string, cause?: unknown): never => {
+    // Running out of budget is reported as such whatever was being decoded.
+    if (cause instanceof CborBudgetExceeded) throw new FormatFailure('format.cbor_budget_exceeded', 'the DeviceResponse needs more CBOR decoding work than allowed', ref.path);
     throw new FormatFailure('format.mdoc_malformed', detail, ref.path);
   };
   if (typeof value !== 'string') return fail('an mdoc presentation must be a base64url string');
   let root: unknown;
   try {
-    root = mdocCborDecoder.decode(base64UrlToBytes(value));
-  } catch {
-    return fail('the DeviceResponse is not base64url-encoded CBOR');
+    root = decodeWalletCbor(base64UrlToBytes(value), budget);
+  } catch (error) {
+    return fail('the DeviceResponse is not base64url-encoded CBOR or uses CBOR features a wallet may not use', error);
   }
   if (!isMap(root)) return fail('the DeviceResponse is not a CBOR map');
   const version = root.get('version');
@@ -61,9 +67,9 @@ export function parseMdoc(value: unknown, ref: PresentationRef, options: { profi
         const decodedItems = items.map((item, i): MdocIssuerSignedItem => {
           let decoded: unknown;
           try {
-            decoded = embedded(item);
-          } catch {
-            return fail(`${where} namespace item ${i} is not an embedded IssuerSignedItem`);
+            decoded = embedded(item, budget);
+          } catch (error) {
+            return fail(`${where} namespace item ${i} is not an embedded IssuerSignedItem`, error);
           }
           if (!isMap(decoded)) return fail(`${where} namespace item ${i} is not a map`);
           const digestID = decoded.get('digestID');
@@ -73,9 +79,9 @@ export function parseMdoc(value: unknown, ref: PresentationRef, options: { profi
           if (!decoded.has('elementValue')) return fail(`${where} namespace item ${i} has no elementValue`);
           let elementValue: unknown;
           try {
-            elementValue = cborToJson(decoded.get('elementValue'));
-          } catch {
-            return fail(`${where} namespace item ${i} has an element value that cannot be converted`);
+            elementValue = cborToJson(decoded.get('elementValue'), budget);
+          } catch (error) {
+            return fail(`${where} namespace item ${i} has an element value that cannot be converted`, error);
           }
           return { digestID, elementIdentifier, elementValue };
         });

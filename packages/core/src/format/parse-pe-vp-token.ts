@@ -3,7 +3,7 @@ import type { PresentationDefinition } from '../authorization/authorization-reco
 import { isJsonObject } from './decode-jwt.js';
 import { FormatFailure } from './format-error.js';
 import { parseJsonParameter } from './parse-json-parameter.js';
-import { isSupportedFormat, parsePresentation } from './parse-presentation.js';
+import { isSupportedFormat, parsePresentation, type ParseOptions } from './parse-presentation.js';
 import type { ParsedPresentation } from './parsed-presentation.js';
 
 interface NestedDescriptor {
@@ -59,12 +59,19 @@ function readPeVpToken(vpToken: unknown): unknown {
  * presentation by the descriptor's format. `path_nested` is checked for shape only; the
  * validator locates nested credentials. Path of each presentation = `[descriptorId, n]`
  * where n counts that descriptor's entries.
+ *
+ * Amplification limits: the descriptor_map may not have more entries than the definition has
+ * input descriptors, a descriptor may not map to the same element twice, and each vp_token
+ * element is decoded once per format however many entries point at it. Entries of different
+ * descriptors that share an element (a VP carrying several credentials) get one presentation
+ * each, sharing the decoded content, because the validator judges a presentation against its
+ * own descriptor; that bounds verification to one per input descriptor the relying party asked for.
  */
 export function parsePeVpToken(
   vpToken: unknown,
   submission: unknown,
   definition: PresentationDefinition,
-  options: { profile?: 'haip' },
+  options: ParseOptions,
 ): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
   if (submission === undefined || submission === null) {
     throw new FormatFailure('format.submission_invalid', 'presentation_submission is required for Presentation Exchange', ['presentation_submission']);
@@ -78,11 +85,23 @@ export function parsePeVpToken(
   if (parsedSubmission.definition_id !== definition.id) {
     throw new FormatFailure('format.submission_invalid', 'presentation_submission.definition_id does not match the presentation definition id', ['presentation_submission']);
   }
+  const inputDescriptors = Array.isArray(definition.input_descriptors) ? definition.input_descriptors : [];
+  // Checked before vp_token is touched: each extra entry would otherwise cost a decode and a verification.
+  if (parsedSubmission.descriptor_map.length > inputDescriptors.length) {
+    throw new FormatFailure(
+      'format.submission_invalid',
+      `descriptor_map has ${parsedSubmission.descriptor_map.length} entries but the presentation definition has only ${inputDescriptors.length} input descriptors`,
+      ['presentation_submission', 'descriptor_map'],
+    );
+  }
   const token = readPeVpToken(vpToken);
-  const descriptors = new Map((Array.isArray(definition.input_descriptors) ? definition.input_descriptors : []).map((d) => [d.id, d]));
+  const descriptors = new Map(inputDescriptors.map((d) => [d.id, d]));
   const presentations: ParsedPresentation[] = [];
   const failures: FormatFailure[] = [];
   const counters = new Map<string, number>();
+  /** `${path} ${format}` → the element decoded once, or the failure it produced. */
+  const decoded = new Map<string, ParsedPresentation | FormatFailure>();
+  const mapped = new Set<string>();
 
   parsedSubmission.descriptor_map.forEach((entry, i) => {
     const at = ['presentation_submission', 'descriptor_map', i];
@@ -120,14 +139,33 @@ export function parsePeVpToken(
       }
       value = token[n];
     }
+    // `$` and `$[n]` are canonical (no leading zeros), so the string identifies the element.
+    const elementKey = `${entry.path} ${entry.format}`;
+    const mappingKey = `${entry.id} ${elementKey}`;
+    if (mapped.has(mappingKey)) {
+      failures.push(new FormatFailure('format.submission_invalid', 'descriptor_map maps the same input descriptor to the same presentation twice', at));
+      return;
+    }
+    mapped.add(mappingKey);
     const index = counters.get(entry.id) ?? 0;
     counters.set(entry.id, index + 1);
-    try {
-      presentations.push(parsePresentation(value, { queryId: entry.id, index, format: entry.format }, options));
-    } catch (error) {
-      if (!(error instanceof FormatFailure)) throw error;
-      failures.push(error);
+    const location = { queryId: entry.id, index, format: entry.format };
+    let parsed = decoded.get(elementKey);
+    if (parsed === undefined) {
+      try {
+        parsed = parsePresentation(value, location, options);
+      } catch (error) {
+        if (!(error instanceof FormatFailure)) throw error;
+        parsed = error;
+      }
+      decoded.set(elementKey, parsed);
+      if (parsed instanceof FormatFailure) failures.push(parsed);
+      else presentations.push(parsed);
+      return;
     }
+    // Already decoded for another descriptor: its failure is reported once; a success is shared
+    // (same decoded content, this descriptor's id and path).
+    if (!(parsed instanceof FormatFailure)) presentations.push({ ...parsed, ...location, path: [entry.id, index] });
   });
   // Unreferenced vp_token elements are not an error by themselves; the validator decides coverage.
   return { presentations, failures };

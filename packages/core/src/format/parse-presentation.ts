@@ -1,3 +1,4 @@
+import type { CborBudget } from './cbor-budget.js';
 import { isJsonObject } from './decode-jwt.js';
 import { FormatFailure } from './format-error.js';
 import { parseJwtVcOrVp } from './parse-jwt-vc.js';
@@ -30,8 +31,14 @@ export interface PresentationLocation {
   format: string;
 }
 
+export interface ParseOptions {
+  profile?: 'haip';
+  /** The response-wide CBOR budget (mdoc); one per wallet response, shared by all presentations. */
+  budget?: CborBudget;
+}
+
 /** Decodes one presentation by its format; throws FormatFailure with the presentation path. */
-export function parsePresentation(value: unknown, location: PresentationLocation, options: { profile?: 'haip' } = {}): ParsedPresentation {
+export function parsePresentation(value: unknown, location: PresentationLocation, options: ParseOptions = {}): ParsedPresentation {
   const ref = { ...location, path: [location.queryId, location.index] };
   if (!isSupportedFormat(location.format)) throw new FormatFailure('format.unsupported_format', 'the credential format is not supported', ref.path);
   switch (DECODERS[location.format]) {

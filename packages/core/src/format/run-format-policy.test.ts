@@ -69,9 +69,9 @@ describe('runFormatPolicy — DCQL', () => {
     expect(outcome.ok).toBe(true);
   });
 
-  it('accepts a single non-array value as a one-element array', () => {
-    const outcome = run({ query: dcql(pidQuery), vpToken: { pid: pid.sdJwt } });
-    expect(outcome.ok && outcome.presentations[0]?.path).toEqual(['pid', 0]);
+  it('refuses a DCQL vp_token value that is not an array (OpenID4VP 1.0 section 8.1: MUST be an array)', () => {
+    const results = errors(run({ query: dcql(pidQuery), vpToken: { pid: pid.sdJwt } }));
+    expect(results.map((r) => [r.error?.code, r.path])).toEqual([['format.vp_token_invalid', ['pid']]]);
   });
 
   it('allows several presentations only when the query says multiple: true', async () => {
@@ -153,6 +153,18 @@ describe('runFormatPolicy — DCQL', () => {
     ]);
     expect(codes(run({ query: dcql(mdlQuery), vpToken: { mdl: [two] }, profile: 'haip' }))).toEqual(['format.haip_violation']);
     expect(run({ query: dcql(mdlQuery), vpToken: { mdl: [mdl] }, profile: 'haip' }).ok).toBe(true);
+  });
+
+  it('refuses distinct large mdoc items spread over several presentations once they exceed the one response-wide CBOR budget', () => {
+    // Each presentation alone is well within the budget; the response as a whole is not.
+    const large = () => buildDeviceResponse([{ docType: 'org.iso.18013.5.1.mDL', elements: [{ namespace: NS, identifier: 'list', value: new Array(25_000).fill(7) }] }]);
+    const many = Array.from({ length: 6 }, large);
+    const query = dcql({ ...mdlQuery, multiple: true });
+    expect(run({ query, vpToken: { mdl: [many[0]] } }).ok).toBe(true);
+    const results = errors(run({ query, vpToken: { mdl: many } }));
+    expect(results.map((r) => r.error?.code)).toContain('format.cbor_budget_exceeded');
+    for (const r of results) expect(r.path[0]).toBe('mdl');
+    expect(results.every((r) => r.path[1] !== 0)).toBe(true);
   });
 
   it('rejects a presentation_submission sent with a DCQL query', () => {
@@ -237,13 +249,15 @@ describe('runFormatPolicy — ID token', () => {
 });
 
 describe('runFormatPolicy — Presentation Exchange', () => {
+  // Any one descriptor is enough, so each test can answer only the ones it is about.
   const definition: PresentationDefinition = {
     id: 'pd-1',
     input_descriptors: [
-      { id: 'pid', format: { 'vc+sd-jwt': {}, 'dc+sd-jwt': {} } },
-      { id: 'mdl', format: { mso_mdoc: {} } },
-      { id: 'degree' },
+      { id: 'pid', format: { 'vc+sd-jwt': {}, 'dc+sd-jwt': {} }, group: ['A'] },
+      { id: 'mdl', format: { mso_mdoc: {} }, group: ['A'] },
+      { id: 'degree', group: ['A'] },
     ],
+    submission_requirements: [{ rule: 'pick', min: 1, from: 'A' }],
   };
   const pe: AuthorizationQuery = { type: 'DIF.PresentationExchange', presentationDefinition: definition };
   const submission = (descriptor_map: unknown[], extra: Record<string, unknown> = {}) => ({ id: 'sub-1', definition_id: 'pd-1', descriptor_map, ...extra });

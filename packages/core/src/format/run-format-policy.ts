@@ -4,7 +4,9 @@ import { decodeCompactJwt, isDecodeError } from './decode-jwt.js';
 import { extractCredentials } from './extract-credentials.js';
 import type { ExtractedCredential } from './extracted-credential.js';
 import { FormatFailure, formatErrorResult } from './format-error.js';
+import { CborBudget } from './cbor-budget.js';
 import { checkDcqlCoverage } from './check-dcql-coverage.js';
+import { checkPeCoverage } from './check-pe-coverage.js';
 import { parseDcqlVpToken } from './parse-dcql-vp-token.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
 import type { ParsedIdToken, ParsedPresentation } from './parsed-presentation.js';
@@ -54,13 +56,15 @@ export function runFormatPolicy(input: FormatInput): FormatOutcome {
   const failures: FormatFailure[] = [];
   let presentations: ParsedPresentation[] = [];
   let idToken: ParsedIdToken | undefined;
+  // One CBOR work budget for the whole response, however many presentations it carries.
+  const options = { budget: new CborBudget(), ...(input.profile ? { profile: input.profile } : {}) };
   try {
     const query = input.query;
     if (query?.type === 'DCQL') {
       if (input.presentationSubmission !== undefined && input.presentationSubmission !== null) {
         failures.push(new FormatFailure('format.submission_invalid', 'presentation_submission is not allowed with a DCQL query', ['presentation_submission']));
       }
-      const outcome = parseDcqlVpToken(input.vpToken, query.dcql, { ...(input.profile ? { profile: input.profile } : {}) });
+      const outcome = parseDcqlVpToken(input.vpToken, query.dcql, options);
       presentations = outcome.presentations;
       failures.push(...outcome.failures);
       if (outcome.failures.length === 0) {
@@ -68,9 +72,13 @@ export function runFormatPolicy(input: FormatInput): FormatOutcome {
         if (coverage) failures.push(coverage);
       }
     } else if (query?.type === 'DIF.PresentationExchange') {
-      const outcome = parsePeVpToken(input.vpToken, input.presentationSubmission, query.presentationDefinition, { ...(input.profile ? { profile: input.profile } : {}) });
+      const outcome = parsePeVpToken(input.vpToken, input.presentationSubmission, query.presentationDefinition, options);
       presentations = outcome.presentations;
       failures.push(...outcome.failures);
+      if (outcome.failures.length === 0) {
+        const coverage = checkPeCoverage(new Set(presentations.map((p) => p.queryId)), query.presentationDefinition);
+        if (coverage) failures.push(coverage);
+      }
     } else {
       failures.push(new FormatFailure('format.vp_token_invalid', 'the authorization has no supported query type', []));
     }

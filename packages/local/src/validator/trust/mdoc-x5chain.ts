@@ -1,7 +1,6 @@
-import { Decoder, Tag } from 'cbor-x';
+import { CborBudget, decodeWalletCbor } from '@vp-authorizer/core';
+import { Tag } from 'cbor-x';
 
-// Maps stay Maps: COSE headers use integer labels.
-const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
 const X5CHAIN = 33;
 
 const toBytes = (value: unknown): Uint8Array | undefined => (value instanceof Uint8Array ? new Uint8Array(value) : undefined);
@@ -27,9 +26,11 @@ function chainFromHeader(header: unknown): Uint8Array[] | undefined {
  * rejected truly malformed responses).
  */
 export function mdocIssuerCertificateChains(rawBase64Url: string): Uint8Array[][] {
+  // Wallet input: the hardened decoder, one budget for the response and its protected headers.
+  const budget = new CborBudget();
   let root: unknown;
   try {
-    root = decoder.decode(Buffer.from(rawBase64Url, 'base64url'));
+    root = decodeWalletCbor(Buffer.from(rawBase64Url, 'base64url'), budget);
   } catch {
     return [];
   }
@@ -43,7 +44,7 @@ export function mdocIssuerCertificateChains(rawBase64Url: string): Uint8Array[][
     let protectedHeader: unknown;
     try {
       const bytes = toBytes(sign1[0]);
-      protectedHeader = bytes && bytes.length > 0 ? decoder.decode(bytes) : undefined;
+      protectedHeader = bytes && bytes.length > 0 ? decodeWalletCbor(bytes, budget) : undefined;
     } catch {
       protectedHeader = undefined;
     }

@@ -1,11 +1,15 @@
-import { Decoder, Encoder, Tag } from 'cbor-x';
+import { decodeWalletCbor, type CborBudget } from '@vp-authorizer/core';
+import { Encoder, Tag } from 'cbor-x';
 
-// Maps stay Maps (integer keys in COSE/MSO); tag 24 stays a Tag whose value is the embedded
-// bytes exactly as received; byte strings encode as plain bstr (no tag 64).
-const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
+// Byte strings encode as plain bstr (no tag 64).
 const encoder = new Encoder({ useRecords: false, tagUint8Array: false, mapsAsObjects: false, variableMapSize: true });
 
-export const decodeCbor = (bytes: Uint8Array): unknown => decoder.decode(bytes);
+/**
+ * Wallet CBOR through core's hardened decoder (no shared references, packed values or other
+ * cbor-x extensions; bounded depth, lengths and work). Maps stay Maps; tag 24 stays a Tag whose
+ * value is the embedded bytes exactly as received.
+ */
+export const decodeCbor = (bytes: Uint8Array, budget?: CborBudget): unknown => decodeWalletCbor(bytes, budget);
 export const encodeCbor = (value: unknown): Uint8Array => new Uint8Array(encoder.encode(value));
 
 /** The embedded bytes of a `#6.24(bstr)` item, or undefined when the value is not one. */
