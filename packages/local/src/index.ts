@@ -2,3 +2,4 @@
 import 'reflect-metadata';
 export * from './verifier/index.js';
 export * from './validator/index.js';
+export * from './outbound/index.js';

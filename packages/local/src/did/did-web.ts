@@ -1,39 +1,20 @@
-import { isIP } from 'node:net';
-import { boundedFetch, BoundedFetchError } from '../verifier/bounded-fetch.js';
+import { checkOutboundUrl, outboundGet, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
 import type { DidDocument } from './did-document.js';
 import { DidResolutionError } from './did-resolution-error.js';
 
 export interface DidWebOptions {
-  fetch: typeof fetch;
+  /** did:web makes the verifier fetch a URL chosen by the wallet: the outbound fetch policy applies. */
+  outbound: OutboundFetchPolicy;
   timeoutMs: number;
   maxBytes: number;
   signal: AbortSignal;
-  /** Allow IP literals, localhost and explicit non-443 ports (tests only). */
-  allowInsecureHosts?: boolean;
 }
 
 const invalidHost = () => new DidResolutionError('did.invalid', 'The did:web identifier is not a valid host and path');
 
-/**
- * did:web makes the verifier fetch a URL chosen by the wallet: unless allowed for tests, only
- * public DNS names on the default https port (no IP literals, numeric IPv4 forms or localhost).
- */
-function checkPublicHost(host: string, allowInsecureHosts: boolean): void {
-  let url: URL;
-  try {
-    url = new URL(`https://${host}/`);
-  } catch {
-    throw invalidHost();
-  }
-  if (allowInsecureHosts) return;
-  // URL normalizes numeric forms (2130706433, 0x7f.1) to dotted IPv4, so isIP sees them.
-  const name = url.hostname.toLowerCase().replace(/\.$/, '');
-  if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost')) throw new DidResolutionError('did.invalid', 'The did:web host must be a public DNS name');
-  if (url.port !== '') throw new DidResolutionError('did.invalid', 'The did:web host must not name a port other than 443');
-}
-
 /** did:web → https URL (did:web spec 3.2): host[%3Aport][:path…] → /.well-known/did.json or /path/did.json. */
-export function didWebUrl(id: string, allowInsecureHosts = false): string {
+export function didWebUrl(id: string): string {
   const [hostPart, ...path] = id.split(':');
   let host: string;
   try {
@@ -42,7 +23,6 @@ export function didWebUrl(id: string, allowInsecureHosts = false): string {
     throw invalidHost();
   }
   if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host) || path.some((p) => p.length === 0)) throw invalidHost();
-  checkPublicHost(host, allowInsecureHosts);
   let segments: string[];
   try {
     segments = path.map((p) => encodeURIComponent(decodeURIComponent(p)));
@@ -53,13 +33,19 @@ export function didWebUrl(id: string, allowInsecureHosts = false): string {
 }
 
 export async function resolveDidWeb(did: string, id: string, options: DidWebOptions): Promise<DidDocument> {
-  const url = didWebUrl(id, options.allowInsecureHosts);
+  const url = didWebUrl(id);
+  try {
+    checkOutboundUrl(url, options.outbound);
+  } catch {
+    throw new DidResolutionError('did.invalid', 'The did:web host must be a public DNS name on the default https port');
+  }
   let body: Uint8Array;
   try {
-    ({ body } = await boundedFetch(options.fetch, url, { accept: 'application/did+json, application/json', timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, signal: options.signal, redirect: 'error' }));
+    ({ body } = await outboundGet(url, { accept: 'application/did+json, application/json', timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, signal: options.signal }, options.outbound));
   } catch (error) {
-    // Generic on purpose: no HTTP status or size echoed back about a host the wallet chose.
-    if (error instanceof BoundedFetchError) throw new DidResolutionError('did.resolution_failed', 'The did:web document could not be fetched');
+    // Generic on purpose: whether the name resolved to a refused address, timed out or answered
+    // an error status, the wallet learns nothing about a host it chose.
+    if (error instanceof OutboundFetchError) throw new DidResolutionError('did.resolution_failed', 'The did:web document could not be fetched');
     throw error;
   }
   let doc: unknown;

@@ -1,13 +1,17 @@
 import { didMethodsConfigSchema } from '@vp-authorizer/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { outboundFetchPolicy, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { didJwk, didKey } from '../verifier/__fixtures__/did-keys.js';
 import { didWebUrl } from './did-web.js';
 import { resolveDidKey, type DidResolverOptions } from './resolve-did-key.js';
 
+// No test here may reach a resolver or a network: both are replaced.
+const outbound = (overrides: Partial<OutboundFetchPolicy> = {}) =>
+  outboundFetchPolicy({ lookup: () => Promise.reject(new Error('no DNS in this test')), fetch: () => Promise.reject(new Error('no network in this test')), ...overrides });
 const options = (overrides: Partial<DidResolverOptions> = {}, methods: Record<string, { enabled: boolean }> = {}): DidResolverOptions => ({
   didMethods: v.parse(didMethodsConfigSchema, { methods }),
-  fetch: () => Promise.reject(new Error('no network in this test')),
+  outbound: outbound(),
   timeoutMs: 1_000,
   maxBytes: 10_000,
   signal: new AbortController().signal,
@@ -40,11 +44,11 @@ describe('resolveDidKey', () => {
       urls.push(String(url));
       return new Response(JSON.stringify(doc), { headers: { 'content-type': 'application/did+json' } });
     };
-    const resolved = await resolveDidKey({ did, kid: `${did}#k1` }, 'assertionMethod', options({ fetch, allowInsecureHosts: true }));
+    const resolved = await resolveDidKey({ did, kid: `${did}#k1` }, 'assertionMethod', options({ outbound: outbound({ fetch, dangerouslyAllowAnyDestination: true }) }));
     expect(resolved.jwk).toMatchObject({ x: key.publicJwk.x });
     expect(urls).toEqual(['https://issuer.example:8443/tenants/a/did.json']);
-    await expect(resolveDidKey({ did, kid: '#k1' }, 'authentication', options({ fetch, allowInsecureHosts: true }))).rejects.toMatchObject({ code: 'did.key_not_found' });
-    await expect(resolveDidKey({ did, kid: '#k2' }, 'assertionMethod', options({ fetch, allowInsecureHosts: true }))).rejects.toMatchObject({ code: 'did.key_not_found' });
+    await expect(resolveDidKey({ did, kid: '#k1' }, 'authentication', options({ outbound: outbound({ fetch, dangerouslyAllowAnyDestination: true }) }))).rejects.toMatchObject({ code: 'did.key_not_found' });
+    await expect(resolveDidKey({ did, kid: '#k2' }, 'assertionMethod', options({ outbound: outbound({ fetch, dangerouslyAllowAnyDestination: true }) }))).rejects.toMatchObject({ code: 'did.key_not_found' });
   });
 
   it('maps did:web URLs per the did:web spec', () => {
@@ -55,22 +59,22 @@ describe('resolveDidKey', () => {
 
   it('rejects a did:web document with another id and an oversized document', async () => {
     const fetchDoc = (body: string): typeof globalThis.fetch => async () => new Response(body);
-    await expect(resolveDidKey({ did: 'did:web:a.example' }, 'authentication', options({ fetch: fetchDoc(JSON.stringify({ id: 'did:web:b.example' })) }))).rejects.toMatchObject({ code: 'did.resolution_failed' });
-    await expect(resolveDidKey({ did: 'did:web:a.example' }, 'authentication', options({ fetch: fetchDoc('x'.repeat(20_000)) }))).rejects.toMatchObject({ code: 'did.resolution_failed' });
+    await expect(resolveDidKey({ did: 'did:web:a.example' }, 'authentication', options({ outbound: outbound({ fetch: fetchDoc(JSON.stringify({ id: 'did:web:b.example' })) }) }))).rejects.toMatchObject({ code: 'did.resolution_failed' });
+    await expect(resolveDidKey({ did: 'did:web:a.example' }, 'authentication', options({ outbound: outbound({ fetch: fetchDoc('x'.repeat(20_000)) }) }))).rejects.toMatchObject({ code: 'did.resolution_failed' });
   });
 
-  it('rejects did:web on IP literals, localhost and non-443 ports unless allowInsecureHosts (SSRF)', async () => {
+  it('rejects did:web on IP literals, localhost and non-443 ports (SSRF), before any fetch', async () => {
     let fetched = 0;
     const fetch: typeof globalThis.fetch = async () => {
       fetched++;
       return new Response('{}');
     };
     for (const id of ['127.0.0.1', '10.0.0.8%3A443', '2130706433', '0x7f.1', 'localhost', 'api.localhost', 'LOCALHOST.', 'issuer.example%3A8443']) {
-      await expect(resolveDidKey({ did: `did:web:${id}` }, 'assertionMethod', options({ fetch })), id).rejects.toMatchObject({ code: 'did.invalid' });
+      await expect(resolveDidKey({ did: `did:web:${id}` }, 'assertionMethod', options({ outbound: outbound({ fetch }) })), id).rejects.toMatchObject({ code: 'did.invalid' });
     }
     expect(fetched).toBe(0);
     expect(didWebUrl('issuer.example%3A443')).toBe('https://issuer.example:443/.well-known/did.json');
-    expect(didWebUrl('127.0.0.1%3A8443', true)).toBe('https://127.0.0.1:8443/.well-known/did.json');
+    expect(didWebUrl('127.0.0.1%3A8443')).toBe('https://127.0.0.1:8443/.well-known/did.json');
   });
 
   it('never follows a did:web redirect and reports fetch failures without the HTTP status', async () => {
@@ -79,8 +83,8 @@ describe('resolveDidKey', () => {
       inits.push(init ?? {});
       return new Response('gone', { status: 503 });
     };
-    const failure = await resolveDidKey({ did: 'did:web:a.example' }, 'assertionMethod', options({ fetch })).catch((e: unknown) => e);
-    expect(inits[0]?.redirect).toBe('error');
+    const failure = await resolveDidKey({ did: 'did:web:a.example' }, 'assertionMethod', options({ outbound: outbound({ fetch }) })).catch((e: unknown) => e);
+    expect(inits[0]?.redirect).toBe('manual');
     expect(failure).toMatchObject({ code: 'did.resolution_failed', message: 'The did:web document could not be fetched' });
     expect(String((failure as Error).message)).not.toMatch(/503/);
   });

@@ -1,4 +1,5 @@
 import { DID_METHODS, type DidMethod, type DidMethodsConfig } from '@vp-authorizer/core';
+import type { OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import type { DidDocument, ResolvedDidKey, VerificationRelationship } from './did-document.js';
 import { resolveDidJwk } from './did-jwk.js';
 import { resolveDidKey as resolveDidKeyDocument } from './did-key.js';
@@ -9,13 +10,12 @@ import { selectVerificationMethod } from './select-verification-method.js';
 
 export interface DidResolverOptions {
   didMethods: DidMethodsConfig;
-  fetch: typeof fetch;
+  /** Where did:web may fetch from (the verifier's outbound fetch policy). */
+  outbound: OutboundFetchPolicy;
   /** did:web fetch limits. */
   timeoutMs: number;
   maxBytes: number;
   signal: AbortSignal;
-  /** did:web: allow IP literals, localhost and non-443 ports (tests only). */
-  allowInsecureHosts?: boolean;
 }
 
 const BUILT_IN = new Set<DidMethod>(['jwk', 'key', 'web']);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusListServer, statusListToken, type StatusListServer } from '../verifier/__fixtures__/status-list-server.js';
 import { createTestCa, type IssuedCertificate, type TestCa } from '../verifier/__fixtures__/test-ca.js';
+import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { StatusListClient } from './status-list-client.js';
 
 let ca: TestCa;
@@ -15,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const client = (overrides: Partial<ConstructorParameters<typeof StatusListClient>[0]> = {}) =>
-  new StatusListClient({ fetch: globalThis.fetch, timeoutMs: 2_000, maxBytes: 100_000, trustAnchors: [ca.pem], clockSkewMs: 0, allowHttp: true, ...overrides });
+  // The fixture server is plain http on 127.0.0.1: only the test escape hatch reaches it.
+  new StatusListClient({ outbound: outboundFetchPolicy({ dangerouslyAllowAnyDestination: true }), timeoutMs: 2_000, maxBytes: 100_000, trustAnchors: [ca.pem], clockSkewMs: 0, ...overrides });
 const lookup = (uri: string, idx: number) => ({ uri, idx, now: Date.now(), allowedAlgs: ['ES256'], signal: new AbortController().signal });
 
 describe('StatusListClient', () => {
@@ -51,15 +53,15 @@ describe('StatusListClient', () => {
     server.set('/lists/500', { status: 500 });
     server.set('/lists/big', { token: 'x'.repeat(5_000) });
     server.set('/lists/hang', { hang: true });
-    await expect(client().status(lookup(server.url('/lists/500'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /HTTP 500/ });
+    await expect(client().status(lookup(server.url('/lists/500'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /error status/ });
     await expect(client({ maxBytes: 1_000 }).status(lookup(server.url('/lists/big'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /larger/ });
-    await expect(client({ timeoutMs: 200 }).status(lookup(server.url('/lists/hang'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /No response/ });
+    await expect(client({ timeoutMs: 200 }).status(lookup(server.url('/lists/hang'), 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /time limit/ });
   });
 
   it('refuses http status list URIs by default, without fetching', async () => {
     const uri = server.url('/lists/https-only');
     server.set('/lists/https-only', { token: await statusListToken(signer, { sub: uri, values: [0] }) });
-    await expect(client({ allowHttp: undefined }).status(lookup(uri, 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /https/ });
+    await expect(client({ outbound: outboundFetchPolicy() }).status(lookup(uri, 0))).rejects.toMatchObject({ code: 'status.unavailable', message: /https/ });
     expect(server.hits('/lists/https-only')).toBe(0);
   });
 

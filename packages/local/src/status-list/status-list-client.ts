@@ -1,20 +1,21 @@
 import { compactVerify, decodeProtectedHeader } from 'jose';
-import { boundedFetch, BoundedFetchError } from '../verifier/bounded-fetch.js';
+import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
+import { outboundGet, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { sameDer } from '../x509/certificate.js';
 import { verifyCertificateChain } from '../x509/verify-certificate-chain.js';
 import { decodeStatusList, readStatusValue, type StatusList } from './read-status-value.js';
 import { StatusListError } from './status-list-error.js';
 
 export interface StatusListClientOptions {
-  fetch: typeof fetch;
+  /** The status list URI comes from the wallet's credential: the outbound fetch policy applies. */
+  outbound: OutboundFetchPolicy;
+  /** One deadline for resolution, connection, headers and body. */
   timeoutMs: number;
   maxBytes: number;
   trustAnchors: readonly string[];
   clockSkewMs: number;
   /** Upper bound of cached lists (oldest evicted first). */
   maxEntries?: number;
-  /** Accept `http:` status list URIs (tests, local development). Default: https only. */
-  allowHttp?: boolean;
 }
 
 export interface StatusLookup {
@@ -75,13 +76,12 @@ export class StatusListClient {
   }
 
   async #fetchAndVerify({ uri, now, allowedAlgs, signal }: StatusLookup): Promise<TrustedList & { expiresAt?: number }> {
-    const scheme = this.options.allowHttp ? /^https?:\/\//i : /^https:\/\//i;
-    if (!scheme.test(uri)) throw unavailable(this.options.allowHttp ? 'The status list URI is not an http(s) URL' : 'The status list URI is not an https URL');
     let body: Uint8Array;
     try {
-      ({ body } = await boundedFetch(this.options.fetch, uri, { accept: 'application/statuslist+jwt', timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxBytes, signal }));
+      ({ body } = await outboundGet(uri, { accept: 'application/statuslist+jwt', timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxBytes, signal }, this.options.outbound));
     } catch (error) {
-      if (error instanceof BoundedFetchError) throw unavailable(`The status list could not be fetched: ${error.message}`);
+      // The reason is ours (policy, limit, failure class), never what the remote host answered.
+      if (error instanceof OutboundFetchError) throw unavailable(`The status list could not be fetched: ${error.message}`);
       throw error;
     }
     const jwt = new TextDecoder().decode(body).trim();

@@ -1,5 +1,7 @@
 import { ConfigError } from '@vp-authorizer/core';
 import * as v from 'valibot';
+import { outboundFetchPolicy, DEFAULT_MAX_HEADER_BYTES, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import type { OutboundLookup } from '../outbound/outbound-lookup.js';
 import { parseTrustAnchors } from '../x509/trust-anchors.js';
 
 /** JOSE algorithms the local verifier can check. HAIP narrows this to ES256. */
@@ -20,24 +22,48 @@ export const localVerifierOptionsSchema = v.strictObject({
   statusList: v.optional(
     v.strictObject({
       enabled: v.optional(v.boolean(), true),
+      /** One deadline per fetch: resolution, connection, headers and body. */
       timeoutMs: positive(60_000, 3_000),
       maxBytes: positive(100_000_000, 1_000_000),
-      /** Accept http: status list URIs (tests only). Default false: https only. */
-      allowHttp: v.optional(v.boolean(), false),
     }),
     {},
   ),
-  /** did:web document fetch limits. */
+  /** did:web document fetch limits (timeoutMs: one deadline for resolution, connection, headers and body). */
   didWeb: v.optional(
     v.strictObject({
       timeoutMs: positive(60_000, 3_000),
       maxBytes: positive(100_000_000, 200_000),
-      /** Resolve did:web on IP literals, localhost and non-443 ports (tests only). Default false. */
-      allowInsecureHosts: v.optional(v.boolean(), false),
     }),
     {},
   ),
-  /** Used for status lists and did:web; defaults to the global fetch. */
+  /**
+   * The policy for every fetch a wallet can trigger (did:web, status lists): https on port 443 to
+   * a DNS name whose every resolved address is public, connected to at the address that was
+   * checked, no redirects, bounded headers, body and time (timeoutMs / maxBytes above).
+   */
+  outboundFetch: v.optional(
+    v.strictObject({
+      /** Name resolution (`dns.lookup(host, {all: true})` shape, returning a promise). Default: the system resolver. */
+      lookup: v.optional(v.custom<OutboundLookup>((f) => typeof f === 'function', 'outboundFetch.lookup must be a function')),
+      /** Largest accepted response status line + headers, in bytes. */
+      maxHeaderBytes: positive(1_048_576, DEFAULT_MAX_HEADER_BYTES),
+      /**
+       * DISABLES the destination checks of the policy: http:, any port, IP literals, localhost and
+       * names resolving to private, loopback, link-local or metadata addresses are all fetched. A
+       * wallet can then make the verifier request internal URLs. Tests and local development only.
+       * Redirect refusal and the size and time bounds still apply. Default false.
+       */
+      dangerouslyAllowAnyDestination: v.optional(v.boolean(), false),
+    }),
+    {},
+  ),
+  /**
+   * Your own transport for those fetches (an egress proxy client, say). The policy still refuses
+   * non-https URLs, explicit ports, IP literals and localhost, never follows redirects and bounds
+   * size and time, but it CANNOT check or pin the addresses your fetch resolves: a name resolving
+   * to an internal address is fetched unless your fetch refuses it. Default: the policy's own
+   * node:https transport (resolves once, checks every address, connects to the checked one).
+   */
   fetch: v.optional(v.custom<typeof fetch>((f) => typeof f === 'function', 'fetch must be a function')),
   allowedAlgs: v.optional(v.pipe(v.array(v.picklist(SUPPORTED_ALGS, `allowedAlgs entries must be one of ${SUPPORTED_ALGS.join(', ')}`)), v.minLength(1, 'allowedAlgs must not be empty')), [
     'ES256',
@@ -48,7 +74,7 @@ export const localVerifierOptionsSchema = v.strictObject({
 });
 
 export type LocalVerifierOptions = v.InferInput<typeof localVerifierOptionsSchema>;
-export type ResolvedLocalVerifierOptions = v.InferOutput<typeof localVerifierOptionsSchema> & { clock: { now(): number }; fetch: typeof fetch };
+export type ResolvedLocalVerifierOptions = v.InferOutput<typeof localVerifierOptionsSchema> & { clock: { now(): number }; outboundPolicy: OutboundFetchPolicy };
 
 /** Validates options once at construction; throws ConfigError with readable issues (including bad PEM). */
 export function resolveLocalVerifierOptions(options: LocalVerifierOptions): ResolvedLocalVerifierOptions {
@@ -67,5 +93,7 @@ export function resolveLocalVerifierOptions(options: LocalVerifierOptions): Reso
       throw new ConfigError('Invalid localVerifier options', [{ path: `trustAnchors.${index}`, message: (error as Error).message.replace(/^Trust anchor \d+ /, 'trust anchor ') }]);
     }
   });
-  return { ...resolved, clock: resolved.clock ?? { now: () => Date.now() }, fetch: resolved.fetch ?? ((...args) => globalThis.fetch(...args)) };
+  const { lookup, maxHeaderBytes, dangerouslyAllowAnyDestination } = resolved.outboundFetch;
+  const outboundPolicy = outboundFetchPolicy({ maxHeaderBytes, dangerouslyAllowAnyDestination, ...(lookup ? { lookup } : {}), ...(resolved.fetch ? { fetch: resolved.fetch } : {}) });
+  return { ...resolved, clock: resolved.clock ?? { now: () => Date.now() }, outboundPolicy };
 }

@@ -22,10 +22,9 @@ export async function resolveDidSignerKey(input: { did?: string; kid?: string },
   try {
     const resolved = await resolveDidKey(input, purpose, {
       didMethods: ctx.didMethods,
-      fetch: ctx.options.fetch,
+      outbound: ctx.options.outboundPolicy,
       timeoutMs: ctx.options.didWeb.timeoutMs,
       maxBytes: ctx.options.didWeb.maxBytes,
-      allowInsecureHosts: ctx.options.didWeb.allowInsecureHosts,
       signal: ctx.signal,
     });
     return { key: publicKeyFromJwk(resolved.jwk, 'did.key_not_found', 'DID verification method key'), data: { did: resolved.did, kid: resolved.keyId } };

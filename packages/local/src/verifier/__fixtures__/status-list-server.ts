@@ -23,17 +23,25 @@ export async function statusListToken(signer: IssuedCertificate, options: { sub:
     .sign(await importJWK(signer.privateJwk, 'ES256'));
 }
 
+export interface StatusListAnswer {
+  token?: string;
+  status?: number;
+  body?: string;
+  hang?: boolean;
+  redirect?: string;
+}
+
 export interface StatusListServer {
   url(path: string): string;
-  /** Sets what a path answers: a token (200), or a status code / raw body. */
-  set(path: string, answer: { token?: string; status?: number; body?: string; hang?: boolean }): void;
+  /** Sets what a path answers: a token (200), a redirect (302 to `redirect`), or a status code / raw body. */
+  set(path: string, answer: StatusListAnswer): void;
   hits(path: string): number;
   close(): Promise<void>;
 }
 
 /** A real HTTP server on 127.0.0.1 (random port) serving status list tokens. */
 export async function startStatusListServer(): Promise<StatusListServer> {
-  const answers = new Map<string, { token?: string; status?: number; body?: string; hang?: boolean }>();
+  const answers = new Map<string, StatusListAnswer>();
   const hits = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
@@ -41,6 +49,7 @@ export async function startStatusListServer(): Promise<StatusListServer> {
     const answer = answers.get(path);
     if (!answer) return void res.writeHead(404).end();
     if (answer.hang) return; // never answers: exercises the timeout
+    if (answer.redirect !== undefined) return void res.writeHead(302, { location: answer.redirect }).end();
     if (answer.token !== undefined && req.headers.accept === 'application/statuslist+jwt') return void res.writeHead(200, { 'content-type': 'application/statuslist+jwt' }).end(answer.token);
     res.writeHead(answer.status ?? 406).end(answer.body ?? '');
   });

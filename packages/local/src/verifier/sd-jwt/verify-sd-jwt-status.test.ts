@@ -26,9 +26,9 @@ afterAll(() => server.close());
 
 const verifyAt = async (idx: number, statusUri = uri, options: Partial<Parameters<typeof localVerifier>[0]> = {}) => {
   const raw = await fx.present(await fx.issue({ claims: { status: { status_list: { idx, uri: statusUri } } } }));
-  const { statusList, trustAnchors = [ca.pem], ...rest } = options;
+  const { trustAnchors = [ca.pem], ...rest } = options;
   // The fixture server is plain http on 127.0.0.1: tests opt in explicitly.
-  return localVerifier({ trustAnchors, statusList: { allowHttp: true, ...statusList }, ...rest }).verify(verifyInput([sdJwtPresentation(raw)], haipInput), { signal: signal() });
+  return localVerifier({ trustAnchors, outboundFetch: { dangerouslyAllowAnyDestination: true }, ...rest }).verify(verifyInput([sdJwtPresentation(raw)], haipInput), { signal: signal() });
 };
 let haipInput: Parameters<typeof verifyInput>[1] = {};
 
@@ -67,7 +67,7 @@ describe('localVerifier: SD-JWT VC Token Status List', () => {
     expect(seen).toEqual([uri]);
   });
 
-  it('requires an https status list URI unless statusList.allowHttp is set', async () => {
+  it('requires an https status list URI unless outboundFetch.dangerouslyAllowAnyDestination is set', async () => {
     const before = server.hits('/status/1');
     const raw = await fx.present(await fx.issue({ claims: { status: { status_list: { idx: 0, uri } } } }));
     const results = await localVerifier({ trustAnchors: [ca.pem] }).verify(verifyInput([sdJwtPresentation(raw)]), { signal: signal() });
@@ -110,7 +110,7 @@ describe('localVerifier: SD-JWT VC Token Status List', () => {
     const { didJwk } = await import('../__fixtures__/did-keys.js');
     const issuer = await didJwk();
     const raw = await fx.present(await fx.issue({ issuerKeys: { ...issuer, keys: undefined as never }, header: { x5c: undefined, kid: issuer.kid }, claims: { iss: issuer.did, status: { status_list: { idx: 0, uri } } } }));
-    const results = await localVerifier({ trustAnchors: [ca.pem], statusList: { allowHttp: true } }).verify(verifyInput([sdJwtPresentation(raw)]), { signal: signal() });
+    const results = await localVerifier({ trustAnchors: [ca.pem], outboundFetch: { dangerouslyAllowAnyDestination: true } }).verify(verifyInput([sdJwtPresentation(raw)]), { signal: signal() });
     expect(errorsOf(results)).toEqual(['status:status.unavailable']);
   });
 

@@ -1,0 +1,29 @@
+/** Why a wallet-triggered fetch failed. Callers turn it into a result error, never into a throw. */
+export type OutboundFetchFailure =
+  /** The URL or a resolved address is outside the outbound fetch policy (nothing was sent). */
+  | 'destination'
+  | 'timeout'
+  | 'too_large'
+  | 'redirect'
+  | 'http_status'
+  | 'network';
+
+const MESSAGES: Record<OutboundFetchFailure, string> = {
+  destination: 'the destination is not a public https host',
+  timeout: 'no complete response within the time limit',
+  too_large: 'the response is larger than the size limit',
+  redirect: 'the server answered with a redirect, which is never followed',
+  http_status: 'the server answered with an error status',
+  network: 'the request failed',
+};
+
+/**
+ * Messages are fixed per reason: nothing the remote host sent (status, body, headers) and no
+ * resolved address is echoed, so a wallet cannot use the verifier as a probe of other hosts.
+ */
+export class OutboundFetchError extends Error {
+  override readonly name = 'OutboundFetchError';
+  constructor(readonly reason: OutboundFetchFailure) {
+    super(MESSAGES[reason]);
+  }
+}

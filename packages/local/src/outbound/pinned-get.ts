@@ -1,0 +1,75 @@
+import type { IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { OutboundFetchError } from './outbound-fetch-error.js';
+import type { OutboundResponse } from './outbound-fetch-policy.js';
+import type { ResolvedAddress } from './outbound-lookup.js';
+
+export interface PinnedGetOptions {
+  accept: string;
+  maxBytes: number;
+  maxHeaderBytes: number;
+  signal: AbortSignal;
+  ca?: readonly string[];
+}
+
+/**
+ * GET `url` over a connection to `address`, the address that was checked: the socket's lookup
+ * answers with it instead of resolving again (a rebinding DNS server gets no second question).
+ * TLS still uses the URL's host name for SNI and certificate verification.
+ */
+export function pinnedGet(url: URL, address: ResolvedAddress, options: PinnedGetOptions): Promise<OutboundResponse> {
+  const secure = url.protocol === 'https:';
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    // Node asks with {all: true} when it may race address families (autoSelectFamily).
+    if (lookupOptions.all) callback(null, [{ address: address.address, family: address.family }]);
+    else callback(null, address.address, address.family);
+  };
+  return new Promise<OutboundResponse>((resolve, reject) => {
+    if (options.signal.aborted) return reject(options.signal.reason);
+    const req = (secure ? httpsRequest : httpRequest)({
+      host,
+      port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers: { accept: options.accept, 'accept-encoding': 'identity' },
+      lookup: pinnedLookup,
+      // A fresh connection per request: a pooled socket could lead to another (unchecked) address.
+      agent: false,
+      maxHeaderSize: options.maxHeaderBytes,
+      ...(secure ? { rejectUnauthorized: true, ...(isIP(host) === 0 ? { servername: host } : {}), ...(options.ca ? { ca: [...options.ca] } : {}) } : {}),
+    });
+    const onAbort = () => fail(options.signal.reason);
+    const fail = (error: unknown) => {
+      options.signal.removeEventListener('abort', onAbort);
+      req.destroy();
+      reject(error); // the first settlement wins; later errors from the torn-down socket are ignored
+    };
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    req.on('error', fail);
+    req.on('response', (res: IncomingMessage) => {
+      res.on('error', fail);
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400) return fail(new OutboundFetchError('redirect'));
+      if (status < 200 || status >= 300) return fail(new OutboundFetchError('http_status'));
+      const declared = Number(res.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > options.maxBytes) return fail(new OutboundFetchError('too_large'));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBytes) return fail(new OutboundFetchError('too_large'));
+        chunks.push(chunk);
+      });
+      res.on('close', () => {
+        options.signal.removeEventListener('abort', onAbort);
+        // A connection that closes before the declared end is a failure, not a short document.
+        if (!res.complete) return fail(new OutboundFetchError('network'));
+        resolve({ body: new Uint8Array(Buffer.concat(chunks)), contentType: res.headers['content-type'] ?? null });
+      });
+    });
+    req.end();
+  });
+}
