@@ -35,6 +35,12 @@ export interface VerifyIdTokenInput {
   didMethods: DidMethodsConfig;
 }
 
+/** Signature algorithms a verifier accepts: JOSE names (JWT, SD-JWT, KB-JWT) and COSE ids (mdoc). */
+export interface SupportedAlgorithms {
+  jose: readonly string[];
+  cose: readonly number[];
+}
+
 /**
  * Cryptographic verification. Same contract as ValidatorClient: resolve with results, throw only
  * when verification could not be carried out. Must be safe to call concurrently.
@@ -42,4 +48,9 @@ export interface VerifyIdTokenInput {
 export interface VerifierClient {
   verify(input: VerifyInput, options: ClientCallOptions): Promise<PolicyResult[]>;
   verifyIdToken(input: VerifyIdTokenInput, options: ClientCallOptions): Promise<PolicyResult[]>;
+  /**
+   * Optional: the algorithms `verify` accepts for a request with this profile. Requests then
+   * advertise exactly these in `vp_formats_supported`; without it, ES256 only is advertised.
+   */
+  supportedAlgorithms?(profile: 'haip' | undefined): SupportedAlgorithms;
 }

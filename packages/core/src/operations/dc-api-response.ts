@@ -4,7 +4,7 @@ import { acceptResponse, assertAcceptsResponse } from '../authorization/accept-r
 import type { AuthorizationStatus } from '../authorization/authorization-record.js';
 import { readResponsePayload } from '../authorization/response-payload.js';
 import { loadForInstance } from '../authorization/transitions.js';
-import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
 
 const bodySchema = v.object({
   origin: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
@@ -33,9 +33,11 @@ export async function receiveDcApiResponse(
   if (record.request.responseMode !== endpoint) throw new AuthorizerError('authorization.wrong_response_mode');
   if (record.status === 'expired') return { status: 'expired' };
   assertAcceptsResponse(record);
-  // Origins are opaque strings compared exactly (OpenID4VP 1.0 errata).
-  const expected = record.request.expectedOrigins;
-  if (expected && !expected.includes(origin)) throw new AuthorizerError('authorization.origin_mismatch');
+  // Origins are opaque strings compared exactly (OpenID4VP 1.0 errata). Signed requests carry
+  // expectedOrigins; unsigned ones fall back to the instance's allowed origins. Nothing to
+  // compare with (a record created before that setting existed) is a mismatch, not a pass.
+  const expected = record.request.expectedOrigins ?? instanceOf(ctx, instanceId).config.openId4vp.dcApi.allowedOrigins;
+  if (!expected.includes(origin)) throw new AuthorizerError('authorization.origin_mismatch');
 
   const { payload, jwkThumbprint } = await readResponsePayload(record, digitalCredentialGetResponse);
   const { record: done } = await acceptResponse(ctx, record, payload, { origin, jwkThumbprint });

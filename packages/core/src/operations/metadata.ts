@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { FORMAT_PARAMETERS } from '../request/client-metadata.js';
+import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
+import { formatParameters } from '../request/client-metadata.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 
@@ -20,7 +21,8 @@ export function openIdConfiguration(ctx: AuthorizerContext): Record<string, unkn
     request_object_signing_alg_values_supported: ['ES256'],
     request_parameter_supported: false,
     request_uri_parameter_supported: true,
-    vp_formats_supported: structuredClone(FORMAT_PARAMETERS),
+    // What the first instance's verifier accepts outside HAIP, as its requests advertise.
+    vp_formats_supported: formatParameters(acceptedAlgorithms(first.verifier, undefined)),
   };
 }
 

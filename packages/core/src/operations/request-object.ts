@@ -3,6 +3,7 @@ import { assertAcceptsResponse } from '../authorization/accept-response.js';
 import { commit, loadAnyInstance } from '../authorization/transitions.js';
 import { checkWalletMetadata, parseWalletMetadataParam } from '../request/haip-rules.js';
 import { signRequestObject } from '../request/request-object.js';
+import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
 
 export interface RequestObjectParams {
@@ -25,6 +26,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
   }
   const instance = instanceOf(ctx, record.instanceId);
   const walletMetadata = parseWalletMetadataParam(params.walletMetadata);
+  const algorithms = acceptedAlgorithms(instance.verifier, record.request.profile);
   if (walletMetadata) {
     const query = record.request.query;
     const formats = query.type === 'DCQL' ? [...new Set(query.dcql.credentials.map((c) => c.format))] : [];
@@ -33,6 +35,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
       clientIdPrefix: instance.config.openId4vp.clientIdPrefix,
       requireClientIdPrefix: instance.config.openId4vp.requireWalletClientIdPrefix,
       formats,
+      algorithms,
     });
   }
   const jwt = await signRequestObject({
@@ -42,6 +45,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
     ...(walletMetadata ? { walletMetadata } : {}),
     ...(params.walletNonce !== undefined ? { walletNonce: params.walletNonce } : {}),
     now: ctx.clock.now(),
+    algorithms,
   });
   // A lost race here only means another fetch already moved it to pending.
   if (record.status === 'created') await commit(ctx, record, { status: 'pending' });

@@ -103,8 +103,10 @@ describe('buildAuthorization: DC API', () => {
     ...extra,
   });
 
+  const withAllowedOrigins = testConfig({ openId4vp: { dcApi: { allowedOrigins: ['https://rp.example'] } } });
+
   it('unsigned: pending record, no client_id, no state, request data in the 201', async () => {
-    const { record, response } = await build(dc('openid4vp-v1-unsigned', { responseMode: 'dc_api' }));
+    const { record, response } = await build(dc('openid4vp-v1-unsigned', { responseMode: 'dc_api' }), withAllowedOrigins);
     const r = response as DcApiAuthorizationResponse;
     expect(record.status).toBe('pending');
     expect(record.request.clientId).toBeUndefined();
@@ -126,10 +128,39 @@ describe('buildAuthorization: DC API', () => {
   });
 
   it('unsigned dc_api.jwt carries the public encryption key only', async () => {
-    const { record, response } = await build(dc('openid4vp-v1-unsigned'));
+    const { record, response } = await build(dc('openid4vp-v1-unsigned'), withAllowedOrigins);
     const data = (response as DcApiAuthorizationResponse).digitalCredentialGetRequest.data as unknown as { client_metadata: { jwks: { keys: { kid: string }[] } } };
     expect(data.client_metadata.jwks.keys[0]!.kid).toBe(record.encryptionKey!.kid);
     expect(JSON.stringify(response)).not.toMatch(/"d":/);
+  });
+
+  it('unsigned with nothing to check the response origin against is refused at creation', async () => {
+    await expect(build(dc('openid4vp-v1-unsigned'))).rejects.toMatchObject({ code: 'request.expected_origins_required', errors: [{ pointer: '/expectedOrigins' }] });
+  });
+
+  it('unsigned with expectedOrigins needs no instance setting, and does not send them to the wallet', async () => {
+    const { record, response } = await build(dc('openid4vp-v1-unsigned', { expectedOrigins: ['https://shop.example'] }));
+    expect(record.request.expectedOrigins).toEqual(['https://shop.example']);
+    expect(JSON.stringify(response)).not.toContain('shop.example');
+  });
+
+  it('advertises the algorithms it is given in the signed DC API request object, ES256 by default', async () => {
+    const formatsOf = async (algorithms?: { jose: string[]; cose: number[] }) => {
+      const { response } = await buildAuthorization({
+        id: 'auth-2',
+        instanceId: 'inst-1',
+        body: parseCreateAuthorizationBody(dc('openid4vp-v1-signed')),
+        config: testConfig(),
+        signing,
+        publicBaseUrl: BASE,
+        now: NOW,
+        ...(algorithms ? { algorithms } : {}),
+      });
+      const { payload } = await compactVerify(((response as DcApiAuthorizationResponse).digitalCredentialGetRequest.data as { request: string }).request, leafKey);
+      return (JSON.parse(new TextDecoder().decode(payload)) as { client_metadata: { vp_formats_supported: unknown } }).client_metadata.vp_formats_supported;
+    };
+    expect(await formatsOf({ jose: ['ES256', 'ES384'], cose: [-7, -35] })).toEqual({ mso_mdoc: { issuerauth_alg_values: [-7, -35], deviceauth_alg_values: [-7, -35] } });
+    expect(await formatsOf()).toEqual({ mso_mdoc: { issuerauth_alg_values: [-7, -9], deviceauth_alg_values: [-7, -9] } });
   });
 
   it('signed: a JWS verifiable with the leaf key, with client_id and expected_origins and no response_uri', async () => {

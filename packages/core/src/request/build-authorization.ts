@@ -1,10 +1,12 @@
 import type { AuthorizationRecord, AuthorizationRequestParameters } from '../authorization/authorization-record.js';
+import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildAuthorizeUrl } from './authorize-url.js';
 import { isDcApiBody, transactionDataOf, verifierInfoOf, type CreateAuthorizationBody } from './create-authorization-body.js';
 import { buildDigitalCredentialGetRequest, type DigitalCredentialGetRequest } from './dc-api-request.js';
 import { generateEncryptionKey } from './encryption-key.js';
 import { randomId } from '../crypto/secrets.js';
+import { AuthorizerError } from '../errors/authorizer-error.js';
 import { clientIdFor, type SigningMaterial } from './signing-material.js';
 
 /** 201 body for direct_post / direct_post.jwt (wire-api 1.1). */
@@ -45,13 +47,22 @@ export async function buildAuthorization(args: {
   signing: SigningMaterial;
   publicBaseUrl: string;
   now: number;
+  /** The verifier's accepted algorithms (acceptedAlgorithms); default ES256 only. */
+  algorithms?: SupportedAlgorithms;
 }): Promise<{ record: AuthorizationRecord; response: CreateAuthorizationResponse }> {
-  const { id, instanceId, body, config, signing, now } = args;
+  const { id, instanceId, body, config, signing, now, algorithms } = args;
   const publicBaseUrl = args.publicBaseUrl.replace(/\/+$/, '');
   const oid = config.openId4vp;
   const dcApi = isDcApiBody(body);
   const encrypted = body.responseMode === 'direct_post.jwt' || body.responseMode === 'dc_api.jwt';
   const unsignedDcApi = dcApi && body.protocol === 'openid4vp-v1-unsigned';
+  // The response origin is checked against expectedOrigins or the instance's allowed origins;
+  // with neither there would be nothing to check it against, so refuse now rather than accept any.
+  if (unsignedDcApi && body.expectedOrigins === undefined && oid.dcApi.allowedOrigins.length === 0) {
+    throw new AuthorizerError('request.expected_origins_required', {
+      errors: [{ pointer: '/expectedOrigins', detail: 'give expectedOrigins, or configure openId4vp.dcApi.allowedOrigins for this instance' }],
+    });
+  }
 
   const request: AuthorizationRequestParameters = {
     query: body.query,
@@ -93,7 +104,7 @@ export async function buildAuthorization(args: {
 
   const common = { authorizationId: id, expiresAt: new Date(record.expiresAt).toISOString(), nonce: request.nonce };
   if (dcApi) {
-    const digitalCredentialGetRequest = await buildDigitalCredentialGetRequest({ record, signing, config, now });
+    const digitalCredentialGetRequest = await buildDigitalCredentialGetRequest({ record, signing, config, now, ...(algorithms ? { algorithms } : {}) });
     return { record, response: { ...common, digitalCredentialGetRequest, responseUrl: responseUriFor(publicBaseUrl, id, body.responseMode) } };
   }
   const authorizeUrl = buildAuthorizeUrl(oid.authorizationEndpoint, { clientId: request.clientId!, requestUri: requestUriFor(publicBaseUrl, id) });

@@ -1,16 +1,25 @@
 import type { AuthorizationQuery, AuthorizationRecord, DcqlQuery, PresentationDefinition } from '../authorization/authorization-record.js';
+import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
+import { ES256_ONLY } from './accepted-algorithms.js';
 
-/** What we accept per format (ES256 / COSE ES256 only, matching the local verifier). Keys per OpenID4VP 1.0 appendix B. */
-export const FORMAT_PARAMETERS: Record<string, Record<string, unknown>> = {
-  'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
-  'vc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
-  mso_mdoc: { issuerauth_alg_values: [-7, -9], deviceauth_alg_values: [-7, -9] },
-  jwt_vc_json: { alg_values: ['ES256'] },
-  jwt_vp_json: { alg_values: ['ES256'] },
-  jwt_vc: { alg_values: ['ES256'] },
-  jwt_vp: { alg_values: ['ES256'] },
-};
+/** Per-format algorithm parameters (OpenID4VP 1.0 appendix B) for one accepted-algorithm set. */
+export function formatParameters(algs: SupportedAlgorithms): Record<string, Record<string, unknown>> {
+  const jose = (): string[] => [...algs.jose];
+  const cose = (): number[] => [...algs.cose];
+  return {
+    'dc+sd-jwt': { 'sd-jwt_alg_values': jose(), 'kb-jwt_alg_values': jose() },
+    'vc+sd-jwt': { 'sd-jwt_alg_values': jose(), 'kb-jwt_alg_values': jose() },
+    mso_mdoc: { issuerauth_alg_values: cose(), deviceauth_alg_values: cose() },
+    jwt_vc_json: { alg_values: jose() },
+    jwt_vp_json: { alg_values: jose() },
+    jwt_vc: { alg_values: jose() },
+    jwt_vp: { alg_values: jose() },
+  };
+}
+
+/** The parameters for a verifier that does not declare its algorithms (ES256 / COSE ES256 only). */
+export const FORMAT_PARAMETERS: Record<string, Record<string, unknown>> = formatParameters(ES256_ONLY);
 
 /** Formats Presentation Exchange wallets (drafts ≤ 25) expect to see offered. */
 const LEGACY_PE_FORMATS = ['jwt_vp_json', 'jwt_vc_json', 'jwt_vp'];
@@ -24,26 +33,31 @@ function peFormats(pd: PresentationDefinition): string[] {
 
 const dcqlFormats = (q: DcqlQuery): string[] => q.credentials.map((c) => c.format);
 
-/** `vp_formats_supported` covering every format the query asks for (unknown formats: no constraint). */
-export function vpFormatsSupported(query: AuthorizationQuery): Record<string, Record<string, unknown>> {
+/**
+ * `vp_formats_supported` covering every format the query asks for (unknown formats: no
+ * constraint), listing exactly the algorithms the verifier accepts (`algs`, default ES256).
+ */
+export function vpFormatsSupported(query: AuthorizationQuery, algs: SupportedAlgorithms = ES256_ONLY): Record<string, Record<string, unknown>> {
   const formats = query.type === 'DCQL' ? dcqlFormats(query.dcql) : peFormats(query.presentationDefinition);
-  return Object.fromEntries([...new Set(formats)].map((f) => [f, structuredClone(FORMAT_PARAMETERS[f] ?? {})]));
+  const parameters = formatParameters(algs);
+  return Object.fromEntries([...new Set(formats)].map((f) => [f, parameters[f] ?? {}]));
 }
 
 /** Pre-1.0 `vp_formats` (`alg` lists), kept for Presentation Exchange wallets. */
-function legacyVpFormats(query: AuthorizationQuery): Record<string, Record<string, unknown>> {
+function legacyVpFormats(query: AuthorizationQuery, algs: SupportedAlgorithms): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const [format, params] of Object.entries(vpFormatsSupported(query))) {
-    out[format] = format.includes('sd-jwt') ? { ...params } : { alg: ['ES256'] };
+  for (const [format, params] of Object.entries(vpFormatsSupported(query, algs))) {
+    out[format] = format.includes('sd-jwt') ? { ...params } : { alg: [...algs.jose] };
   }
   return out;
 }
 
 /**
  * `client_metadata` for a request (OpenID4VP 1.0 section 5.1): the per-request encryption key
- * (public part only) and both enc values for encrypted modes, the formats, and display metadata.
+ * (public part only) and both enc values for encrypted modes, the formats with the verifier's
+ * accepted algorithms (`algs`, see acceptedAlgorithms), and display metadata.
  */
-export function buildClientMetadata(record: AuthorizationRecord, config: InstanceConfig): Record<string, unknown> {
+export function buildClientMetadata(record: AuthorizationRecord, config: InstanceConfig, algs: SupportedAlgorithms = ES256_ONLY): Record<string, unknown> {
   const { query, responseMode } = record.request;
   const metadata: Record<string, unknown> = {};
   const key = record.encryptionKey;
@@ -53,8 +67,8 @@ export function buildClientMetadata(record: AuthorizationRecord, config: Instanc
     metadata.jwks = { keys: [{ kty, crv, x, y, kid: key.kid, alg: key.alg, use: 'enc' }] };
     metadata.encrypted_response_enc_values_supported = [...ENCRYPTED_RESPONSE_ENC_VALUES];
   }
-  metadata.vp_formats_supported = vpFormatsSupported(query);
-  if (query.type === 'DIF.PresentationExchange') metadata.vp_formats = legacyVpFormats(query);
+  metadata.vp_formats_supported = vpFormatsSupported(query, algs);
+  if (query.type === 'DIF.PresentationExchange') metadata.vp_formats = legacyVpFormats(query, algs);
   const display = config.openId4vp.clientMetadata;
   if (display.clientName !== undefined) metadata.client_name = display.clientName;
   if (display.clientUri !== undefined) metadata.client_uri = display.clientUri;

@@ -1,4 +1,5 @@
 import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './request-object.js';
@@ -29,8 +30,9 @@ export async function buildDigitalCredentialGetRequest(args: {
   signing: SigningMaterial;
   config: InstanceConfig;
   now: number;
+  algorithms?: SupportedAlgorithms;
 }): Promise<DigitalCredentialGetRequest> {
-  const { record, signing, config, now } = args;
+  const { record, signing, config, now, algorithms } = args;
   const r = record.request;
   if ((r.responseMode !== 'dc_api' && r.responseMode !== 'dc_api.jwt') || r.query.type !== 'DCQL') {
     throw new TypeError('buildDigitalCredentialGetRequest needs a DC API record with a DCQL query');
@@ -41,13 +43,14 @@ export async function buildDigitalCredentialGetRequest(args: {
       response_type: 'vp_token',
       response_mode: r.responseMode,
       nonce: r.nonce,
-      client_metadata: buildClientMetadata(record, config),
+      client_metadata: buildClientMetadata(record, config, algorithms),
       dcql_query: r.query.dcql,
     };
     if (r.transactionData !== undefined) data.transaction_data = r.transactionData;
     if (r.verifierInfo !== undefined) data.verifier_info = r.verifierInfo;
     return { protocol, data };
   }
-  if (protocol === 'openid4vp-v1-signed') return { protocol, data: { request: await signRequestObject({ record, signing, config, now }) } };
-  return { protocol, data: await signMultiSignedRequestObject({ record, signing, config, now }) };
+  const objectArgs = { record, signing, config, now, ...(algorithms ? { algorithms } : {}) };
+  if (protocol === 'openid4vp-v1-signed') return { protocol, data: { request: await signRequestObject(objectArgs) } };
+  return { protocol, data: await signMultiSignedRequestObject(objectArgs) };
 }

@@ -1,3 +1,4 @@
+import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
 import { isDcApiBody, type CreateAuthorizationBody } from './create-authorization-body.js';
@@ -21,7 +22,7 @@ export function queryFormats(body: Pick<CreateAuthorizationBody, 'query'>): stri
  */
 export function enforceHaipOnCreate(
   body: CreateAuthorizationBody,
-  ctx: { clientIdPrefix: 'x509_hash' | 'x509_san_dns'; signing: SigningMaterial },
+  ctx: { clientIdPrefix: 'x509_hash' | 'x509_san_dns'; signing: SigningMaterial; algorithms?: SupportedAlgorithms },
 ): void {
   if (body.profile !== 'haip') return;
   const violations: (FieldError & { code: ErrorCode })[] = [];
@@ -53,6 +54,7 @@ export function enforceHaipOnCreate(
   if (violations.length > 0) throw new AuthorizerError(violations[0]!.code, { errors: violations });
 
   if (body.walletMetadata) {
-    checkWalletMetadata(body.walletMetadata, { haip: true, clientIdPrefix: ctx.clientIdPrefix, requireClientIdPrefix: false, formats: queryFormats(body) });
+    const algorithms = ctx.algorithms ? { algorithms: ctx.algorithms } : {};
+    checkWalletMetadata(body.walletMetadata, { haip: true, clientIdPrefix: ctx.clientIdPrefix, requireClientIdPrefix: false, formats: queryFormats(body), ...algorithms });
   }
 }

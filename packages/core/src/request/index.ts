@@ -19,6 +19,7 @@ export { decodeTransactionData, type TransactionDataEntry } from './transaction-
 export { isExpectedOrigin } from './origin.js';
 export { enforceHaipOnCreate, checkWalletMetadata, parseWalletMetadataParam, queryFormats } from './haip-rules.js';
 export { buildClientMetadata, vpFormatsSupported, ENCRYPTED_RESPONSE_ENC_VALUES } from './client-metadata.js';
+export { acceptedAlgorithms } from './accepted-algorithms.js';
 export {
   signRequestObject,
   signMultiSignedRequestObject,

@@ -1,5 +1,6 @@
 import { CompactSign, GeneralSign } from 'jose';
 import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import type { SigningMaterial } from './signing-material.js';
@@ -20,6 +21,8 @@ export interface RequestObjectArgs {
   walletMetadata?: Record<string, unknown>;
   walletNonce?: string;
   now: number;
+  /** The verifier's accepted algorithms for vp_formats_supported (acceptedAlgorithms); default ES256. */
+  algorithms?: SupportedAlgorithms;
 }
 
 /**
@@ -44,7 +47,7 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
   if (!dcApi && r.state !== undefined) payload.state = r.state;
   if (r.query.type === 'DCQL') payload.dcql_query = r.query.dcql;
   else payload.presentation_definition = r.query.presentationDefinition;
-  payload.client_metadata = buildClientMetadata(record, config);
+  payload.client_metadata = buildClientMetadata(record, config, args.algorithms);
   if (r.transactionData !== undefined) payload.transaction_data = r.transactionData;
   if (r.verifierInfo !== undefined) payload.verifier_info = r.verifierInfo;
   if (r.responseType === 'vp_token id_token') {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { checkWalletMetadata, parseWalletMetadataParam } from './wallet-metadata.js';
+import { checkWalletMetadata, parseWalletMetadataParam, walletMetadataShapeIssues } from './wallet-metadata.js';
 
 const haipCtx = { haip: true, clientIdPrefix: 'x509_hash', requireClientIdPrefix: false, formats: ['dc+sd-jwt', 'mso_mdoc'] };
 const goodWallet = {
@@ -82,7 +82,7 @@ describe('checkWalletMetadata', () => {
   it('requires vp_formats_supported under HAIP and an ES256 overlap for mdoc', () => {
     expect(failure(() => checkWalletMetadata({}, haipCtx)).errors?.[0]?.pointer).toBe('/vp_formats_supported');
     const e = failure(() => checkWalletMetadata({ vp_formats_supported: { mso_mdoc: { issuerauth_alg_values: [-35] } } }, { ...haipCtx, formats: ['mso_mdoc'] }));
-    expect(e.errors?.[0]?.detail).toContain('ES256');
+    expect(e.errors?.[0]?.detail).toContain('-7, -9');
   });
 
   it('checks the client id prefix only when listed, unless required', () => {
@@ -96,5 +96,58 @@ describe('checkWalletMetadata', () => {
 
   it('does not apply HAIP capability checks outside HAIP', () => {
     expect(() => checkWalletMetadata({ request_object_signing_alg_values_supported: ['EdDSA'] }, { ...haipCtx, haip: false })).not.toThrow();
+  });
+});
+
+describe('wallet metadata with null members', () => {
+  // Shaped like what wallets built on generated serializers post: unset optional members as null.
+  const realistic = {
+    issuer: null,
+    authorization_endpoint: 'haip-vp:',
+    client_id_prefixes_supported: ['x509_hash', 'x509_san_dns'],
+    client_id_schemes_supported: null,
+    request_object_signing_alg_values_supported: ['ES256'],
+    response_types_supported: ['vp_token'],
+    response_modes_supported: ['direct_post.jwt', 'dc_api.jwt'],
+    authorization_encryption_alg_values_supported: ['ECDH-ES'],
+    authorization_encryption_enc_values_supported: ['A128GCM', 'A256GCM'],
+    jwks: null,
+    vp_formats_supported: {
+      'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': null },
+      mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7], alg: null },
+      jwt_vc_json: null,
+    },
+  };
+
+  it('treats null members as absent in the shape check and the HAIP checks', () => {
+    expect(walletMetadataShapeIssues(realistic)).toEqual([]);
+    expect(() => checkWalletMetadata(realistic, haipCtx)).not.toThrow();
+    expect(() => checkWalletMetadata(realistic, { ...haipCtx, haip: false, requireClientIdPrefix: true })).not.toThrow();
+  });
+
+  it('still refuses wrongly typed members next to nulls', () => {
+    const e = failure(() => checkWalletMetadata({ ...realistic, response_modes_supported: 'direct_post.jwt' }, haipCtx));
+    expect(e.code).toBe('authorization.invalid_wallet_metadata');
+    expect(e.errors?.map((x) => x.pointer)).toEqual(['/response_modes_supported']);
+  });
+
+  it('a null format entry means the format is not offered', () => {
+    const e = failure(() => checkWalletMetadata(realistic, { ...haipCtx, formats: ['jwt_vc_json'] }));
+    expect(e.code).toBe('haip.wallet_metadata');
+    expect(e.errors?.[0]?.pointer).toBe('/vp_formats_supported/jwt_vc_json');
+  });
+});
+
+describe('wallet metadata algorithms are compared with what we advertise', () => {
+  const es384Wallet = { vp_formats_supported: { 'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES384'], 'kb-jwt_alg_values': ['ES384'] }, mso_mdoc: { issuerauth_alg_values: [-35], deviceauth_alg_values: [-35] } } };
+
+  it('accepts a wallet that shares a non-ES256 algorithm with the verifier', () => {
+    expect(() => checkWalletMetadata(es384Wallet, { ...haipCtx, algorithms: { jose: ['ES256', 'ES384'], cose: [-7, -35] } })).not.toThrow();
+  });
+
+  it('refuses it when the verifier accepts ES256 only (the default)', () => {
+    const e = failure(() => checkWalletMetadata(es384Wallet, haipCtx));
+    expect(e.code).toBe('haip.wallet_metadata');
+    expect(e.errors?.map((x) => x.pointer)).toEqual(['/vp_formats_supported/dc+sd-jwt', '/vp_formats_supported/mso_mdoc']);
   });
 });

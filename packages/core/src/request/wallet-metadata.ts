@@ -1,3 +1,5 @@
+import type { SupportedAlgorithms } from '../clients/verifier-client.js';
+import { ES256_ONLY } from './accepted-algorithms.js';
 import { ENCRYPTED_RESPONSE_ENC_VALUES } from './client-metadata.js';
 import { withinJsonDepth } from '../http/json-depth.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
@@ -31,10 +33,29 @@ const STRING_ARRAYS = [
   'authorization_encryption_enc_values_supported',
 ] as const;
 
-const ES256_COSE = [-7, -9];
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A copy without `null` members: wallets serialize unset optional members as null, meaning absent. */
+function withoutNulls(m: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(m).filter(([, value]) => value !== null));
+}
+
+/**
+ * Wallet metadata with `null` treated as absent, at the top level and inside each
+ * `vp_formats_supported` entry (a format whose entry is null counts as not listed).
+ */
+export function normalizeWalletMetadata(m: Record<string, unknown>): Record<string, unknown> {
+  const out = withoutNulls(m);
+  if (isObject(out.vp_formats_supported)) {
+    const formats = withoutNulls(out.vp_formats_supported);
+    out.vp_formats_supported = Object.fromEntries(Object.entries(formats).map(([format, entry]) => [format, isObject(entry) ? withoutNulls(entry) : entry]));
+  }
+  return out;
+}
 
 /** Type problems of known wallet-metadata members (pointers relative to the metadata object). */
-export function walletMetadataShapeIssues(m: Record<string, unknown>): FieldError[] {
+export function walletMetadataShapeIssues(metadata: Record<string, unknown>): FieldError[] {
+  const m = normalizeWalletMetadata(metadata);
   const issues: FieldError[] = [];
   for (const key of STRING_ARRAYS) {
     const value = m[key];
@@ -56,18 +77,17 @@ export function walletMetadataShapeIssues(m: Record<string, unknown>): FieldErro
 
 const list = (m: Record<string, unknown>, key: string): string[] | undefined => m[key] as string[] | undefined;
 
-/** Does a wallet's entry for one format accept ES256 (absent parameters = no restriction)? */
-function formatIssue(format: string, entry: unknown): string | undefined {
-  if (entry === null || typeof entry !== 'object') return `vp_formats_supported.${format} must be an object`;
-  const e = entry as Record<string, unknown>;
-  const has = (key: string, accepted: unknown[]): boolean => {
-    const values = e[key];
+/** Does a wallet's entry for one format share an algorithm with ours (absent parameters = no restriction)? */
+function formatIssue(format: string, entry: unknown, algs: SupportedAlgorithms): string | undefined {
+  if (!isObject(entry)) return `vp_formats_supported.${format} must be an object`;
+  const has = (key: string, accepted: readonly unknown[]): boolean => {
+    const values = entry[key];
     return values === undefined || (Array.isArray(values) && values.some((x) => accepted.includes(x)));
   };
   if (format === 'dc+sd-jwt') {
-    if (!has('sd-jwt_alg_values', ['ES256']) || !has('kb-jwt_alg_values', ['ES256'])) return `the wallet's ${format} algorithms do not include ES256`;
+    if (!has('sd-jwt_alg_values', algs.jose) || !has('kb-jwt_alg_values', algs.jose)) return `the wallet's ${format} algorithms do not include any of ${algs.jose.join(', ')}`;
   } else if (format === 'mso_mdoc') {
-    if (!has('issuerauth_alg_values', ES256_COSE) || !has('deviceauth_alg_values', ES256_COSE)) return `the wallet's ${format} algorithms do not include ES256 (COSE -7 or -9)`;
+    if (!has('issuerauth_alg_values', algs.cose) || !has('deviceauth_alg_values', algs.cose)) return `the wallet's ${format} algorithms do not include any of the COSE algorithms ${algs.cose.join(', ')}`;
   }
   return undefined;
 }
@@ -75,13 +95,15 @@ function formatIssue(format: string, entry: unknown): string | undefined {
 /**
  * Check posted wallet metadata against the request (checklist section 2). Shape problems →
  * 'authorization.invalid_wallet_metadata'; HAIP capability mismatches → 'haip.wallet_metadata'.
- * `errors` lists each failed check. Absent optional members are not held against the wallet,
- * except the client id prefix list when `requireClientIdPrefix` is set (many wallets omit it).
+ * `errors` lists each failed check. Absent (or null) optional members are not held against the
+ * wallet, except the client id prefix list when `requireClientIdPrefix` is set (many wallets
+ * omit it). Format algorithms are compared with `algorithms` (what we advertise; default ES256).
  */
 export function checkWalletMetadata(
-  metadata: Record<string, unknown>,
-  ctx: { haip: boolean; clientIdPrefix: string; requireClientIdPrefix: boolean; formats: string[] },
+  raw: Record<string, unknown>,
+  ctx: { haip: boolean; clientIdPrefix: string; requireClientIdPrefix: boolean; formats: string[]; algorithms?: SupportedAlgorithms },
 ): void {
+  const metadata = normalizeWalletMetadata(raw);
   const shape = walletMetadataShapeIssues(metadata);
   if (shape.length > 0) throw new AuthorizerError('authorization.invalid_wallet_metadata', { errors: shape });
 
@@ -113,7 +135,7 @@ export function checkWalletMetadata(
     for (const format of ctx.formats) {
       if (!(format in supported)) issues.push({ pointer: jsonPointer(['vp_formats_supported', format]), detail: `the wallet does not support the requested format ${format}` });
       else {
-        const problem = formatIssue(format, supported[format]);
+        const problem = formatIssue(format, supported[format], ctx.algorithms ?? ES256_ONLY);
         if (problem) issues.push({ pointer: jsonPointer(['vp_formats_supported', format]), detail: problem });
       }
     }

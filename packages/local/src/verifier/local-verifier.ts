@@ -1,8 +1,9 @@
-import type { ClientCallOptions, ParsedPresentation, PolicyResult, VerifierClient, VerifyIdTokenInput, VerifyInput } from '@vp-authorizer/core';
+import type { ClientCallOptions, ParsedPresentation, PolicyResult, SupportedAlgorithms, VerifierClient, VerifyIdTokenInput, VerifyInput } from '@vp-authorizer/core';
 import { StatusListClient } from '../status-list/status-list-client.js';
 import { resolveLocalVerifierOptions, type LocalVerifierOptions, type ResolvedLocalVerifierOptions } from './local-verifier-options.js';
 import { failed } from './policy-failure.js';
 import { verifyJwtVcPresentation, verifyJwtVp } from './jwt-vc/verify-jwt-vp.js';
+import { coseAlgorithmIds } from './mdoc/cose-sign1.js';
 import { verifyMdoc } from './mdoc/verify-mdoc.js';
 import { verifySdJwt } from './sd-jwt/verify-sd-jwt.js';
 import { verifyIdToken } from './siop/verify-id-token.js';
@@ -11,13 +12,15 @@ import type { VerifierContext } from './verifier-context.js';
 /** HAIP 1.0 section 7/8: ES256 only. */
 const HAIP_ALGS = ['ES256'] as const;
 
+/** The JOSE algorithms enforced for a profile; also what supportedAlgorithms advertises. */
+const allowedAlgsFor = (options: ResolvedLocalVerifierOptions, profile: 'haip' | undefined): readonly string[] => (profile === 'haip' ? HAIP_ALGS : options.allowedAlgs);
+
 function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListClient, signal: AbortSignal, input: { profile?: 'haip'; didMethods: VerifyInput['didMethods']; nonce: string; audience: string }): VerifierContext {
-  const haip = input.profile === 'haip';
   return {
     options,
     now: options.clock.now(),
-    haip,
-    allowedAlgs: haip ? HAIP_ALGS : options.allowedAlgs,
+    haip: input.profile === 'haip',
+    allowedAlgs: allowedAlgsFor(options, input.profile),
     signal,
     statusLists,
     didMethods: input.didMethods,
@@ -49,15 +52,18 @@ async function verifyPresentation(presentation: ParsedPresentation, input: Verif
 export function localVerifier(options: LocalVerifierOptions): VerifierClient {
   const resolved = resolveLocalVerifierOptions(options);
   const statusLists = new StatusListClient({
-    fetch: resolved.fetch,
+    outbound: resolved.outboundPolicy,
     timeoutMs: resolved.statusList.timeoutMs,
     maxBytes: resolved.statusList.maxBytes,
     trustAnchors: resolved.trustAnchors,
     clockSkewMs: resolved.clockSkewMs,
-    allowHttp: resolved.statusList.allowHttp,
   });
 
   return {
+    supportedAlgorithms(profile: 'haip' | undefined): SupportedAlgorithms {
+      const jose = allowedAlgsFor(resolved, profile);
+      return { jose: [...jose], cose: coseAlgorithmIds(jose) };
+    },
     async verify(input: VerifyInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
       signal.throwIfAborted();
       const ctx = context(resolved, statusLists, signal, input);

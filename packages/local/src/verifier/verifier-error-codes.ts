@@ -14,6 +14,7 @@ export const VERIFIER_ERROR_TITLES = {
   'proof.issuer_mismatch': 'The issuer claims disagree with each other or with the signing key.',
   'trusted_issuer.untrusted': 'The issuer certificate chain does not lead to a trusted anchor.',
   'trusted_issuer.chain_invalid': 'The issuer certificate chain is invalid.',
+  'trusted_issuer.weak_algorithm': 'The issuer certificate chain uses a weak signature algorithm or key.',
   'trusted_issuer.x5c_required': 'The issuer must identify its key with an x5c certificate chain.',
   'holder_binding.missing': 'Cryptographic holder binding is required but missing.',
   'holder_binding.invalid': 'The holder binding proof is malformed.',

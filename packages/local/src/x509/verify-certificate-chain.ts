@@ -1,5 +1,6 @@
 import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } from '@peculiar/x509';
 import { parseCertificate, sameDer, type ParsedCertificate } from './certificate.js';
+import { weakKeyProblem, weakSignatureProblem } from './certificate-strength.js';
 import { signingLeafProblem } from './check-signing-leaf.js';
 import { parseTrustAnchors } from './trust-anchors.js';
 
@@ -16,7 +17,7 @@ export type ChainVerification =
       /** x5c[0] itself is a configured anchor (a directly trusted key), by DER equality. */
       leafIsAnchor: boolean;
     }
-  | { valid: false; code: 'trusted_issuer.untrusted' | 'trusted_issuer.chain_invalid'; detail: string };
+  | { valid: false; code: 'trusted_issuer.untrusted' | 'trusted_issuer.chain_invalid' | 'trusted_issuer.weak_algorithm'; detail: string };
 
 /** Extensions we process or can safely ignore; any other critical extension fails (RFC 5280 4.2). */
 const KNOWN_EXTENSIONS = new Set([
@@ -37,6 +38,7 @@ const NAME_CONSTRAINTS = '2.5.29.30';
 const MAX_CHAIN = 10;
 
 const invalid = (detail: string): ChainVerification => ({ valid: false, code: 'trusted_issuer.chain_invalid', detail });
+const weak = (detail: string): ChainVerification => ({ valid: false, code: 'trusted_issuer.weak_algorithm', detail });
 
 function label(index: number, total: number): string {
   return index === 0 ? 'the leaf certificate' : index === total ? 'the trust anchor' : `intermediate certificate ${index}`;
@@ -73,6 +75,9 @@ function signedBy(child: ParsedCertificate, issuer: ParsedCertificate): boolean 
  * RFC 5280 path validation of an x5c chain (leaf first) against PEM trust anchors: validity
  * periods at `now`, issuer/subject chaining, signatures, basicConstraints cA and pathLen, keyUsage
  * keyCertSign, unknown critical extensions, and a signing leaf (not a CA, digitalSignature).
+ * Weak cryptography fails with `trusted_issuer.weak_algorithm`: SHA-1/MD5 (or unknown) signatures
+ * on any certificate below the anchor, RSA keys under 2048 bits, EC curves other than P-256/384/521,
+ * DSA and other key types, on every certificate including the anchor.
  * Revocation (CRL/OCSP) is not checked. Name constraints are not evaluated, so a certificate
  * below the anchor that carries them is rejected rather than trusted beyond its constraints.
  * Resolves with a result; never throws for bad input.
@@ -98,6 +103,10 @@ export async function verifyCertificateChain(x5c: readonly string[] | readonly U
   const leafIsAnchor = leafAnchor !== undefined;
 
   for (const [i, c] of chain.entries()) {
+    // Every key in the path must be strong; a configured anchor's own self-signature is not
+    // relied on (it is trusted by configuration), every other certificate's signature is.
+    const weakness = weakKeyProblem(c, label(i, chain.length)) ?? (isAnchor(c) ? undefined : weakSignatureProblem(c, label(i, chain.length)));
+    if (weakness) return weak(weakness);
     const problem = checkTimeAndExtensions(c, label(i, chain.length), now);
     if (problem) return invalid(problem);
     if (!(i === 0 && leafIsAnchor) && c.cert.extensions.some((e) => e.type === NAME_CONSTRAINTS)) {
@@ -117,6 +126,9 @@ export async function verifyCertificateChain(x5c: readonly string[] | readonly U
   const top = chain[chain.length - 1]!;
   anchor = anchors.find((a) => signedBy(top, a));
   if (!anchor) return { valid: false, code: 'trusted_issuer.untrusted', detail: 'The certificate chain does not lead to a configured trust anchor' };
+  // The anchor's key signed the top of the path: a weak anchor key makes the whole path weak.
+  const weakAnchor = weakKeyProblem(anchor, 'the trust anchor');
+  if (weakAnchor) return weak(weakAnchor);
   const anchorProblem = checkTimeAndExtensions(anchor, 'the trust anchor', now) ?? checkIssuerCa(anchor, 'the trust anchor', chain.length - 1);
   if (anchorProblem) return invalid(anchorProblem);
   return { valid: true, leaf: chain[0]!, chain, anchor, anchorIncluded, leafIsAnchor: false };

@@ -16,6 +16,13 @@ const COSE_ALGS: Record<number, { jose: string; hash: string | null; curve?: str
 
 const X5CHAIN = 33;
 
+/** COSE ids `coseAlgorithm` accepts for these JOSE names (what the verifier advertises for mdoc). */
+export function coseAlgorithmIds(allowed: readonly string[]): number[] {
+  return Object.entries(COSE_ALGS)
+    .filter(([, alg]) => allowed.includes(alg.jose))
+    .map(([id]) => Number(id));
+}
+
 export interface CoseSign1 {
   /** The protected header bstr exactly as received (it is what the signature covers). */
   protectedBytes: Uint8Array;
