@@ -1,4 +1,5 @@
 import {
+  expiryDueAt,
   isTerminalStatus,
   type AuthorizationRecord,
   type AuthorizerStore,
@@ -68,14 +69,15 @@ export function loggingMapStore(options: LoggingMapStoreOptions = {}): Authorize
     },
 
     async listDueForExpiry(at, limit) {
-      // A Map scan is fine in memory; a store on a database should index open records by expiresAt.
-      const due: (ExpiryCandidate & { expiresAt: number })[] = [];
+      // A Map scan is fine in memory; a store on a database should index open records by their due
+      // time, expiryDueAt(record): a claimed response's deadline, else expiresAt.
+      const due: (ExpiryCandidate & { dueAt: number })[] = [];
       for (const [key, entry] of records) {
         const record = entry.value;
-        if (live(key) === undefined || isTerminalStatus(record.status) || record.expiresAt > at) continue;
-        due.push({ instanceId: record.instanceId, id: record.id, expiresAt: record.expiresAt });
+        if (live(key) === undefined || isTerminalStatus(record.status) || expiryDueAt(record) > at) continue;
+        due.push({ instanceId: record.instanceId, id: record.id, dueAt: expiryDueAt(record) });
       }
-      due.sort((a, b) => a.expiresAt - b.expiresAt);
+      due.sort((a, b) => a.dueAt - b.dueAt);
       log(`store.listDueForExpiry → ${Math.min(due.length, limit)}`);
       return due.slice(0, limit).map(({ instanceId, id }) => ({ instanceId, id }));
     },
@@ -84,6 +86,13 @@ export function loggingMapStore(options: LoggingMapStoreOptions = {}): Authorize
       codes.set(key, { value: { ...value }, until: now() + ttlMs });
       // The key is derived from a response code: never log it.
       log(`store.put instance=${value.instanceId} ttlMs=${ttlMs}`);
+    },
+
+    async peek(key) {
+      const entry = codes.get(key);
+      const hit = entry !== undefined && now() < entry.until;
+      log(`store.peek → ${hit ? 'hit' : 'miss'}`);
+      return hit ? { ...entry.value } : null;
     },
 
     async consume(key) {

@@ -45,7 +45,8 @@ export interface Authorizer {
   getRequestObject(authorizationId: string, params?: RequestObjectParams): Promise<string>;
   submitWalletResponse(authorizationId: string, mode: 'direct_post' | 'direct_post.jwt', form: Record<string, string>): Promise<{ redirect_uri?: string }>;
   submitDcApiResponse(instanceId: string, authorizationId: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown): Promise<{ status: AuthorizationStatus }>;
-  resolveResponseCode(instanceId: string, responseCode: string): Promise<{ authorization_id: string; status: AuthorizationStatus }>;
+  /** With `expectedAuthorizationId` (the id kept in the user's session), a code issued for another authorization is refused and invalidated. */
+  resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<{ authorization_id: string; status: AuthorizationStatus }>;
   /** Move overdue authorizations to `expired` now; returns how many changed. Also runs on a timer. */
   sweepExpired(): Promise<number>;
   /** Resolves once every instance's signing key is loaded (fails on a bad key). */
@@ -160,7 +161,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     getRequestObject: (id, params = {}) => getRequestObject(ctx, id, params),
     submitWalletResponse: (id, mode, form) => receiveWalletResponse(ctx, id, mode, form),
     submitDcApiResponse: (instanceId, id, mode, body) => receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, body),
-    resolveResponseCode: (instanceId, code) => resolveResponseCode(ctx, instanceFor(instanceId).id, { response_code: code }),
+    resolveResponseCode: (instanceId, code, options = {}) =>
+      resolveResponseCode(ctx, instanceFor(instanceId), {
+        response_code: code,
+        ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}),
+      }),
     sweepExpired: sweep,
     async ready() {
       await Promise.all([...instances.values()].map((i) => i.signing()));

@@ -2,6 +2,7 @@ import { Redis, type Cluster, type RedisOptions } from 'ioredis';
 import {
   ConfigError,
   StoreUnavailableError,
+  expiryDueAt,
   isTerminalStatus,
   type AuthorizationRecord,
   type AuthorizationStore,
@@ -56,7 +57,8 @@ const MAX_EXPIRY_PAGES = 5;
  *
  * The expiry index (`<prefix>expiry`) is a sorted set in its own slot, so under Redis Cluster it
  * cannot share a transaction with the record. It is kept as a hint: ZADD before a record is
- * created, ZREM after a compare-and-set writes a terminal status. listDueForExpiry re-reads every
+ * created, ZADD (re-scored to the due time: a claim's deadline, else expiresAt) after a
+ * compare-and-set that writes a non-terminal status, ZREM after one that writes a terminal status. listDueForExpiry re-reads every
  * candidate and prunes entries whose record is gone, terminal or not yet due; the core re-checks
  * status and version before expiring anything, so a stale hint can delay a sweep, never corrupt.
  */
@@ -119,7 +121,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         if (outcome === 0) return false;
         const member = expiryMember(next.instanceId, next.id);
         if (isTerminalStatus(next.status)) await bestEffort(client.zrem(keys.expiry, member));
-        else if (outcome === 2) await bestEffort(client.zadd(keys.expiry, next.expiresAt, member));
+        // A claim (or its release) moves the due time without touching expiresAt, which the script
+        // compares: re-score after every non-terminal write (one ZADD; they are rare).
+        else await bestEffort(client.zadd(keys.expiry, expiryDueAt(next), member));
         return true;
       }),
 
@@ -150,6 +154,12 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     put: (key, value, ttlMs) =>
       guarded(async () => {
         await client.set(keys.code(key), encodeCode(value), 'PX', checkTtl(ttlMs));
+      }),
+
+    peek: (key) =>
+      guarded(async () => {
+        const raw = await client.get(keys.code(key));
+        return raw === null ? null : decodeCode(raw);
       }),
 
     consume: (key) =>
@@ -187,8 +197,8 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       await client.zrem(keys.expiry, member);
       return 'left';
     }
-    if (record.expiresAt > now) {
-      await client.zadd(keys.expiry, record.expiresAt, member);
+    if (expiryDueAt(record) > now) {
+      await client.zadd(keys.expiry, expiryDueAt(record), member);
       return 'left';
     }
     return ref;

@@ -1,4 +1,4 @@
-import type { PolicyError, PolicyResult } from '../clients/policy-result.js';
+import type { PolicyError, PolicyResult, ServiceFailureReason } from '../clients/policy-result.js';
 
 export type ClientOutcome = { ok: true; results: PolicyResult[] } | { ok: false; failure: PolicyError };
 
@@ -10,7 +10,9 @@ class ClientTimeoutError extends Error {
  * Call a validator/verifier with a deadline. The signal is aborted at the deadline, and the call
  * is abandoned even if the client ignores the signal, so an authorization never stays pending
  * because of a hung client. Whatever the client throws or returns that is not a list of results
- * becomes a failure (→ status `error`), never an exception.
+ * becomes a failure (→ status `error`), never an exception. The failure keeps why (`reason`,
+ * plus `status` and `attempts` from a remote service) but never an arbitrary exception message:
+ * in-process clients may put secrets there.
  */
 export async function callClient(
   label: 'validate' | 'verify',
@@ -31,24 +33,61 @@ export async function callClient(
   try {
     const value = await Promise.race([Promise.resolve().then(() => call(controller.signal)), deadline]);
     const results = asPolicyResults(value);
-    if (!results) return { ok: false, failure: failure(label, 'The service answered with malformed results.') };
+    if (!results) return { ok: false, failure: failure(label, 'service.bad_response', 'The service answered with malformed results.') };
     // An empty answer, or one that skips a presentation, must not read as "nothing failed".
-    if (results.length === 0) return { ok: false, failure: failure(label, 'The service answered with no results.') };
-    const uncovered = mustCover.find((path) => !results.some((r) => path.every((segment, i) => r.path[i] === segment)));
-    if (uncovered) return { ok: false, failure: failure(label, `The service answered with no result for the presentation at [${uncovered.map((s) => JSON.stringify(s)).join(', ')}].`) };
+    if (results.length === 0) return { ok: false, failure: failure(label, 'service.bad_response', 'The service answered with no results.') };
+    const uncovered = rejectsWholeResponse(results) ? undefined : mustCover.find((path) => !results.some((r) => path.every((segment, i) => r.path[i] === segment)));
+    if (uncovered) return { ok: false, failure: failure(label, 'service.bad_response', `The service answered with no result for the presentation at [${uncovered.map((s) => JSON.stringify(s)).join(', ')}].`) };
     return { ok: true, results };
   } catch (error) {
-    const external = (error as { external?: PolicyError['external'] } | null)?.external;
-    const detail = error instanceof ClientTimeoutError ? error.message : `The ${label} call failed${error instanceof Error && error.name !== 'Error' ? ` (${error.name})` : ''}.`;
-    return { ok: false, failure: { ...failure(label, detail), ...(external ? { external } : {}) } };
+    return { ok: false, failure: failureOf(label, error) };
   } finally {
     clearTimeout(timer);
   }
 }
 
-function failure(label: 'validate' | 'verify', detail: string): PolicyError {
+/**
+ * A failing result at `[]` is a decision about the whole response, hence about every presentation
+ * in it (a remote service's 422 without per-presentation results): the outcome is `rejected`
+ * whatever else is missing, so the completeness check has nothing left to protect.
+ */
+const rejectsWholeResponse = (results: PolicyResult[]): boolean => results.some((r) => r.path.length === 0 && r.error !== undefined);
+
+const SERVICE_CALL_CODES: ReadonlySet<unknown> = new Set(['service.timeout', 'service.unavailable', 'service.bad_response']);
+
+interface ServiceCallFailure {
+  name: 'ServiceCallError';
+  code: ServiceFailureReason;
+  message: string;
+  status?: number;
+  attempts?: number;
+  external?: PolicyError['external'];
+}
+
+/** Structural, not instanceof: a second copy of the core (dual package) throws its own class. */
+function isServiceCallFailure(error: unknown): error is ServiceCallFailure {
+  return error instanceof Error && error.name === 'ServiceCallError' && SERVICE_CALL_CODES.has((error as { code?: unknown }).code);
+}
+
+function failureOf(label: 'validate' | 'verify', error: unknown): PolicyError {
+  if (error instanceof ClientTimeoutError) return failure(label, 'service.timeout', error.message);
+  if (isServiceCallFailure(error)) {
+    // Its message is built to name only the service, endpoint path and HTTP status (post-to-service.ts).
+    return {
+      ...failure(label, error.code, `The ${label} call failed: ${error.message}.`),
+      ...(typeof error.status === 'number' ? { status: error.status } : {}),
+      ...(typeof error.attempts === 'number' ? { attempts: error.attempts } : {}),
+      ...(error.external ? { external: error.external } : {}),
+    };
+  }
+  // Anything else came from an in-process client: its class name is safe, its message may not be.
+  const name = error instanceof Error && error.name !== 'Error' && /^[A-Za-z0-9_$]{1,64}$/.test(error.name) ? ` (${error.name})` : '';
+  return failure(label, 'internal', `The ${label} call failed${name}.`);
+}
+
+function failure(label: 'validate' | 'verify', reason: ServiceFailureReason, detail: string): PolicyError {
   const code = label === 'validate' ? 'unexpected-validate-error' : 'unexpected-verify-error';
-  return { type: `https://vp-authorizer.dev/errors/${code}`, title: `The ${label} policy could not be carried out`, detail, code };
+  return { type: `https://vp-authorizer.dev/errors/${code}`, title: `The ${label} policy could not be carried out`, detail, code, reason };
 }
 
 const isPath = (p: unknown): p is (string | number)[] => Array.isArray(p) && p.every((s) => typeof s === 'string' || typeof s === 'number');

@@ -10,7 +10,17 @@ export interface PolicyError {
   errors?: { detail: string; pointer?: string; parameter?: string; header?: string; code?: string }[];
   /** Problem details passed through from a delegated service. */
   external?: Record<string, Omit<PolicyError, 'external'>>;
+  /**
+   * Why a validate / verify call could not be carried out (`unexpected-validate-error`,
+   * `unexpected-verify-error`): `service.timeout`, `service.unavailable`, `service.bad_response`
+   * or `internal` (an in-process client threw).
+   */
+  reason?: ServiceFailureReason;
+  /** Requests sent to a remote service, retries included (with `reason`, when known). */
+  attempts?: number;
 }
+
+export type ServiceFailureReason = 'service.timeout' | 'service.unavailable' | 'service.bad_response' | 'internal';
 
 export type ServiceName = 'authorizer' | 'validator' | 'verifier' | 'resolver' | 'library';
 

@@ -77,7 +77,7 @@ export const authorizerOptionsSchema = v.object({
     v.minLength(1, 'at least one instance is required'),
     v.check((list) => new Set(list.map((i) => i.id)).size === list.length, 'instance ids must be unique'),
   ),
-  store: v.optional(v.intersect([clientWith('create', 'store'), clientWith('compareAndSet', 'store'), clientWith('put', 'store'), clientWith('consume', 'store')])),
+  store: v.optional(v.intersect([clientWith('create', 'store'), clientWith('compareAndSet', 'store'), clientWith('put', 'store'), clientWith('peek', 'store'), clientWith('consume', 'store')])),
   clients: v.optional(v.object({ validators: v.optional(v.record(v.string(), clientWith('validate', 'validator'))), verifiers: v.optional(v.record(v.string(), clientWith('verify', 'verifier'))) })),
   clock: v.optional(clientWith('now', 'clock')),
   logger: v.optional(v.custom<object>((x) => typeof x === 'object' && x !== null, 'logger must be an object')),

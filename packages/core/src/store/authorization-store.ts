@@ -24,8 +24,9 @@ export interface AuthorizationStore {
    */
   compareAndSet(next: AuthorizationRecord, expectedVersion: number): Promise<boolean>;
   /**
-   * Up to `limit` records whose status is not terminal and whose `expiresAt` ≤ `now`. Used by the
-   * expiry sweep; must not scan the whole keyspace (index by expiry instead).
+   * Up to `limit` records whose status is not terminal and whose due time ≤ `now`: `claimExpiresAt`
+   * when set (a response is being processed), else `expiresAt` (see `expiryDueAt`). Used by the
+   * expiry sweep; must not scan the whole keyspace (index by due time instead).
    */
   listDueForExpiry(now: number, limit: number): Promise<ExpiryCandidate[]>;
 }
@@ -43,6 +44,12 @@ export interface ResponseCodeEntry {
 export interface CodeStore {
   /** Store `value` under `key` for `ttlMs` milliseconds. */
   put(key: string, value: ResponseCodeEntry, ttlMs: number): Promise<void>;
+  /**
+   * Read without deleting; null when unknown, consumed or expired. Resolving reads with `peek`
+   * and deletes only with `consume` as its last store call, so a store failure in between leaves
+   * the code resolvable on retry. Never decides a winner: only `consume` does.
+   */
+  peek(key: string): Promise<ResponseCodeEntry | null>;
   /**
    * Atomically read and delete. Exactly one of any number of concurrent callers (across
    * processes, for shared stores) gets the entry; the others and later callers get null.

@@ -1,4 +1,4 @@
-import { isTerminalStatus, type AuthorizationRecord } from '../authorization/authorization-record.js';
+import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../authorization/authorization-record.js';
 import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from './authorization-store.js';
 
 export interface MemoryStoreOptions {
@@ -36,8 +36,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 
   const records = new Map<string, Timed<AuthorizationRecord>>();
   const codes = new Map<string, Timed<ResponseCodeEntry>>();
-  // Expiry index: only non-terminal records, so listDueForExpiry never walks finished ones.
-  const open = new Map<string, ExpiryCandidate & { expiresAt: number }>();
+  // Expiry index: only non-terminal records, so listDueForExpiry never walks finished ones. Keyed
+  // by the due time (a claimed record is due at its claim deadline, not at expiresAt).
+  const open = new Map<string, ExpiryCandidate & { dueAt: number }>();
 
   const isLive = (entry: Timed<unknown>, now: number): boolean => now < entry.until;
 
@@ -52,7 +53,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 
   const index = (key: string, record: AuthorizationRecord): void => {
     if (isTerminalStatus(record.status)) open.delete(key);
-    else open.set(key, { instanceId: record.instanceId, id: record.id, expiresAt: record.expiresAt });
+    else open.set(key, { instanceId: record.instanceId, id: record.id, dueAt: expiryDueAt(record) });
   };
 
   const sweep = (): number => {
@@ -110,18 +111,23 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 
     async listDueForExpiry(now, limit) {
       const current = clock.now();
-      const due: (ExpiryCandidate & { expiresAt: number })[] = [];
+      const due: (ExpiryCandidate & { dueAt: number })[] = [];
       for (const [key, candidate] of open) {
-        if (candidate.expiresAt > now) continue;
+        if (candidate.dueAt > now) continue;
         if (liveRecord(key, current) === undefined) continue;
         due.push(candidate);
       }
-      due.sort((a, b) => a.expiresAt - b.expiresAt);
+      due.sort((a, b) => a.dueAt - b.dueAt);
       return due.slice(0, Math.max(0, limit)).map(({ instanceId, id }) => ({ instanceId, id }));
     },
 
     async put(key, value, ttlMs) {
       codes.set(key, { value: structuredClone(value), until: clock.now() + checkTtl(ttlMs) });
+    },
+
+    async peek(key) {
+      const entry = codes.get(key);
+      return entry !== undefined && isLive(entry, clock.now()) ? structuredClone(entry.value) : null;
     },
 
     async consume(key) {

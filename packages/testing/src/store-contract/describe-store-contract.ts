@@ -300,7 +300,9 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         } else {
           await letTimePass(pass);
         }
+        expect(await store.peek(brief)).toBeNull();
         expect(await store.consume(brief)).toBeNull();
+        expect(await store.peek(kept)).not.toBeNull();
         expect(await store.consume(kept)).not.toBeNull();
       });
     });
@@ -325,6 +327,35 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
 
       it('consume of an unknown key returns null', async () => {
         expect(await store.consume(codeKey())).toBeNull();
+      });
+
+      it('peek reads without consuming, as often as asked; after consume it gets null', async () => {
+        const key = codeKey();
+        const value = entry();
+        await store.put(key, value, KEEP_MS);
+        expect(await store.peek(key)).toEqual(value);
+        expect(await store.peek(key)).toEqual(value);
+        expect(await store.consume(key)).toEqual(value);
+        expect(await store.peek(key)).toBeNull();
+        expect(await store.peek(codeKey())).toBeNull();
+      });
+
+      it('peek returns a copy: changing it does not change the stored entry', async () => {
+        const key = codeKey();
+        const value = entry();
+        await store.put(key, value, KEEP_MS);
+        const peeked = await store.peek(key);
+        peeked!.authorizationId = 'changed';
+        expect(await store.consume(key)).toEqual(value);
+      });
+
+      it('peeks racing with 50 consumes do not change who wins: exactly one consume gets the entry', async () => {
+        const key = codeKey();
+        const value = entry();
+        await store.put(key, value, KEEP_MS);
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store.peek(key).then(() => null) : store.consume(key))));
+        expect(results.filter((r) => r !== null)).toEqual([value]);
+        expect(await store.peek(key)).toBeNull();
       });
 
       it('codes are isolated by key, also across instances', async () => {
