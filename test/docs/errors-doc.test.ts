@@ -14,6 +14,7 @@ const AUTHORIZER_POLICY_CODES: Record<string, string> = {
   'verify-failed': 'A remote verifier answered 422; its problem details are kept under `error.external.verifier` → `rejected`.',
   'wallet.<error>': 'The wallet answered with an OAuth error (for example `wallet.access_denied`) → `rejected`.',
   internal: 'Processing failed inside the authorizer after the response was claimed → `error`.',
+  'authorizer.processing_abandoned': 'A claimed response was still undecided at the claim deadline (policy timeouts + 15 s after the claim): its process died or lost the store → `error`.',
 };
 
 const table = (rows: [string, string][]) => ['| code | meaning |', '|---|---|', ...rows.map(([c, m]) => `| \`${c}\` | ${m.replace(/\|/g, '\\|')} |`)].join('\n');

@@ -70,10 +70,11 @@ export async function startE2eEnvironment(options: { issuer?: TestIssuer; trustA
         id: 'e2e',
         apiKeys: [API_KEY],
         signing: dev.signing,
-        config: { openId4vp: { redirectUri: RP_CALLBACK } },
+        // Unsigned DC API responses are only accepted from these origins (see dc-api.test.ts).
+        config: { openId4vp: { redirectUri: RP_CALLBACK, dcApi: { allowedOrigins: ['https://rp.example'] } } },
         validator: localValidator({ trustedIssuers: trustAnchors }),
         // The test issuer's status list server is plain http on 127.0.0.1; production stays https-only.
-        verifier: localVerifier({ trustAnchors, statusList: { allowHttp: true } }),
+        verifier: localVerifier({ trustAnchors, outboundFetch: { dangerouslyAllowAnyDestination: true } }),
       },
     ],
   });

@@ -21,7 +21,9 @@ async function walletWithPid(options: Partial<Parameters<TestWallet['addSdJwtVc'
 async function rejectedWith(tamper: PresentationTamper, credentialOptions: Parameters<typeof walletWithPid>[0] = {}) {
   const { wallet, pid } = await walletWithPid(credentialOptions);
   const flow = await runRedirectFlow(env, wallet, haipPid, { presentations: { pid: [{ credential: pid, tamper }] } });
-  expect(flow.result.status).toBe(200);
+  // A policy rejection is refused to the wallet (default openId4vp.rejectedResponse: 'error').
+  expect(flow.result.status).toBe(400);
+  expect(flow.result.body).toMatchObject({ error: 'invalid_request' });
   expect(flow.status).toBe('rejected');
   expect(await env.rp.credentials(flow.created.authorizationId)).toEqual([]);
   return failedCodes(flow.policies);
@@ -64,7 +66,7 @@ describe('SD-JWT negative cases end in rejected with the right code', () => {
     // The wallet cannot sign a KB-JWT without a cnf key, so it presents none: HAIP requires one.
     const { wallet, pid } = await walletWithPid({ holderBinding: false });
     const flow = await runRedirectFlow(env, wallet, haipPid, { presentations: { pid: [{ credential: pid, tamper: { omitHolderBinding: true } }] } });
-    expect(flow.result.status).toBe(200);
+    expect(flow.result.status).toBe(400);
     expect(flow.status).toBe('rejected');
     expect(await env.rp.credentials(flow.created.authorizationId)).toEqual([]);
     // The verifier fails exactly the holder binding of the presented PID, with holder_binding.missing.

@@ -23,7 +23,7 @@ describe('events and logs', () => {
     const code = new URL(((await post.json()) as { redirect_uri: string }).redirect_uri).searchParams.get('response_code')!;
     await env.api('/openid4/vp/v1_0/response-code/resolve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response_code: code }) });
 
-    expect(events.map((e) => e.type)).toEqual(['authorization.created', 'authorization.pending', 'authorization.authorized', 'response_code.resolved']);
+    expect(events.map((e) => e.type)).toEqual(['authorization.created', 'authorization.pending', 'authorization.processing', 'authorization.authorized', 'response_code.resolved']);
     expect(events.every((e) => e.authorizationId === json.authorizationId && e.instanceId === 'main')).toBe(true);
 
     const everything = JSON.stringify(events) + lines.join('\n');

@@ -1,17 +1,31 @@
 import type { PolicyError } from '../clients/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
 import { describeError } from '../events/logger.js';
 import { issueResponseCode } from '../response-code/response-code.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { instanceOf } from '../runtime/authorizer-context.js';
+import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { isTerminalStatus, type AuthorizationRecord } from './authorization-record.js';
-import { evaluateResponse, type ResponseChannel, type WalletPayload } from './evaluate-response.js';
+import { evaluateResponse, type Evaluation, type ResponseChannel, type WalletPayload } from './evaluate-response.js';
 import { commit } from './transitions.js';
 
 /** Refuse a response for a record that can no longer take one; changes nothing. */
 export function assertAcceptsResponse(record: AuthorizationRecord): void {
   if (record.status === 'expired') throw new AuthorizerError('authorization.expired');
   if (isTerminalStatus(record.status) || record.responseClaimedAt !== undefined) throw new AuthorizerError('authorization.already_answered');
+}
+
+export interface AcceptedResponse {
+  /** The record with its terminal status. */
+  record: AuthorizationRecord;
+  /** Where the wallet goes next (direct_post modes with a redirect URI); carries the one response code. */
+  redirectUri?: string;
+  /**
+   * Set when the wallet is to be answered with an error rather than 200: a presentation `rejected`
+   * by a policy under `openId4vp.rejectedResponse: 'error'` (no response code is issued then).
+   */
+  refusal?: PolicyError;
 }
 
 const INTERNAL_FAILURE: PolicyError = {
@@ -23,32 +37,50 @@ const INTERNAL_FAILURE: PolicyError = {
 /**
  * Claim the record for this response (compare-and-set, so exactly one of any number of
  * concurrent responses wins), evaluate it, issue the response code, and store the terminal
- * outcome. Once claimed, the record always ends terminal: an internal failure becomes `error`.
+ * outcome.
+ *
+ * Failures after the claim:
+ * - the store failed (StoreUnavailableError): the claim is released (compare-and-set back to an
+ *   unclaimed `pending`) so that the wallet's retry is processed afresh, and only then is the
+ *   wallet answered 503 + Retry-After. If the release cannot be written either, a retry could
+ *   not succeed (the record stays claimed until the claim deadline, then ends `error`), so the
+ *   wallet gets `authorization.processing_failed`, which does not invite a retry.
+ * - anything else: the record ends `error` and the error propagates (500).
+ *
+ * Only the processing whose terminal write wins hands out its response code: a code is never
+ * delivered for an authorization someone else decided, so there is at most one per authorization.
+ *
+ * Retries are not made idempotent by a digest of the response body: for a terminal record the
+ * first code cannot be recovered (only its hash is stored) and issuing another would let anyone
+ * replaying the bytes obtain a code (the session-fixation defence of OpenID4VP §14.2); for a
+ * claimed record a digest cannot tell a live processing from a dead one. Hence: release on
+ * failure, never answer 503 while the claim stands, and bound every claim by a deadline.
  */
-export async function acceptResponse(
-  ctx: AuthorizerContext,
-  record: AuthorizationRecord,
-  payload: WalletPayload,
-  channel: ResponseChannel,
-): Promise<{ record: AuthorizationRecord; redirectUri?: string }> {
-  const claimed = await claim(ctx, record);
+export async function acceptResponse(ctx: AuthorizerContext, record: AuthorizationRecord, payload: WalletPayload, channel: ResponseChannel): Promise<AcceptedResponse> {
+  const instance = instanceOf(ctx, record.instanceId);
+  const claimed = await claim(ctx, instance, record);
+  let redirectUri: string | undefined;
+  let refusal: PolicyError | undefined;
+  let done: AuthorizationRecord | null;
+  // Set once the terminal write is sent: only then can it have landed despite an error.
+  let sent: Evaluation | undefined;
   try {
-    const instance = instanceOf(ctx, claimed.instanceId);
     const outcome = await evaluateResponse(instance, claimed, payload, channel);
-    // Issued before the terminal write: if storing the code fails, the record still ends terminal (error).
-    const redirectUri = claimed.request.redirectUri
-      ? await issueResponseCode(ctx, claimed, claimed.request.redirectUri, instance.config.openId4vp.responseCodeTtl)
-      : undefined;
-    const done = await commit(ctx, claimed, {
+    refusal = refusalFor(instance, outcome, payload);
+    // Issued before the terminal write, so a record never ends terminal with a code that was not stored.
+    // A refused wallet gets no redirect, so no code is issued for it.
+    if (claimed.request.redirectUri && !refusal) {
+      redirectUri = await issueResponseCode(ctx, claimed, claimed.request.redirectUri, instance.config.openId4vp.responseCodeTtl);
+    }
+    sent = outcome;
+    done = await commit(ctx, claimed, {
       status: outcome.status,
       policyResults: outcome.policyResults,
       credentials: outcome.credentials,
       ...(outcome.error ? { error: outcome.error } : {}),
     });
-    // Only the sweep can have moved a claimed record (to expired after the grace period).
-    const final = done ?? (await ctx.store.get(claimed.instanceId, claimed.id)) ?? claimed;
-    return redirectUri ? { record: final, redirectUri } : { record: final };
   } catch (error) {
+    if (isStoreUnavailableError(error)) return recoverFromStoreFailure(ctx, claimed, error, sent, redirectUri, refusal);
     ctx.logger.error?.({ authorizationId: claimed.id, err: describeError(error) }, 'response processing failed; marking the authorization as error');
     await commit(ctx, claimed, {
       status: 'error',
@@ -57,18 +89,97 @@ export async function acceptResponse(
     }).catch(() => undefined);
     throw error;
   }
+  // The record moved under our claim: the sweep ended it as abandoned (claim deadline passed) or
+  // it is gone (a store that lost its data). Our outcome and code are void; a retry cannot succeed.
+  if (!done) throw new AuthorizerError('authorization.processing_failed');
+  return answer(done, redirectUri, refusal);
 }
 
-async function claim(ctx: AuthorizerContext, record: AuthorizationRecord): Promise<AuthorizationRecord> {
+const answer = (record: AuthorizationRecord, redirectUri: string | undefined, refusal: PolicyError | undefined): AcceptedResponse => ({
+  record,
+  ...(redirectUri ? { redirectUri } : {}),
+  ...(refusal ? { refusal } : {}),
+});
+
+/** A policy rejection (not the wallet's own error response) answered to the wallet as an error. */
+function refusalFor(instance: InstanceRuntime, outcome: Evaluation, payload: WalletPayload): PolicyError | undefined {
+  if (outcome.status !== 'rejected' || payload.error !== undefined) return undefined;
+  if (instance.config.openId4vp.rejectedResponse !== 'error') return undefined;
+  return outcome.error ?? { type: 'https://vp-authorizer.dev/errors/rejected', code: 'rejected' };
+}
+
+/**
+ * The store failed after the claim. Release the claim so a retry can succeed; when the release
+ * loses its compare-and-set, the terminal write may have reached the store late (a stalled
+ * command): if the stored record is exactly what we wrote, answer as if it had succeeded.
+ */
+async function recoverFromStoreFailure(
+  ctx: AuthorizerContext,
+  claimed: AuthorizationRecord,
+  failure: unknown,
+  /** The outcome whose terminal write was sent, if it was. */
+  sent: Evaluation | undefined,
+  redirectUri: string | undefined,
+  refusal: PolicyError | undefined,
+): Promise<AcceptedResponse> {
+  let released = false;
+  try {
+    released = (await releaseClaim(ctx, claimed)) !== null;
+    if (!released && sent) {
+      const current = await ctx.store.get(claimed.instanceId, claimed.id);
+      const ours = current && current.version === claimed.version + 1 && current.status === sent.status && current.error?.code === sent.error?.code;
+      if (ours) return answer(current, redirectUri, refusal);
+    }
+  } catch {
+    // The store is still down: the claim stays until its deadline.
+  }
+  ctx.logger.warn?.(
+    { authorizationId: claimed.id, err: describeError(failure), released },
+    released ? 'store failed while processing a response; claim released, the wallet may retry' : 'store failed while processing a response; the claim could not be released',
+  );
+  if (released) throw failure;
+  throw new AuthorizerError('authorization.processing_failed', { cause: failure });
+}
+
+/** Compare-and-set a claimed record back to unclaimed `pending`; null when it changed meanwhile. */
+const releaseClaim = (ctx: AuthorizerContext, claimed: AuthorizationRecord) => commit(ctx, claimed, { responseClaimedAt: undefined, claimExpiresAt: undefined });
+
+async function claim(ctx: AuthorizerContext, instance: InstanceRuntime, record: AuthorizationRecord): Promise<AuthorizationRecord> {
   let current = record;
   for (let attempt = 0; attempt < 5; attempt++) {
     assertAcceptsResponse(current);
-    const claimed = await commit(ctx, current, { status: 'pending', responseClaimedAt: ctx.clock.now() });
-    if (claimed) return claimed;
+    const now = ctx.clock.now();
+    const changes = { status: 'pending', responseClaimedAt: now, claimExpiresAt: now + instance.claimGraceMs } as const;
+    let claimed: AuthorizationRecord | null;
+    try {
+      claimed = await commit(ctx, current, changes);
+    } catch (error) {
+      if (isStoreUnavailableError(error)) await undoUncertainClaim(ctx, current, changes);
+      throw error;
+    }
+    if (claimed) {
+      ctx.emit({ type: 'authorization.processing', instanceId: claimed.instanceId, authorizationId: claimed.id, status: claimed.status, at: now });
+      return claimed;
+    }
     // Lost a race: someone else claimed it, or an unrelated change (created → pending) moved the version.
     const reread = await ctx.store.get(current.instanceId, current.id);
     if (!reread) throw new AuthorizerError('authorization.not_found');
     current = reread;
   }
   throw new AuthorizerError('authorization.already_answered');
+}
+
+/**
+ * The claim's write failed, but a stalled command may still have reached the store: if the stored
+ * record carries our claim, release it, so that the retry the wallet is invited to make (503)
+ * finds the record unclaimed. Someone else's claim (same version, other claim time) is left alone.
+ */
+async function undoUncertainClaim(ctx: AuthorizerContext, current: AuthorizationRecord, changes: { responseClaimedAt: number; claimExpiresAt: number }): Promise<void> {
+  try {
+    const stored = await ctx.store.get(current.instanceId, current.id);
+    const ours = stored && stored.version === current.version + 1 && stored.responseClaimedAt === changes.responseClaimedAt && stored.claimExpiresAt === changes.claimExpiresAt;
+    if (ours) await releaseClaim(ctx, stored);
+  } catch {
+    // Still unreachable: the claim most likely never reached it; if it did, it ends at its deadline.
+  }
 }

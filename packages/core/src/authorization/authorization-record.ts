@@ -86,9 +86,24 @@ export interface AuthorizationRecord {
   expiresAt: number;
   request: AuthorizationRequestParameters;
   encryptionKey?: EncryptionKeyRecord;
-  /** Set atomically when a wallet response is claimed for processing (at most once). */
+  /**
+   * Set atomically when a wallet response is claimed for processing. Cleared again only when
+   * processing could not finish because the store failed (so the wallet's retry starts afresh).
+   */
   responseClaimedAt?: number;
+  /**
+   * Deadline of that claim: processing that has not stored a terminal status by then is
+   * considered abandoned (the record becomes `error`). Independent of `expiresAt`; present exactly
+   * when `responseClaimedAt` is.
+   */
+  claimExpiresAt?: number;
   policyResults: PolicyResult[];
   credentials: ExtractedCredential[];
   error?: PolicyError;
 }
+
+/**
+ * When the sweep must look at a non-terminal record: the claim's deadline while a response is
+ * being processed, else the authorization's expiry. Stores index records by this time.
+ */
+export const expiryDueAt = (record: AuthorizationRecord): number => record.claimExpiresAt ?? record.expiresAt;

@@ -1,12 +1,16 @@
+import type { PolicyError } from '../clients/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from './authorization-record.js';
 
-
-/** Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change. */
+/**
+ * Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change.
+ * A change whose value is `undefined` removes that member.
+ */
 export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>): Promise<AuthorizationRecord | null> {
   if (isTerminalStatus(current.status)) return null; // terminal states never change
   const next: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.clock.now() };
+  for (const [key, value] of Object.entries(changes)) if (value === undefined) delete next[key as keyof AuthorizationRecord];
   // Once terminal, nothing may be decrypted with this authorization's key again: drop it.
   if (isTerminalStatus(next.status)) delete next.encryptionKey;
   const ok = await ctx.store.compareAndSet(next, current.version);
@@ -26,19 +30,52 @@ export function emitStatus(ctx: AuthorizerContext, record: AuthorizationRecord, 
   });
 }
 
-function isOverdue(ctx: AuthorizerContext, record: AuthorizationRecord, now: number): boolean {
-  if (isTerminalStatus(record.status) || now < record.expiresAt) return false;
-  // A response being processed gets time to finish (a process that died mid-way must still not
-  // leave the authorization pending forever).
-  const grace = ctx.instances.get(record.instanceId)?.claimGraceMs ?? 0;
-  return record.responseClaimedAt === undefined || now >= record.responseClaimedAt + grace;
+/** Why the sweep's policy result says the authorization ended: the response was claimed but never decided. */
+export const PROCESSING_ABANDONED: PolicyError = {
+  type: 'https://vp-authorizer.dev/errors/authorizer.processing_abandoned',
+  title: 'The wallet response was not processed in time',
+  detail: 'Processing stopped before an outcome was stored (the process ended or lost its store); the response cannot be submitted again.',
+  code: 'authorizer.processing_abandoned',
+};
+
+/** The claim deadline of a claimed record (records claimed before claimExpiresAt existed: claim + grace). */
+function claimDeadline(ctx: AuthorizerContext, record: AuthorizationRecord): number | undefined {
+  if (record.responseClaimedAt === undefined) return undefined;
+  return record.claimExpiresAt ?? record.responseClaimedAt + (ctx.instances.get(record.instanceId)?.claimGraceMs ?? 0);
 }
 
-/** Move an overdue record to `expired` (lazily on read, and from the sweep). Returns the current record. */
+/**
+ * What is overdue now: an unclaimed record past expiresAt expires; a claimed one is left to its
+ * processing until the claim deadline (even past expiresAt), then ends as abandoned. The claim
+ * deadline does not depend on expiresAt, so a process that died right after claiming is noticed
+ * after the policy timeouts plus a margin, not at the end of the authorization's lifetime.
+ */
+function overdueChange(ctx: AuthorizerContext, record: AuthorizationRecord, now: number): Partial<AuthorizationRecord> | null {
+  if (isTerminalStatus(record.status)) return null;
+  const deadline = claimDeadline(ctx, record);
+  if (deadline === undefined) return now >= record.expiresAt ? { status: 'expired' } : null;
+  if (now < deadline) return null;
+  return {
+    status: 'error',
+    error: PROCESSING_ABANDONED,
+    policyResults: [{ path: [], policy: 'authorizer', service: 'authorizer', error: PROCESSING_ABANDONED }],
+    credentials: [],
+  };
+}
+
+/** True while a wallet response is claimed and not yet decided (the status endpoint says `processing`). */
+export const isProcessing = (record: AuthorizationRecord): boolean => !isTerminalStatus(record.status) && record.responseClaimedAt !== undefined;
+
+/**
+ * Move an overdue record to `expired`, or an abandoned claim to `error` (lazily on read, and from
+ * the sweep). Returns the current record.
+ */
 export async function expireIfOverdue(ctx: AuthorizerContext, record: AuthorizationRecord): Promise<AuthorizationRecord> {
   let current = record;
-  for (let attempt = 0; attempt < 3 && isOverdue(ctx, current, ctx.clock.now()); attempt++) {
-    const next = await commit(ctx, current, { status: 'expired' });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const change = overdueChange(ctx, current, ctx.clock.now());
+    if (!change) return current;
+    const next = await commit(ctx, current, change);
     if (next) return next;
     const reread = await ctx.store.get(current.instanceId, current.id);
     if (!reread) return current;
@@ -65,16 +102,17 @@ export async function loadAnyInstance(ctx: AuthorizerContext, id: string): Promi
   return expireIfOverdue(ctx, found);
 }
 
-/** Sweep: expire up to `limit` overdue records; returns how many changed. */
+/** Sweep: expire (or end as abandoned) up to `limit` overdue records; returns how many changed. */
 export async function sweepExpired(ctx: AuthorizerContext, limit = 500): Promise<number> {
   const candidates = await ctx.store.listDueForExpiry(ctx.clock.now(), limit);
-  let expired = 0;
+  let changed = 0;
   for (const { instanceId, id } of candidates) {
     if (!ctx.instances.has(instanceId)) continue;
     const record = await ctx.store.get(instanceId, id);
     if (!record) continue;
     const after = await expireIfOverdue(ctx, record);
-    if (after.status === 'expired' && record.status !== 'expired') expired++;
+    const sweptTo = after.status === 'expired' || after.error?.code === PROCESSING_ABANDONED.code;
+    if (sweptTo && !isTerminalStatus(record.status)) changed++;
   }
-  return expired;
+  return changed;
 }

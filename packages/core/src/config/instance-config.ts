@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { corsConfigSchema } from './cors-config.js';
 import { didMethodsConfigSchema } from './did-methods-config.js';
+import { isExpectedOrigin } from '../request/origin.js';
 
 /** `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by name. */
 export const serviceInstanceReferenceSchema = v.variant('type', [
@@ -28,6 +29,12 @@ export const instanceConfigSchema = v.optional(
         expiresAfter: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1_000), v.maxValue(86_400_000)), 300_000),
         /** Response-code lifetime in milliseconds. */
         responseCodeTtl: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1_000), v.maxValue(3_600_000)), 300_000),
+        /**
+         * Refuse to resolve a response code unless the caller names the authorization it expects
+         * (`authorization_id`), binding the code to the RP's session. Off by default: clients of the
+         * hosted API send only `response_code`.
+         */
+        requireResponseCodeAuthorizationId: v.optional(v.boolean(), false),
         /** How long a finished record stays readable after it expired, in milliseconds. */
         retention: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 86_400_000),
         /** Default redirect URI for direct_post flows (the response code is appended). */
@@ -43,8 +50,29 @@ export const instanceConfigSchema = v.optional(
           {},
         ),
         trustAnchor: v.optional(v.object({ type: v.optional(v.string(), 'instance'), anchor: v.optional(v.picklist(['root', 'account', 'instance']), 'root') }), {}),
+        /**
+         * What a wallet is answered when its presentation is `rejected` by a policy (direct_post modes):
+         * 'error' = 400 `invalid_request` (what wallets and the conformance suite expect); 'redirect' =
+         * 200 with the redirect URI, whose response code resolves to `rejected`. A wallet's own error
+         * response always gets 200.
+         */
+        rejectedResponse: v.optional(v.picklist(['error', 'redirect']), 'error'),
         /** Require wallets posting wallet_metadata to list the client id prefix (off: many wallets omit it). */
         requireWalletClientIdPrefix: v.optional(v.boolean(), false),
+        dcApi: v.optional(
+          v.object({
+            /**
+             * Origins an unsigned DC API response may come from when the create request gave no
+             * expectedOrigins (the request itself carries none to the wallet). With neither,
+             * unsigned requests are refused at creation: the response origin must be checked.
+             */
+            allowedOrigins: v.optional(
+              v.array(v.pipe(v.string(), v.check(isExpectedOrigin, 'each allowed origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash) or android:apk-key-hash:…'))),
+              [],
+            ),
+          }),
+          {},
+        ),
       }),
       {},
     ),

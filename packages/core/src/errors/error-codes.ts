@@ -21,10 +21,18 @@ export const ERROR_CODES = {
   'authorization.wrong_response_mode': { status: 400, oauth: 'invalid_request', message: 'The response was sent to an endpoint that does not match the requested response mode.' },
   'authorization.state_mismatch': { status: 400, oauth: 'invalid_request', message: 'The state does not match the authorization.' },
   'authorization.origin_mismatch': { status: 400, oauth: 'invalid_request', message: 'The origin is not one of the expected origins.' },
+  'request.expected_origins_required': {
+    status: 400,
+    oauth: 'invalid_request',
+    message: 'An unsigned DC API request needs expectedOrigins, or openId4vp.dcApi.allowedOrigins in the instance configuration, so that the response origin can be checked.',
+  },
   'authorization.invalid_response': { status: 400, oauth: 'invalid_request', message: 'The wallet response is malformed.' },
   'authorization.invalid_jwe': { status: 400, oauth: 'invalid_request', message: 'The encrypted response could not be decrypted or is not acceptable.' },
   'authorization.invalid_wallet_metadata': { status: 400, oauth: 'invalid_request', message: 'The wallet metadata is malformed.' },
+  'authorization.presentation_rejected': { status: 400, oauth: 'invalid_request', message: 'The presentation was not accepted.' },
+  'authorization.processing_failed': { status: 500, oauth: 'server_error', message: 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.' },
   'response_code.not_found': { status: 404, oauth: 'invalid_request', message: 'Response code not found, already used, or expired.' },
+  'response_code.authorization_mismatch': { status: 400, oauth: 'invalid_request', message: 'The response code was not issued for the expected authorization; it has been invalidated.' },
   // HAIP profile rules (one code per rule)
   'haip.response_type': { status: 400, oauth: 'invalid_request', message: 'HAIP allows only response type vp_token.' },
   'haip.response_mode': { status: 400, oauth: 'invalid_request', message: 'HAIP allows only the response modes direct_post.jwt and dc_api.jwt.' },

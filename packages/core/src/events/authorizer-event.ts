@@ -3,6 +3,8 @@ import type { AuthorizationStatus } from '../authorization/authorization-record.
 export type AuthorizationEventType =
   | 'authorization.created'
   | 'authorization.pending'
+  /** A wallet response was claimed and is being processed (status stays `pending`). */
+  | 'authorization.processing'
   | 'authorization.authorized'
   | 'authorization.rejected'
   | 'authorization.error'

@@ -1,3 +1,4 @@
+import type { PolicyError } from '../clients/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptResponse, assertAcceptsResponse } from '../authorization/accept-response.js';
 import { readResponsePayload } from '../authorization/response-payload.js';
@@ -8,7 +9,10 @@ import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 /**
  * Receive a wallet's direct_post / direct_post.jwt response. Everything that is wrong with the
  * request itself (mode, state, undecryptable JWE) is refused with a 400 and changes nothing, so a
- * correct response may still follow; once claimed, the authorization ends in a terminal status.
+ * correct response may still follow; once claimed, the authorization ends in a terminal status
+ * (or, when the store failed, is released for a retry: see acceptResponse). A presentation
+ * rejected by a policy is answered 400 `invalid_request` unless `openId4vp.rejectedResponse` is
+ * 'redirect'; a wallet's own error response and a service failure (`error`) get 200.
  */
 export async function receiveWalletResponse(
   ctx: AuthorizerContext,
@@ -31,6 +35,15 @@ export async function receiveWalletResponse(
   if (expectedState !== undefined && (typeof state !== 'string' || !constantTimeEqual(state, expectedState))) {
     throw new AuthorizerError('authorization.state_mismatch');
   }
-  const { redirectUri } = await acceptResponse(ctx, record, payload, { jwkThumbprint });
+  const { redirectUri, refusal } = await acceptResponse(ctx, record, payload, { jwkThumbprint });
+  // The outcome (rejected) is already stored for the RP; the wallet learns it was not accepted.
+  if (refusal) throw new AuthorizerError('authorization.presentation_rejected', { message: refusalMessage(refusal) });
   return redirectUri ? { redirect_uri: redirectUri } : {};
+}
+
+const STABLE_CODE = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+/** Names the first failed check by its stable code only: titles and details may echo presented data. */
+function refusalMessage(refusal: PolicyError): string {
+  return refusal.code && STABLE_CODE.test(refusal.code) ? `The presentation was not accepted (${refusal.code}).` : 'The presentation was not accepted.';
 }

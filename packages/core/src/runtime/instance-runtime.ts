@@ -16,13 +16,20 @@ export interface InstanceRuntime {
   /** `undefined` when verify is skipped. */
   verifier: VerifierClient | undefined;
   signing(): Promise<SigningMaterial>;
-  /** How long a claimed response may take before the sweep may expire it: the slowest client timeout plus a margin. */
+  /**
+   * Lifetime of a claim on a wallet response (counted from the claim, not from expiresAt): the
+   * slowest client timeout plus a margin for the store writes. A claim still undecided after it
+   * was abandoned (the process died or lost its store) and the authorization ends `error`.
+   */
   claimGraceMs: number;
   /** Store TTL for a new record: its lifetime, the processing grace, then the retention. */
   recordTtlMs: number;
   /** Constant-time check of a presented API key against every configured key. */
   acceptsApiKey(presented: string): boolean;
 }
+
+/** Added to the slowest client timeout to bound a claim. */
+export const CLAIM_MARGIN_MS = 15_000;
 
 export function createInstanceRuntime(
   options: InstanceOptions,
@@ -37,7 +44,9 @@ export function createInstanceRuntime(
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
   const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
   let material: Promise<SigningMaterial> | undefined;
-  const claimGraceMs = Math.max(validate.timeoutMs, verify.timeoutMs) + 30_000;
+  // validate and verify run in parallel; each call is bounded by its own timeout. The margin covers
+  // format parsing and the few store writes around the calls (each bounded by the store's own timeout).
+  const claimGraceMs = Math.max(validate.timeoutMs, verify.timeoutMs) + CLAIM_MARGIN_MS;
   return {
     id: options.id,
     config,

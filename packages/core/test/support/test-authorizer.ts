@@ -22,7 +22,7 @@ export async function startAuthorizer(overrides: Partial<AuthorizerOptions> & { 
     store: memoryStore({ sweepIntervalMs: 0, ...(overrides.clock ? { clock: overrides.clock } : {}) }),
     sweepIntervalMs: 0,
     instances: [
-      { id: 'main', apiKeys: [API_KEY], signing, validator: passThroughValidator(), verifier: passThroughVerifier(), config: { openId4vp: { redirectUri: 'https://rp.example/callback' } }, ...instance },
+      { id: 'main', apiKeys: [API_KEY], signing, validator: passThroughValidator(), verifier: passThroughVerifier(), config: { openId4vp: { redirectUri: 'https://rp.example/callback', dcApi: { allowedOrigins: ['https://rp.example'] } } }, ...instance },
       { id: 'other', apiKeys: [OTHER_KEY], signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
     ],
     ...rest,

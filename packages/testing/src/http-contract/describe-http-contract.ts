@@ -337,7 +337,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
       sweepIntervalMs: 0,
       store: subject.store,
       instances: [
-        { id: 'main', apiKeys: [KEY_MAIN], signing: main.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
+        { id: 'main', apiKeys: [KEY_MAIN], signing: main.signing, validator: passThroughValidator(), verifier: passThroughVerifier(), config: { openId4vp: { dcApi: { allowedOrigins: [DC_ORIGIN] } } } },
         { id: 'other', apiKeys: [KEY_OTHER], signing: other.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
       ],
     });

@@ -1,0 +1,121 @@
+// A claimed response whose processing never finishes (the process died) must not leave the RP
+// seeing `pending` until expiresAt + grace: the claim has its own deadline (policy timeouts plus a
+// margin, counted from the claim), after which the authorization ends `error`, on read and by the sweep.
+import { decodeJwt } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuthorizerEvent, PolicyResult } from '@vp-authorizer/core';
+import { createTestClock } from '@vp-authorizer/testing';
+import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+
+let env: Awaited<ReturnType<typeof startAuthorizer>>;
+// Lets a hanging verifier return even when a test failed half-way, so the server can close.
+let finishHanging: (() => void) | undefined;
+afterEach(async () => {
+  finishHanging?.();
+  await env?.close();
+});
+
+const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+const readStatus = async (id: string) => (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/status`)).json()) as { status: string; processing?: boolean };
+const policyCodes = async (id: string) =>
+  ((await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/policy-response`)).json()) as { data: PolicyResult[] }).data.map((r) => r.error?.code);
+
+// Long in real time, so the hanging verifier is never cut short by its (real) timer during the test.
+const TIMEOUT_MS = 60_000;
+// Policy timeouts plus the 15 s margin: the claim's lifetime.
+const CLAIM_LIFETIME_MS = TIMEOUT_MS + 15_000;
+
+/** An authorizer whose verifier hangs (real time stands still) until `finish()`: a processing that never ends on its own. */
+async function startWithHangingVerifier() {
+  const clock = createTestClock();
+  const events: AuthorizerEvent[] = [];
+  let entered!: () => void;
+  const verifying = new Promise<void>((r) => (entered = r));
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => (finish = r));
+  finishHanging = finish;
+  env = await startAuthorizer({
+    clock,
+    onEvent: (e) => void events.push(e),
+    instance: {
+      config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { validate: { timeoutMs: TIMEOUT_MS }, verify: { timeoutMs: TIMEOUT_MS } } },
+      verifier: {
+        verify: async (input) => {
+          entered();
+          await finished;
+          return input.presentations.map((p) => ({ path: p.path, policy: 'proof', service: 'verifier' as const, data: {} }));
+        },
+        verifyIdToken: async () => [],
+      },
+    },
+  });
+  const { json } = await createDcqlAuthorization(env.api);
+  const ro = await fetchRequestObject(json.authorizeUrl!);
+  const claims = decodeJwt(ro.jwt) as Record<string, string>;
+  const response = await encryptResponse(ro.jwt, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+  return { clock, events, id: json.authorizationId!, verifying, finish, post: () => fetch(claims.response_uri!, form({ response })) };
+}
+
+describe('a claim has its own deadline', () => {
+  it('while a response is processed the status says processing, and an event tells so', async () => {
+    const flow = await startWithHangingVerifier();
+    flow.clock.advance(1_000);
+    const answer = flow.post();
+    await flow.verifying;
+    expect(await readStatus(flow.id)).toEqual({ status: 'pending', processing: true });
+    expect(flow.events.find((e) => e.type === 'authorization.processing')).toMatchObject({ authorizationId: flow.id, status: 'pending' });
+    flow.finish();
+    expect((await answer).status).toBe(200);
+    expect(await readStatus(flow.id)).toEqual({ status: 'authorized' });
+  });
+
+  it('a claim made 1 s after creation of a 5-minute authorization is abandoned after the timeouts plus the margin (read)', async () => {
+    const flow = await startWithHangingVerifier();
+    flow.clock.advance(1_000);
+    const answer = flow.post();
+    await flow.verifying;
+    flow.clock.advance(CLAIM_LIFETIME_MS - 1);
+    expect(await readStatus(flow.id)).toEqual({ status: 'pending', processing: true });
+    flow.clock.advance(1);
+    expect(await readStatus(flow.id)).toEqual({ status: 'error' });
+    expect(await policyCodes(flow.id)).toEqual(['authorizer.processing_abandoned']);
+    expect(flow.events.filter((e) => e.type === 'authorization.error')).toMatchObject([{ previousStatus: 'pending' }]);
+
+    // The processing that outlived its claim hands out no response code and invites no retry.
+    flow.finish();
+    const late = await answer;
+    expect(late.status).toBe(500);
+    expect(late.headers.get('retry-after')).toBeNull();
+    expect(await late.json()).toMatchObject({ error: 'server_error' });
+    expect(await readStatus(flow.id)).toEqual({ status: 'error' });
+  });
+
+  it('the sweep finds an abandoned claim at the claim deadline, long before expiresAt', async () => {
+    const flow = await startWithHangingVerifier();
+    flow.clock.advance(1_000);
+    const answer = flow.post();
+    await flow.verifying;
+    flow.clock.advance(CLAIM_LIFETIME_MS - 1);
+    expect(await env.authorizer.sweepExpired()).toBe(0);
+    flow.clock.advance(1);
+    expect(await env.authorizer.sweepExpired()).toBe(1);
+    expect(flow.events.filter((e) => e.type === 'authorization.error')).toHaveLength(1);
+    expect(await readStatus(flow.id)).toEqual({ status: 'error' });
+    flow.finish();
+    await answer;
+  });
+
+  it('a claim made just before expiresAt still gets its full lifetime, then ends error rather than expired', async () => {
+    const flow = await startWithHangingVerifier();
+    flow.clock.advance(300_000 - 1);
+    const answer = flow.post();
+    await flow.verifying;
+    flow.clock.advance(CLAIM_LIFETIME_MS - 1);
+    expect(await env.authorizer.sweepExpired()).toBe(0);
+    expect(await readStatus(flow.id)).toEqual({ status: 'pending', processing: true });
+    flow.clock.advance(1);
+    expect(await readStatus(flow.id)).toEqual({ status: 'error' });
+    flow.finish();
+    await answer;
+  });
+});

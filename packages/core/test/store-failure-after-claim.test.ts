@@ -1,0 +1,147 @@
+// A store that fails after a wallet response was claimed must not lose a valid presentation while
+// inviting a retry: either the retry succeeds (the claim was released) or no retry is invited.
+import { decodeJwt } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError, memoryStore, type AuthorizationRecord, type MemoryStore } from '@vp-authorizer/core';
+import { createTestClock } from '@vp-authorizer/testing';
+import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+
+let env: Awaited<ReturnType<typeof startAuthorizer>>;
+afterEach(() => env?.close());
+
+const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+const readStatus = async (id: string) => (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/status`)).json()) as { status: string; processing?: boolean };
+
+const isClaim = (next: AuthorizationRecord) => next.status === 'pending' && next.responseClaimedAt !== undefined;
+const isTerminalWrite = (next: AuthorizationRecord) => next.status !== 'pending' && next.status !== 'created';
+
+type CasFault = (next: AuthorizationRecord, apply: () => Promise<boolean>) => Promise<boolean> | undefined;
+
+/** A memory store whose compareAndSet can be made to fail (or to apply and then report a timeout). */
+function faultyStore(clock: { now(): number }): { store: MemoryStore; onCompareAndSet(fault: CasFault): void; puts: () => number } {
+  const store = memoryStore({ sweepIntervalMs: 0, clock });
+  const cas = store.compareAndSet.bind(store);
+  const put = store.put.bind(store);
+  let fault: CasFault | undefined;
+  let puts = 0;
+  store.compareAndSet = (next, expected) => fault?.(next, () => cas(next, expected)) ?? cas(next, expected);
+  store.put = (key, value, ttl) => {
+    puts++;
+    return put(key, value, ttl);
+  };
+  return { store, onCompareAndSet: (f) => (fault = f), puts: () => puts };
+}
+
+async function prepareResponse() {
+  const { json } = await createDcqlAuthorization(env.api);
+  const ro = await fetchRequestObject(json.authorizeUrl!);
+  const claims = decodeJwt(ro.jwt) as Record<string, string>;
+  const response = await encryptResponse(ro.jwt, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+  const post = () => fetch(claims.response_uri!, form({ response }));
+  return { id: json.authorizationId!, post };
+}
+
+async function resolve(redirectUri: string) {
+  const code = new URL(redirectUri).searchParams.get('response_code')!;
+  const res = await env.api('/openid4/vp/v1_0/response-code/resolve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response_code: code }) });
+  return res.json();
+}
+
+describe('the store fails after the claim', () => {
+  it('the claim is released: 503 + Retry-After, and the same POST retried is accepted (authorized)', async () => {
+    const clock = createTestClock();
+    const faulty = faultyStore(clock);
+    let failures = 0;
+    faulty.onCompareAndSet((next) => (isTerminalWrite(next) && failures++ === 0 ? Promise.reject(new StoreUnavailableError('stalled', { retryAfterSeconds: 2 })) : undefined));
+    env = await startAuthorizer({ store: faulty.store, clock });
+    const { id, post } = await prepareResponse();
+
+    const first = await post();
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after')).toBe('2');
+    expect(await first.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    expect(await readStatus(id)).toEqual({ status: 'pending' });
+
+    const retry = await post();
+    expect(retry.status).toBe(200);
+    const { redirect_uri } = (await retry.json()) as { redirect_uri: string };
+    expect(redirect_uri).toMatch(/^https:\/\/rp\.example\/callback\?response_code=/);
+    expect(await readStatus(id)).toEqual({ status: 'authorized' });
+    expect(await resolve(redirect_uri)).toEqual({ authorization_id: id, status: 'authorized' });
+  });
+
+  it('storing the response code fails: the claim is released and the retry is accepted', async () => {
+    const clock = createTestClock();
+    const faulty = faultyStore(clock);
+    const put = faulty.store.put;
+    let failures = 0;
+    faulty.store.put = (key, value, ttl) => (failures++ === 0 ? Promise.reject(new StoreUnavailableError()) : put(key, value, ttl));
+    env = await startAuthorizer({ store: faulty.store, clock });
+    const { id, post } = await prepareResponse();
+
+    const first = await post();
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after')).toBe('1');
+    const retry = await post();
+    expect(retry.status).toBe(200);
+    expect(Object.keys(await retry.json())).toEqual(['redirect_uri']);
+    expect((await readStatus(id)).status).toBe('authorized');
+  });
+
+  it('the claim cannot be released (store still down): no retry is invited, and the claim ends error at its deadline', async () => {
+    const clock = createTestClock();
+    const faulty = faultyStore(clock);
+    let down = false;
+    faulty.onCompareAndSet((next, apply) => {
+      if (down) return Promise.reject(new StoreUnavailableError());
+      if (isClaim(next)) return apply().then((ok) => ((down = true), ok));
+      return undefined;
+    });
+    env = await startAuthorizer({ store: faulty.store, clock, instance: { config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { validate: { timeoutMs: 5_000 }, verify: { timeoutMs: 5_000 } } } } });
+    const { id, post } = await prepareResponse();
+
+    const first = await post();
+    expect(first.status).toBe(500);
+    expect(first.headers.get('retry-after')).toBeNull();
+    expect(await first.json()).toEqual({ error: 'server_error', error_description: expect.stringContaining('cannot be submitted again') });
+
+    down = false;
+    // A retry could not succeed, and indeed does not.
+    expect((await post()).status).toBe(400);
+    expect(await readStatus(id)).toEqual({ status: 'pending', processing: true });
+    clock.advance(5_000 + 15_000);
+    expect(await readStatus(id)).toEqual({ status: 'error' });
+    const policy = (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/policy-response`)).json()) as { data: { error?: { code?: string } }[] };
+    expect(policy.data.map((r) => r.error?.code)).toEqual(['authorizer.processing_abandoned']);
+  });
+
+  it('a terminal write that timed out but reached the store is answered as the success it was', async () => {
+    const clock = createTestClock();
+    const faulty = faultyStore(clock);
+    faulty.onCompareAndSet((next, apply) => (isTerminalWrite(next) ? apply().then(() => Promise.reject(new StoreUnavailableError('timed out'))) : undefined));
+    env = await startAuthorizer({ store: faulty.store, clock });
+    const { id, post } = await prepareResponse();
+
+    const first = await post();
+    expect(first.status).toBe(200);
+    const { redirect_uri } = (await first.json()) as { redirect_uri: string };
+    expect(await resolve(redirect_uri)).toEqual({ authorization_id: id, status: 'authorized' });
+    expect(faulty.puts()).toBe(1);
+  });
+
+  it('a claim that timed out but reached the store is undone, so the invited retry is accepted', async () => {
+    const clock = createTestClock();
+    const faulty = faultyStore(clock);
+    let failures = 0;
+    faulty.onCompareAndSet((next, apply) => (isClaim(next) && failures++ === 0 ? apply().then(() => Promise.reject(new StoreUnavailableError('timed out'))) : undefined));
+    env = await startAuthorizer({ store: faulty.store, clock });
+    const { id, post } = await prepareResponse();
+
+    const first = await post();
+    expect(first.status).toBe(503);
+    expect(await readStatus(id)).toEqual({ status: 'pending' });
+    const retry = await post();
+    expect(retry.status).toBe(200);
+    expect((await readStatus(id)).status).toBe('authorized');
+  });
+});
