@@ -1,0 +1,123 @@
+// Hostile wallet and RP requests for the load benchmark. Each entry builds one request against a
+// fresh authorization (created by the caller in the mode the attack needs) and names the status
+// classes an honest server may answer with. Bodies stay within the default 1 MiB body limit
+// except the one that tests the limit itself.
+
+/** Minimal CBOR writer: enough to hand-assemble hostile DeviceResponses byte by byte. */
+const head = (major, n) => {
+  if (n < 24) return Buffer.from([(major << 5) | n]);
+  if (n < 0x100) return Buffer.from([(major << 5) | 24, n]);
+  if (n < 0x10000) return Buffer.from([(major << 5) | 25, n >> 8, n & 0xff]);
+  const b = Buffer.alloc(5);
+  b[0] = (major << 5) | 26;
+  b.writeUInt32BE(n, 1);
+  return b;
+};
+const text = (s) => Buffer.concat([head(3, Buffer.byteLength(s)), Buffer.from(s)]);
+const bytes = (b) => Buffer.concat([head(2, b.length), b]);
+const tag = (t, inner) => Buffer.concat([head(6, t), inner]);
+const array = (items) => Buffer.concat([head(4, items.length), ...items]);
+const map = (entries) => Buffer.concat([head(5, entries.length), ...entries.flat()]);
+
+/** One DeviceResponse whose namespace lists the same large IssuerSignedItem `refs` times via tags 28/29. */
+function sharedReferenceBomb(refs = 40_000, itemBytes = 20_000) {
+  const item = map([
+    [text('digestID'), Buffer.from([0x00])],
+    [text('random'), bytes(Buffer.alloc(16))],
+    [text('elementIdentifier'), text('given_name')],
+    [text('elementValue'), text('x'.repeat(itemBytes))],
+  ]);
+  const shared = tag(28, tag(24, bytes(item)));
+  const items = Buffer.concat([head(4, refs), shared, ...Array.from({ length: refs - 1 }, () => tag(29, Buffer.from([0x00])))]);
+  const issuerAuth = array([bytes(Buffer.alloc(0)), map([]), Buffer.from([0xf6]), bytes(Buffer.alloc(64))]);
+  const doc = map([
+    [text('docType'), text('org.iso.18013.5.1.mDL')],
+    [text('issuerSigned'), map([[text('nameSpaces'), map([[text('org.iso.18013.5.1'), items]])], [text('issuerAuth'), issuerAuth]])],
+  ]);
+  return map([[text('version'), text('1.0')], [text('documents'), array([doc])], [text('status'), Buffer.from([0x00])]]).toString('base64url');
+}
+
+/** Tag-24 inside tag-24, thousands deep. */
+function nestedEmbeddedCbor(depth = 2_000) {
+  let inner = Buffer.from([0xf6]);
+  for (let i = 0; i < depth; i++) inner = tag(24, bytes(inner));
+  return inner.toString('base64url');
+}
+
+/** Declares a 4 GiB byte string and sends eleven bytes. */
+const hugeDeclaredLength = () => Buffer.from([0xa1, 0x67, ...Buffer.from('version'), 0x5b, 0, 0, 0, 1, 0, 0, 0, 0]).toString('base64url');
+
+const form = (fields) => ({ type: 'application/x-www-form-urlencoded', body: new URLSearchParams(fields).toString() });
+const deepJson = (depth) => '['.repeat(depth) + ']'.repeat(depth);
+const fakeSdJwt = (size) => `${Buffer.from('{"alg":"ES256","typ":"dc+sd-jwt"}').toString('base64url')}.${'A'.repeat(size)}.${'B'.repeat(86)}~`;
+
+const MDOC_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: 'org.iso.18013.5.1.mDL' } }] } };
+const SD_JWT_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } };
+const PE_DEFINITION = { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.vct'] }] } }] };
+
+/**
+ * `create`: the authorization body the attack targets (null: no authorization needed).
+ * `request(ctx)`: {method, path, headers, body} relative to the authorizer's base URL.
+ */
+export const HOSTILE = [
+  {
+    name: 'mdoc shared-reference bomb',
+    create: { responseMode: 'direct_post', query: MDOC_DCQL },
+    request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ mdl: [sharedReferenceBomb()] }) }) }),
+  },
+  {
+    name: 'mdoc nested tag-24',
+    create: { responseMode: 'direct_post', query: MDOC_DCQL },
+    request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ mdl: [nestedEmbeddedCbor()] }) }) }),
+  },
+  {
+    name: 'mdoc huge declared length',
+    create: { responseMode: 'direct_post', query: MDOC_DCQL },
+    request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ mdl: [hugeDeclaredLength()] }) }) }),
+  },
+  {
+    name: 'PE descriptor_map amplification',
+    create: { responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } },
+    request: ({ id, state }) => ({
+      method: 'POST',
+      path: `/openid4/vp/v1_0/${id}/direct_post`,
+      ...form({
+        state,
+        vp_token: fakeSdJwt(400_000),
+        presentation_submission: JSON.stringify({ id: 's', definition_id: 'pd', descriptor_map: Array.from({ length: 1_000 }, () => ({ id: 'pid', format: 'vc+sd-jwt', path: '$' })) }),
+      }),
+    }),
+  },
+  {
+    name: 'vp_token nested 50k deep',
+    create: { responseMode: 'direct_post', query: SD_JWT_DCQL },
+    request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: `{"pid":${deepJson(50_000)}}` }) }),
+  },
+  {
+    name: 'form with 100k parameters',
+    create: { responseMode: 'direct_post', query: SD_JWT_DCQL },
+    request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, type: 'application/x-www-form-urlencoded', body: Array.from({ length: 100_000 }, (_, i) => `p${i}=1`).join('&') }),
+  },
+  {
+    name: 'garbage JWE',
+    create: { responseMode: 'direct_post.jwt', query: SD_JWT_DCQL },
+    request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post.jwt`, ...form({ response: `${Buffer.from('{"alg":"none","enc":"A128GCM","zip":"DEF"}').toString('base64url')}.x.y.z.w` }) }),
+  },
+  {
+    name: 'body over the limit',
+    create: null,
+    // The server answers 413 and closes without draining the upload: a client still writing may see a reset.
+    closesConnection: true,
+    request: () => ({ method: 'POST', path: '/openid4/vp/v1_0/response-code/resolve', type: 'application/json', body: `{"response_code":"${'a'.repeat(2 * 1024 * 1024)}"}`, rp: true }),
+  },
+  {
+    name: 'RP call with a forged bearer',
+    create: null,
+    request: () => ({ method: 'GET', path: '/openid4/vp/v1_0/authorizations/AAAAAAAAAAAAAAAAAAAAAA/status', headers: { authorization: `Bearer ${'x'.repeat(4_000)}` } }),
+  },
+  {
+    name: 'JSON with __proto__ keys',
+    create: null,
+    request: () => ({ method: 'POST', path: '/openid4/vp/v1_0/authorizations', type: 'application/json', body: '{"__proto__":{"admin":true},"constructor":{"prototype":{}},"query":{"type":"DCQL","dcql":{"credentials":[{"id":"__proto__","format":"dc+sd-jwt"}]}}}', rp: true }),
+  },
+];
