@@ -1,4 +1,5 @@
 import type { AuthorizationStatus } from './authorization/authorization-record.js';
+import { ClaimReleases } from './authorization/claim-releases.js';
 import { sweepExpired } from './authorization/transitions.js';
 import type { PolicyResult } from './clients/policy-result.js';
 import { authorizerOptionsSchema, type AuthorizerOptions, type InstanceOptions } from './config/authorizer-options.js';
@@ -81,6 +82,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     },
   };
 
+  ctx.claimReleases = new ClaimReleases(ctx);
   assertDistinctApiKeys(options.instances);
   const instanceFor = (id: string) => {
     const instance = instances.get(id);
@@ -126,6 +128,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
           // The host's reporter failing must not turn into an unanswered request.
         }
       }
+      // RFC 9110 §9.3.2: no content in an answer to HEAD, errors included.
+      if (request.method.toUpperCase() === 'HEAD') delete response.body;
       return response;
     }
   }
@@ -146,7 +150,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       try {
         core = await fromFetchRequest(request, parsed.basePath, parsed.bodyLimitBytes);
       } catch (error) {
-        const refused = errorResponse(error, audienceOfPath(new URL(request.url).pathname) === 'wallet' ? 'wallet' : 'rp');
+        // The audience is decided on the path below basePath, as routing does: a wallet path answers OAuth-style.
+        const pathname = new URL(request.url).pathname;
+        const relative = parsed.basePath && pathname.startsWith(`${parsed.basePath}/`) ? pathname.slice(parsed.basePath.length) : pathname;
+        const refused = errorResponse(error, audienceOfPath(relative) === 'wallet' ? 'wallet' : 'rp');
+        if (request.method.toUpperCase() === 'HEAD') delete refused.body;
         // The rest of an oversized upload was never read: ask the host to close rather than drain it.
         if (refused.status === 413) refused.headers.push(['connection', 'close']);
         return toFetchResponse(refused);
@@ -172,6 +180,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     },
     async close() {
       if (timer) clearInterval(timer);
+      ctx.claimReleases?.close();
       ownStore?.close();
     },
   };

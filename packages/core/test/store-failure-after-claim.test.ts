@@ -88,28 +88,71 @@ describe('the store fails after the claim', () => {
     expect((await readStatus(id)).status).toBe('authorized');
   });
 
-  it('the claim cannot be released (store still down): no retry is invited, and the claim ends error at its deadline', async () => {
+  it('the claim cannot be released while the store is down: 503 + Retry-After, and the retry once it is back is accepted', async () => {
     const clock = createTestClock();
     const faulty = faultyStore(clock);
     let down = false;
+    let claims = 0;
+    // The store goes down right after the first claim landed.
     faulty.onCompareAndSet((next, apply) => {
       if (down) return Promise.reject(new StoreUnavailableError());
-      if (isClaim(next)) return apply().then((ok) => ((down = true), ok));
+      if (isClaim(next) && claims++ === 0) return apply().then((ok) => ((down = true), ok));
       return undefined;
     });
-    env = await startAuthorizer({ store: faulty.store, clock, instance: { config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { validate: { timeoutMs: 5_000 }, verify: { timeoutMs: 5_000 } } } } });
+    env = await startAuthorizer({ store: faulty.store, clock });
     const { id, post } = await prepareResponse();
 
     const first = await post();
-    expect(first.status).toBe(500);
-    expect(first.headers.get('retry-after')).toBeNull();
-    expect(await first.json()).toEqual({ error: 'server_error', error_description: expect.stringContaining('cannot be submitted again') });
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after')).not.toBeNull();
+    expect(await first.json()).toMatchObject({ error: 'temporarily_unavailable' });
 
     down = false;
-    // A retry could not succeed, and indeed does not.
-    expect((await post()).status).toBe(400);
+    // The retry reaches the process that still owes the claim back: it is released first, then processed.
+    const retry = await post();
+    expect(retry.status).toBe(200);
+    const { redirect_uri } = (await retry.json()) as { redirect_uri: string };
+    expect(await resolve(redirect_uri)).toEqual({ authorization_id: id, status: 'authorized' });
+  });
+
+  it('a claim owed back is released in the background once the store answers, so a retry on any process succeeds', async () => {
+    const clock = createTestClock();
+    const faulty = faultyStore(clock);
+    let down = false;
+    let claims = 0;
+    // The store goes down right after the first claim landed.
+    faulty.onCompareAndSet((next, apply) => {
+      if (down) return Promise.reject(new StoreUnavailableError());
+      if (isClaim(next) && claims++ === 0) return apply().then((ok) => ((down = true), ok));
+      return undefined;
+    });
+    env = await startAuthorizer({ store: faulty.store, clock });
+    const { id, post } = await prepareResponse();
+
+    expect((await post()).status).toBe(503);
     expect(await readStatus(id)).toEqual({ status: 'pending', processing: true });
+    down = false;
+    // No request needed: the background release runs on its own (bounded wait, real timers).
+    for (let i = 0; i < 50 && (await readStatus(id)).processing; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await readStatus(id)).toEqual({ status: 'pending' });
+  });
+
+  it('a claim whose release never lands (the process died) ends error at its deadline', async () => {
+    const clock = createTestClock();
+    const faulty = faultyStore(clock);
+    let down = false;
+    let claims = 0;
+    // The store goes down right after the first claim landed.
+    faulty.onCompareAndSet((next, apply) => {
+      if (down) return Promise.reject(new StoreUnavailableError());
+      if (isClaim(next) && claims++ === 0) return apply().then((ok) => ((down = true), ok));
+      return undefined;
+    });
+    env = await startAuthorizer({ store: faulty.store, clock, instance: { config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { validate: { timeoutMs: 5_000 }, verify: { timeoutMs: 5_000 } } } } });
+    const { id } = await prepareResponse().then(async (r) => ((await r.post()).status === 503 ? r : Promise.reject(new Error('expected 503'))));
+    // Past the claim deadline the owed release gives up, and the claim ends like any abandoned one.
     clock.advance(5_000 + 15_000);
+    down = false;
     expect(await readStatus(id)).toEqual({ status: 'error' });
     const policy = (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/policy-response`)).json()) as { data: { error?: { code?: string } }[] };
     expect(policy.data.map((r) => r.error?.code)).toEqual(['authorizer.processing_abandoned']);

@@ -8,12 +8,18 @@ import { instanceOf } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { isTerminalStatus, type AuthorizationRecord } from './authorization-record.js';
 import { evaluateResponse, type Evaluation, type ResponseChannel, type WalletPayload } from './evaluate-response.js';
+import { releaseClaim } from './claim-releases.js';
 import { commit } from './transitions.js';
 
 /** Refuse a response for a record that can no longer take one; changes nothing. */
 export function assertAcceptsResponse(record: AuthorizationRecord): void {
   if (record.status === 'expired') throw new AuthorizerError('authorization.expired');
   if (isTerminalStatus(record.status) || record.responseClaimedAt !== undefined) throw new AuthorizerError('authorization.already_answered');
+}
+
+/** A retry reaching the process that still owes this record's claim back releases it first. */
+export async function settleOwedClaim(ctx: AuthorizerContext, record: AuthorizationRecord): Promise<AuthorizationRecord> {
+  return (await ctx.claimReleases?.settle(record)) ?? record;
 }
 
 export interface AcceptedResponse {
@@ -131,21 +137,23 @@ async function recoverFromStoreFailure(
       if (ours) return answer(current, redirectUri, refusal);
     }
   } catch {
-    // The store is still down: the claim stays until its deadline.
+    // The store is still down: give the claim back in the background, once it answers again.
   }
+  // Owed even when the terminal write was sent: if it landed, the background release finds a
+  // newer version and leaves it alone; if not (the likelier case with the store down), it frees the claim.
+  const owed = !released && ctx.claimReleases !== undefined;
+  if (owed) ctx.claimReleases!.owe(claimed);
   ctx.logger.warn?.(
-    { authorizationId: claimed.id, err: describeError(failure), released },
-    released ? 'store failed while processing a response; claim released, the wallet may retry' : 'store failed while processing a response; the claim could not be released',
+    { authorizationId: claimed.id, err: describeError(failure), released, releaseOwed: owed },
+    released || owed ? 'store failed while processing a response; the claim is (or will be) released, the wallet may retry' : 'store failed while processing a response; the claim could not be released',
   );
-  if (released) throw failure;
+  if (released || owed) throw failure;
   throw new AuthorizerError('authorization.processing_failed', { cause: failure });
 }
 
-/** Compare-and-set a claimed record back to unclaimed `pending`; null when it changed meanwhile. */
-const releaseClaim = (ctx: AuthorizerContext, claimed: AuthorizationRecord) => commit(ctx, claimed, { responseClaimedAt: undefined, claimExpiresAt: undefined });
 
 async function claim(ctx: AuthorizerContext, instance: InstanceRuntime, record: AuthorizationRecord): Promise<AuthorizationRecord> {
-  let current = record;
+  let current = await settleOwedClaim(ctx, record);
   for (let attempt = 0; attempt < 5; attempt++) {
     assertAcceptsResponse(current);
     const now = ctx.clock.now();
@@ -180,6 +188,8 @@ async function undoUncertainClaim(ctx: AuthorizerContext, current: Authorization
     const ours = stored && stored.version === current.version + 1 && stored.responseClaimedAt === changes.responseClaimedAt && stored.claimExpiresAt === changes.claimExpiresAt;
     if (ours) await releaseClaim(ctx, stored);
   } catch {
-    // Still unreachable: the claim most likely never reached it; if it did, it ends at its deadline.
+    // Still unreachable (or the read queued behind the stalled write): if the claim did land,
+    // give it back in the background so the retry the wallet is invited to make can succeed.
+    ctx.claimReleases?.owe({ instanceId: current.instanceId, id: current.id, version: current.version + 1, ...changes });
   }
 }

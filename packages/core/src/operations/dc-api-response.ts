@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { acceptResponse, assertAcceptsResponse } from '../authorization/accept-response.js';
+import { acceptResponse, assertAcceptsResponse, settleOwedClaim } from '../authorization/accept-response.js';
 import type { AuthorizationStatus } from '../authorization/authorization-record.js';
 import { readResponsePayload } from '../authorization/response-payload.js';
 import { loadForInstance } from '../authorization/transitions.js';
@@ -29,7 +29,7 @@ export async function receiveDcApiResponse(
     });
   }
   const { origin, digitalCredentialGetResponse } = parsed.output;
-  const record = await loadForInstance(ctx, instanceId, id);
+  const record = await settleOwedClaim(ctx, await loadForInstance(ctx, instanceId, id));
   if (record.request.responseMode !== endpoint) throw new AuthorizerError('authorization.wrong_response_mode');
   if (record.status === 'expired') return { status: 'expired' };
   assertAcceptsResponse(record);

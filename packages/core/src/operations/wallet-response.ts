@@ -1,6 +1,6 @@
 import type { PolicyError } from '../clients/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { acceptResponse, assertAcceptsResponse } from '../authorization/accept-response.js';
+import { acceptResponse, assertAcceptsResponse, settleOwedClaim } from '../authorization/accept-response.js';
 import { readResponsePayload } from '../authorization/response-payload.js';
 import { loadAnyInstance } from '../authorization/transitions.js';
 import { constantTimeEqual } from '../crypto/secrets.js';
@@ -20,7 +20,8 @@ export async function receiveWalletResponse(
   endpoint: 'direct_post' | 'direct_post.jwt',
   form: Record<string, string>,
 ): Promise<{ redirect_uri?: string }> {
-  const record = await loadAnyInstance(ctx, id);
+  // A claim this process still owes back (store outage) is released before the response is judged.
+  const record = await settleOwedClaim(ctx, await loadAnyInstance(ctx, id));
   const mode = record.request.responseMode;
   // The endpoint must be the one in the request's response_uri (a plain error may come to either).
   if ((mode !== 'direct_post' && mode !== 'direct_post.jwt') || (endpoint !== mode && form.error === undefined)) {

@@ -1,3 +1,4 @@
+import type { ClaimReleases } from '../authorization/claim-releases.js';
 import type { Clock } from '../config/authorizer-options.js';
 import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { Logger } from '../events/logger.js';
@@ -12,6 +13,8 @@ export interface AuthorizerContext {
   logger: Logger;
   instances: Map<string, InstanceRuntime>;
   emit(event: AuthorizerEvent): void;
+  /** Claims this process could not give back while the store was down (set by createAuthorizer). */
+  claimReleases?: ClaimReleases;
 }
 
 export function instanceOf(ctx: AuthorizerContext, id: string): InstanceRuntime {
