@@ -1,3 +1,4 @@
+import { withinJsonDepth } from '../http/json-depth.js';
 import { base64UrlToUtf8 } from '../crypto/base64url.js';
 import type { DecodedJwt, JsonObject } from './parsed-presentation.js';
 
@@ -8,7 +9,8 @@ export const isJsonObject = (value: unknown): value is JsonObject =>
 export function decodeJsonObjectSegment(segment: string): JsonObject | undefined {
   try {
     const value: unknown = JSON.parse(base64UrlToUtf8(segment));
-    return isJsonObject(value) ? value : undefined;
+    // Deeper JSON than stores can clone or serialise never enters as a header or payload.
+    return isJsonObject(value) && withinJsonDepth(value) ? value : undefined;
   } catch {
     return undefined;
   }

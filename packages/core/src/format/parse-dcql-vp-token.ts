@@ -5,6 +5,9 @@ import { clip, parseJsonParameter } from './parse-json-parameter.js';
 import { parsePresentation, type ParseOptions } from './parse-presentation.js';
 import type { ParsedPresentation } from './parsed-presentation.js';
 
+/** Presentations one credential query may be answered with (`multiple: true`). */
+export const MAX_PRESENTATIONS_PER_QUERY = 16;
+
 /**
  * OpenID4VP 1.0 section 8.1: `{"<credential query id>": [presentation, …]}`.
  *
@@ -24,6 +27,13 @@ export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: Par
   const queries = new Map((Array.isArray(dcql.credentials) ? dcql.credentials : []).map((q) => [q.id, q]));
   const presentations: ParsedPresentation[] = [];
   const failures: FormatFailure[] = [];
+  // Bounded before anything is parsed: every entry and presentation costs decoding, results
+  // stored with the record, and (for each presentation) a certificate chain in the verifier.
+  const entries = Object.keys(parsed.value);
+  // A few unknown keys are each reported; beyond that the whole vp_token is refused at once.
+  if (entries.length > queries.size + 16) {
+    throw new FormatFailure('format.vp_token_invalid', `vp_token has ${entries.length} entries but the query has ${queries.size} credential queries`, []);
+  }
 
   for (const [queryId, value] of Object.entries(parsed.value)) {
     const query = queries.get(queryId);
@@ -38,6 +48,10 @@ export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: Par
     const values: unknown[] = value;
     if (values.length === 0) {
       failures.push(new FormatFailure('format.cardinality', 'a vp_token entry must contain at least one presentation', [queryId]));
+      continue;
+    }
+    if (values.length > MAX_PRESENTATIONS_PER_QUERY) {
+      failures.push(new FormatFailure('format.cardinality', `at most ${MAX_PRESENTATIONS_PER_QUERY} presentations per credential query, got ${values.length}`, [queryId]));
       continue;
     }
     if (values.length > 1 && query.multiple !== true) {

@@ -8,6 +8,9 @@ import { decodeWalletCbor } from './wallet-cbor.js';
 
 type PresentationRef = Pick<ParsedMdoc, 'path' | 'queryId' | 'index' | 'format'>;
 
+/** Documents one DeviceResponse may carry (ISO 18013-5 wallets send one per requested doctype). */
+export const MAX_MDOC_DOCUMENTS = 10;
+
 const isMap = (value: unknown): value is Map<unknown, unknown> => value instanceof Map;
 
 /** `#6.24(bstr .cbor X)` → X. */
@@ -43,6 +46,8 @@ export function parseMdoc(value: unknown, ref: PresentationRef, options: { profi
   if (typeof version !== 'string') return fail('DeviceResponse.version must be a text string');
   if (typeof status !== 'number' || !Number.isInteger(status)) return fail('DeviceResponse.status must be an unsigned integer');
   if (!Array.isArray(documents) || documents.length === 0) return fail('DeviceResponse.documents must be a non-empty array');
+  // Each document brings an issuer chain and signatures for the verifier to check.
+  if (documents.length > MAX_MDOC_DOCUMENTS) return fail(`a DeviceResponse may carry at most ${MAX_MDOC_DOCUMENTS} documents, got ${documents.length}`);
   if (options.profile === 'haip' && documents.length !== 1) {
     throw new FormatFailure('format.haip_violation', `HAIP requires exactly one document per mdoc presentation, got ${documents.length}`, ref.path);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FormatFailure } from './format-error.js';
-import { parseSdJwt } from './parse-sd-jwt.js';
+import { MAX_DISCLOSURE_NESTING, MAX_SD_JWT_DISCLOSURES, parseSdJwt } from './parse-sd-jwt.js';
 import { buildSdJwt, disclosure, es256Key, sdDigest, signJwt } from './test-fixtures.js';
 
 const ref = { path: ['pid', 0], queryId: 'pid', index: 0, format: 'dc+sd-jwt' };
@@ -44,6 +44,40 @@ describe('parseSdJwt', () => {
       nationalities: ['DE'],
       cnf: { jwk: holder.publicJwk },
     });
+  });
+
+  it('refuses an SD-JWT with 10,000 disclosures before decoding them (disclosure amplification)', async () => {
+    const issuer = await es256Key();
+    const built = await buildSdJwt({ issuer });
+    const many = Array.from({ length: 10_000 }, (_, i) => disclosure(`c${i}`, 1)).join('~');
+    expect(failure(() => parseSdJwt(`${built.issuerJwt}~${many}~`, ref))).toMatchObject({ code: 'format.sd_jwt_malformed', detail: expect.stringContaining(`at most ${MAX_SD_JWT_DISCLOSURES}`) });
+    const atLimit = Array.from({ length: MAX_SD_JWT_DISCLOSURES }, (_, i) => disclosure(`c${i}`, 1)).join('~');
+    expect(parseSdJwt(`${built.issuerJwt}~${atLimit}~`, ref).disclosures).toHaveLength(MAX_SD_JWT_DISCLOSURES);
+  });
+
+  /** A chain of `levels` disclosures, each holding the next one's digest, under `keyLength`-character names. */
+  async function nestedChain(levels: number, keyLength: number): Promise<string> {
+    const issuer = await es256Key();
+    const chain: string[] = [];
+    let inner: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < levels; i++) {
+      const d = disclosure(`${'k'.repeat(keyLength)}${i}`, inner);
+      chain.push(d);
+      inner = { _sd: [sdDigest(d, 'sha-256')] };
+    }
+    const issuerJwt = await signJwt(issuer, { iss: 'https://issuer.example', vct: 'urn:eudi:pid:1', ...inner }, { typ: 'dc+sd-jwt' });
+    return `${issuerJwt}~${chain.join('~')}~`;
+  }
+
+  it('refuses disclosures nested 900 levels deep before resolving them (nested-disclosure amplification)', async () => {
+    const hostile = await nestedChain(900, 300);
+    expect(failure(() => parseSdJwt(hostile, ref))).toMatchObject({ code: 'format.sd_jwt_malformed', detail: expect.stringContaining(`at most ${MAX_DISCLOSURE_NESTING} levels`) });
+  });
+
+  it('resolves disclosures nested up to the limit', async () => {
+    const parsed = parseSdJwt(await nestedChain(MAX_DISCLOSURE_NESTING, 4), ref);
+    expect(parsed.disclosures).toHaveLength(MAX_DISCLOSURE_NESTING);
+    expect(JSON.stringify(parsed.claims)).toContain('"leaf":true');
   });
 
   it('accepts an SD-JWT without KB-JWT (trailing ~) and without disclosures', async () => {

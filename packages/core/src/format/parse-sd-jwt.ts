@@ -1,3 +1,4 @@
+import { withinJsonDepth } from '../http/json-depth.js';
 import { createHash } from 'node:crypto';
 import { decodeSdJwtSync, getClaimsSync } from '@sd-jwt/decode';
 import { base64UrlToUtf8, isBase64Url } from '../crypto/base64url.js';
@@ -19,6 +20,11 @@ const sdDigest = (data: string, alg: string): string => Buffer.from(hasher(data,
 
 type PresentationRef = Pick<ParsedSdJwt, 'path' | 'queryId' | 'index' | 'format'>;
 
+/** Disclosures one SD-JWT may carry (the PID has about 40; large credentials a few hundred). */
+export const MAX_SD_JWT_DISCLOSURES = 1_000;
+/** Levels of disclosures inside disclosures (real credentials: a handful). */
+export const MAX_DISCLOSURE_NESTING = 16;
+
 /**
  * Decodes `<issuer-jwt>~<disclosure>~…~[<kb-jwt>]` (RFC 9901 section 4). Structural only: no
  * signature checks and no digest/reference rules (unreferenced or duplicate disclosures,
@@ -33,6 +39,9 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
   const parts = value.split('~');
   // Without any "~" this is a plain JWT, not an SD-JWT.
   if (parts.length < 2) return fail('an SD-JWT must contain "~" separators');
+  // Decoding and resolving disclosures grows faster than linearly in their number (10,000 in a
+  // 1 MiB body held the event loop ~500 ms); real credentials carry dozens.
+  if (parts.length - 2 > MAX_SD_JWT_DISCLOSURES) return fail(`an SD-JWT may carry at most ${MAX_SD_JWT_DISCLOSURES} disclosures`);
   const issuer = decodeCompactJwt(parts[0]);
   if (isDecodeError(issuer)) return fail(`issuer-signed JWT: ${issuer.error}`);
 
@@ -57,6 +66,7 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
     } catch {
       return fail(`${where} is not base64url-encoded JSON`);
     }
+    if (!withinJsonDepth(array)) return fail(`${where} is nested too deeply`);
     if (!Array.isArray(array) || (array.length !== 2 && array.length !== 3) || typeof array[0] !== 'string') {
       return fail(`${where} must be a JSON array [salt, value] or [salt, name, value]`);
     }
@@ -76,6 +86,15 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
     if (seen.has(digest)) return fail('a disclosure digest is referenced more than once');
     seen.add(digest);
   }
+  // The library's resolver copies every claim path into each enclosing level: a long chain of
+  // nested disclosures costs quadratic time and memory. Each digest is referenced once (above),
+  // so walking the levels is linear.
+  const byDigest = new Map(disclosures.map((d) => [d.digest, d]));
+  let level = referencedDigests(issuer.payload).filter((d) => byDigest.has(d));
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > MAX_DISCLOSURE_NESTING) return fail(`disclosures may nest at most ${MAX_DISCLOSURE_NESTING} levels deep`);
+    level = level.flatMap((digest) => referencedDigests(byDigest.get(digest)!.value)).filter((d) => byDigest.has(d));
+  }
 
   let claims: JsonObject;
   try {
@@ -84,6 +103,8 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
     const decoded = decodeSdJwtSync(value, hasher);
     const resolved: unknown = getClaimsSync(decoded.jwt.payload, decoded.disclosures, hasher);
     if (!isJsonObject(resolved)) return fail('the issuer-signed payload could not be resolved');
+    // Stores clone and serialise claims: keep them within what they can handle.
+    if (!withinJsonDepth(resolved)) return fail('the disclosed claims are nested too deeply');
     claims = stripSdMembers(resolved) as JsonObject;
   } catch (cause) {
     if (cause instanceof FormatFailure) throw cause;

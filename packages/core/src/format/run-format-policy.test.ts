@@ -39,6 +39,23 @@ function errors(outcome: FormatOutcome): PolicyResult[] {
 const codes = (outcome: FormatOutcome) => errors(outcome).map((r) => r.error?.code);
 
 describe('runFormatPolicy — DCQL', () => {
+  it('refuses a vp_token with more entries than credential queries before parsing any (entry amplification)', () => {
+    const vpToken = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`q${i}`, ['x']]));
+    const outcome = run({ query: dcql(pidQuery), vpToken });
+    expect(codes(outcome)).toEqual(['format.vp_token_invalid']);
+  });
+
+  it('refuses more presentations for one query than the per-query cap, even with multiple: true', () => {
+    const outcome = run({ query: dcql({ ...pidQuery, multiple: true }), vpToken: { pid: Array.from({ length: 200 }, () => pid.sdJwt) } });
+    expect(codes(outcome)).toEqual(['format.cardinality']);
+  });
+
+  it('refuses a DeviceResponse with more than ten documents (issuer chains the verifier would check)', () => {
+    const doc = { docType: 'org.iso.18013.5.1.mDL', elements: [{ namespace: NS, identifier: 'age_over_18', value: true }] };
+    const outcome = run({ query: dcql(mdlQuery), vpToken: { mdl: [buildDeviceResponse(Array.from({ length: 11 }, () => doc))] } });
+    expect(codes(outcome)).toEqual(['format.mdoc_malformed']);
+    expect(run({ query: dcql(mdlQuery), vpToken: { mdl: [buildDeviceResponse(Array.from({ length: 10 }, () => doc))] } }).ok).toBe(true);
+  });
   it('parses an SD-JWT and an mdoc presentation, with results and extracted credentials', () => {
     const outcome = run({ query: dcql(pidQuery, mdlQuery), vpToken: { pid: [pid.sdJwt], mdl: [mdl] } });
     expect(outcome.ok).toBe(true);

@@ -8,6 +8,8 @@ const EDWARDS_SCHEMES = new Set(['Ed25519', 'Ed448']);
 /** NIST P-256, P-384, P-521 as OpenSSL names them. */
 const STRONG_CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
 const MIN_RSA_BITS = 2048;
+const MAX_RSA_BITS = 8192;
+const MAX_RSA_EXPONENT = 65537n;
 
 /** The public key is too small or of a kind we do not accept (DSA, other curves, RSA < 2048 bits). */
 export function weakKeyProblem(c: ParsedCertificate, name: string): string | undefined {
@@ -16,7 +18,12 @@ export function weakKeyProblem(c: ParsedCertificate, name: string): string | und
   switch (key.asymmetricKeyType) {
     case 'rsa':
     case 'rsa-pss':
-      return (details.modulusLength ?? 0) < MIN_RSA_BITS ? `${name} has a ${details.modulusLength ?? 'unknown'}-bit RSA key; at least ${MIN_RSA_BITS} bits are required` : undefined;
+      if ((details.modulusLength ?? 0) < MIN_RSA_BITS) return `${name} has a ${details.modulusLength ?? 'unknown'}-bit RSA key; at least ${MIN_RSA_BITS} bits are required`;
+      // A wallet-supplied key is used before the chain reaches an anchor: a huge modulus or public
+      // exponent makes each verification cost milliseconds instead of microseconds.
+      if ((details.modulusLength ?? 0) > MAX_RSA_BITS) return `${name} has a ${details.modulusLength}-bit RSA key; at most ${MAX_RSA_BITS} bits are accepted`;
+      if (details.publicExponent === undefined || details.publicExponent > MAX_RSA_EXPONENT || details.publicExponent % 2n === 0n) return `${name} has an RSA public exponent other than a small odd number (at most 65537)`;
+      return undefined;
     case 'ec':
       return STRONG_CURVES.has(details.namedCurve ?? '') ? undefined : `${name} uses the EC curve ${details.namedCurve ?? '(unnamed)'}; only P-256, P-384 and P-521 are accepted`;
     case 'ed25519':

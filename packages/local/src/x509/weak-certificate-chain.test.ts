@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension, X509CertificateGenerator, type X509Certificate } from '@peculiar/x509';
 import { createTestCa } from '../verifier/__fixtures__/test-ca.js';
 import { verifyCertificateChain } from './verify-certificate-chain.js';
+import { weakKeyProblem } from './certificate-strength.js';
+import type { ParsedCertificate } from './certificate.js';
 
 const now = new Date();
 const DAY = 86_400_000;
@@ -106,5 +108,19 @@ describe('verifyCertificateChain refuses weak cryptography', () => {
     const leafKeys = await p256Keys();
     const leaf = await X509CertificateGenerator.create({ subject: 'CN=Leaf', issuer: root.subject, publicKey: leafKeys.publicKey, signingKey: sha256Key, signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, extensions: leafExtensions(), ...validity });
     expect(await verifyCertificateChain([b64(leaf)], [root.toString('pem')], now)).toMatchObject({ valid: true });
+  });
+});
+
+describe('RSA keys whose verification is expensive', () => {
+  const withKey = (publicKey: ReturnType<typeof generateKeyPairSync>['publicKey']) => ({ node: { publicKey } }) as unknown as ParsedCertificate;
+
+  it('refuses an RSA key with a public exponent above 65537 (large-exponent verification cost)', () => {
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x7fffffff });
+    expect(weakKeyProblem(withKey(publicKey), 'the leaf certificate')).toMatch(/public exponent/);
+  });
+
+  it('accepts the usual exponent 65537', () => {
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    expect(weakKeyProblem(withKey(publicKey), 'the leaf certificate')).toBeUndefined();
   });
 });

@@ -27,7 +27,7 @@ export function selectClaims(root: unknown, path: ClaimsPath, options: { anyInde
         if (Object.hasOwn(element, component)) next.push(element[component]);
       } else {
         if (!Array.isArray(element)) return { ok: false, reason: 'type_error' };
-        if (component === null || options.anyIndex) next.push(...element);
+        if (component === null || options.anyIndex) for (const item of element) next.push(item); // no spread: a 200k-element array would overflow the stack
         else if (component < element.length) next.push(element[component]);
       }
     }

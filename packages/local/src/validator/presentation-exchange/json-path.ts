@@ -78,9 +78,9 @@ export function evaluateJsonPath(document: unknown, segments: readonly JsonPathS
       } else if (segment.kind === 'index') {
         if (Array.isArray(node) && segment.index < node.length) next.push(node[segment.index]);
       } else if (Array.isArray(node)) {
-        next.push(...node);
+        for (const item of node) next.push(item); // no spread: huge arrays would overflow the stack
       } else if (isObject(node)) {
-        next.push(...Object.values(node));
+        for (const item of Object.values(node)) next.push(item);
       }
     }
     current = next;

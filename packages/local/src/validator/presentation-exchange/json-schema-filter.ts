@@ -17,6 +17,8 @@ const FORMATS = new Set(['date', 'date-time']);
 const NUMERIC = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);
 const DATE_BOUNDS = ['formatMinimum', 'formatMaximum', 'formatExclusiveMinimum', 'formatExclusiveMaximum'];
 const MAX_DEPTH = 16;
+/** Longest string a `pattern` filter is tested against (longer values do not match). */
+const MAX_PATTERN_INPUT = 4_096;
 
 const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -88,7 +90,8 @@ export function matchesFilter(value: unknown, schema: JsonSchema, depth = 0): bo
     const length = [...value].length;
     if (num(s.minLength) !== undefined && length < (s.minLength as number)) return false;
     if (num(s.maxLength) !== undefined && length > (s.maxLength as number)) return false;
-    if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(value)) return false;
+    // The RP's pattern runs on unverified wallet strings: bound the input a backtracking engine sees.
+    if (typeof s.pattern === 'string' && (value.length > MAX_PATTERN_INPUT || !new RegExp(s.pattern, 'u').test(value))) return false;
   }
   if (typeof value === 'number') {
     if (num(s.minimum) !== undefined && value < (s.minimum as number)) return false;
