@@ -1,0 +1,229 @@
+/**
+ * Explicit hostile corpora (not random), each within the default body limit (1 MiB): CBOR bombs,
+ * a Presentation Exchange submission that points 1000 times at a 400 KB vp_token, 1 MB of
+ * 10,000-deep JSON, forms with 100,000 parameters, oversized SD-JWTs and queries. Each is sent
+ * through authorizer.handle() with the real local validator/verifier and must be refused (4xx,
+ * authorization still pending) or end rejected/error, never 5xx, never blocking the event loop
+ * for STALL_BUDGET_MS. The CBOR bombs are also fed to the mdoc parser directly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BODY_LIMIT_BYTES, type CoreResponse } from '@vp-authorizer/core';
+import { FormatFailure } from '../../packages/core/src/format/format-error.js';
+import { parseMdoc } from '../../packages/core/src/format/parse-mdoc.js';
+import { parseSdJwt } from '../../packages/core/src/format/parse-sd-jwt.js';
+import { STALL_BUDGET_MS } from './support/fuzz-budget.js';
+import {
+  DCQL_MIXED,
+  PE_DEFINITION,
+  V,
+  createAuthorization,
+  expectContract,
+  fetchRequestObject,
+  formBody,
+  jsonBody,
+  startFuzzAuthorizer,
+  statusOf,
+  type FuzzEnv,
+} from './support/fuzz-authorizer.js';
+import { countCases, measureAsync, measureSync, reportTally } from './support/fuzz-harness.js';
+import { bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sharedReferenceLaughs, sharedReferences } from './support/hostile.js';
+
+let env: FuzzEnv;
+const stalls: [string, number, number][] = [];
+
+beforeAll(async () => {
+  env = await startFuzzAuthorizer();
+}, 60_000);
+afterAll(async () => {
+  console.log(`corpora (name, ms stalled, body bytes):\n${stalls.map(([n, ms, size]) => `  ${ms.toFixed(1).padStart(8)} ms  ${String(size).padStart(8)} B  ${n}`).join('\n')}`);
+  reportTally('corpora');
+  await env?.close();
+});
+
+const TIMEOUT = 60_000;
+
+async function pending(body: Record<string, unknown>) {
+  const created = await createAuthorization(env, body);
+  const { claims } = await fetchRequestObject(env, created.authorizationId!);
+  return { id: created.authorizationId!, state: claims.state as string };
+}
+
+/** Send one corpus entry; the body must fit the limit (otherwise this would only test the 413). */
+async function send(name: string, method: string, path: string, type: string, body: string, opts: { key?: string | null } = {}): Promise<CoreResponse> {
+  const bytes = Buffer.byteLength(body);
+  expect(bytes, `${name} must fit the body limit`).toBeLessThanOrEqual(DEFAULT_BODY_LIMIT_BYTES);
+  countCases(1);
+  const request = env.req(method, path, { ...opts, type, body: type.includes('json') ? jsonBody(body) : formBody(body) });
+  const before = env.unexpected.length;
+  const { outcome, stallMs } = await measureAsync(`corpus: ${name}`, () => `${name} (${bytes} B)`, () => env.handle(request));
+  stalls.push([name, stallMs, bytes]);
+  expect(outcome.ok).toBe(true);
+  const res = (outcome as { value: CoreResponse }).value;
+  expectContract(path, method, res);
+  expect(env.unexpected.slice(before).map(String)).toEqual([]);
+  expect(stallMs, `${name}: event loop blocked ${stallMs.toFixed(0)} ms`).toBeLessThan(STALL_BUDGET_MS);
+  return res;
+}
+
+/** A wallet response that must be refused (4xx, still pending) or end rejected/error; never authorized. */
+async function expectRefusedOrRejected(id: string, res: CoreResponse): Promise<void> {
+  const status = await statusOf(env, id);
+  if (res.status >= 400) expect(['pending', 'rejected']).toContain(status);
+  else expect(['rejected', 'error']).toContain(status);
+  expect(status).not.toBe('authorized');
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+/** Parser-level check of a DeviceResponse: a FormatFailure, within the stall budget. */
+function parseDirectly(name: string, b64: string): void {
+  countCases(1);
+  const { outcome, ms } = measureSync(`corpus parseMdoc: ${name}`, name, () => parseMdoc(b64, { path: ['mdl', 0], queryId: 'mdl', index: 0, format: 'mso_mdoc' }));
+  stalls.push([`parseMdoc: ${name}`, ms, b64.length]);
+  if (!outcome.ok) expect(outcome.error).toBeInstanceOf(FormatFailure);
+  expect(ms, `parseMdoc(${name}) blocked ${ms.toFixed(0)} ms`).toBeLessThan(STALL_BUDGET_MS);
+}
+
+describe('CBOR bombs in an mdoc vp_token', () => {
+  const mdocCorpus: [string, () => string][] = [
+    // ~15 KB per item expanding to 5 million nodes; 40 items.
+    ['shared references (tag 28/29) × 5000 in 40 items', () => deviceResponse(Array.from({ length: 40 }, (_, i) => issuerSignedItem(sharedReferences(1000, 5000), i)))],
+    ['exponential shared references, 2^40 leaves', () => deviceResponse([issuerSignedItem(sharedReferenceLaughs(40))])],
+    ['~700 KB of nested tag 24 as an element value', () => deviceResponse([issuerSignedItem(nestedTag24(700_000))])],
+    ['~700 KB of nested tag 24 as the item itself', () => deviceResponse([nestedTag24(700_000)])],
+    ['documents array declaring 2^32-1 entries', () => deviceResponse([], head(4, 0xffffffff))],
+    ['documents array declaring 2^63 entries (8-byte length)', () => deviceResponse([], head(4, 1n << 63n, true))],
+    ['byte string declaring 2^53 bytes', () => deviceResponse([issuerSignedItem(Buffer.concat([head(2, 2n ** 53n, true), Buffer.from([1, 2, 3])]))])],
+    ['map declaring 2^32-1 pairs', () => deviceResponse([issuerSignedItem(Buffer.concat([head(5, 0xffffffff), Buffer.from([1, 1])]))])],
+    ['700 K nested indefinite-length arrays', () => deviceResponse([issuerSignedItem(Buffer.alloc(700_000, 0x9f))])],
+    ['unterminated indefinite array of 700 K integers', () => deviceResponse([issuerSignedItem(Buffer.concat([Buffer.from([0x9f]), Buffer.alloc(700_000, 0x00)]))])],
+    ['definite array of 700 K integers (wide)', () => deviceResponse([issuerSignedItem(Buffer.concat([head(4, 700_000), Buffer.alloc(700_000, 0x00)]))])],
+    ['8,000 issuer-signed items', () => deviceResponse(Array.from({ length: 8_000 }, (_, i) => issuerSignedItem(Buffer.from([0x61, 0x78]), i)))],
+  ];
+
+  for (const [name, build] of mdocCorpus) {
+    it(`${name}: refused or rejected over direct_post, parser fails typed, no stall`, { timeout: TIMEOUT }, async () => {
+      const b64 = build();
+      parseDirectly(name, b64);
+      const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
+      const res = await send(name, 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ mdl: [b64] }), state: auth.state }));
+      await expectRefusedOrRejected(auth.id, res);
+    });
+  }
+});
+
+describe('Presentation Exchange amplification', () => {
+  it('1000 descriptor_map entries all pointing at one 400 KB SD-JWT vp_token: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } });
+    const vpToken = bigSdJwt(4000, 60);
+    expect(vpToken.length).toBeGreaterThan(400_000);
+    const submission = { id: 's', definition_id: 'pd', descriptor_map: Array.from({ length: 1000 }, () => ({ id: 'd1', format: 'vc+sd-jwt', path: '$' })) };
+    const res = await send('PE 1000 × "$" over a 400 KB SD-JWT', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: vpToken, presentation_submission: JSON.stringify(submission), state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+  });
+
+  it('1000 descriptor_map entries, one per element of a 1000-element vp_token array: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } });
+    const one = bigSdJwt(4, 60);
+    const submission = { id: 's', definition_id: 'pd', descriptor_map: Array.from({ length: 1000 }, (_, i) => ({ id: 'd1', format: 'vc+sd-jwt', path: `$[${i}]` })) };
+    const res = await send('PE 1000 × "$[n]"', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify(Array.from({ length: 1000 }, () => one)), presentation_submission: JSON.stringify(submission), state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+  });
+});
+
+describe('deep and wide JSON', () => {
+  const deep = deepJson(10_000, 1_000_000);
+
+  it('1 MB JSON nested 10,000 deep to create, resolve and the DC API: 400, no stall', { timeout: TIMEOUT }, async () => {
+    expect(deep.length).toBeGreaterThan(990_000);
+    for (const path of [`${V}/authorizations`, `${V}/response-code/resolve`]) {
+      const res = await send(`deep JSON → ${path}`, 'POST', path, 'application/json', deep);
+      expect(res.status).toBe(400);
+    }
+    const dc = await createAuthorization(env, { responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', expectedOrigins: ['https://rp.example'], query: { type: 'DCQL', dcql: DCQL_MIXED } });
+    const res = await send('deep JSON → dc_api', 'POST', `${V}/${dc.authorizationId}/dc_api`, 'application/json', `{"origin":"https://rp.example","digitalCredentialGetResponse":${deep}}`);
+    await expectRefusedOrRejected(dc.authorizationId!, res);
+  });
+
+  it('10,000-deep JSON as vp_token and presentation_submission in a form: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } });
+    const nested = deepJson(10_000, 300_000);
+    const res = await send('deep JSON vp_token + submission', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: nested, presentation_submission: nested, state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+  });
+
+  it('a create body with 100,000 members and one with 10,000 credential queries: answered without a stall (and the request object still signs in time)', { timeout: TIMEOUT }, async () => {
+    const wide = JSON.stringify(Object.fromEntries([['responseMode', 'direct_post'], ['query', { type: 'DCQL', dcql: DCQL_MIXED }], ...Array.from({ length: 100_000 }, (_, i) => [i.toString(36), 0])]));
+    const a = await send('create with 100k members', 'POST', `${V}/authorizations`, 'application/json', wide);
+    expect([201, 400]).toContain(a.status);
+    const many = { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: Array.from({ length: 10_000 }, (_, i) => ({ id: `c${i}`, format: 'dc+sd-jwt', meta: { vct_values: ['u'] } })), credential_sets: [{ options: [Array.from({ length: 10_000 }, (_, i) => `c${i}`)] }] } } };
+    const b = await send('create with 10k credential queries', 'POST', `${V}/authorizations`, 'application/json', JSON.stringify(many));
+    expect([201, 400]).toContain(b.status);
+    if (b.status === 201) {
+      const id = (JSON.parse(b.body!) as { authorizationId: string }).authorizationId;
+      await send('request object of 10k credential queries', 'POST', `${V}/authorizations/${id}/jwt`, 'application/x-www-form-urlencoded', 'wallet_nonce=n', { key: null });
+    }
+  });
+});
+
+describe('forms with 100,000 parameters', () => {
+  const params = (n: number, name = (i: number) => `p${i}`) => Array.from({ length: n }, (_, i) => `${name(i)}=`).join('&');
+
+  it('direct_post with 100,000 distinct parameters: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
+    const res = await send('direct_post 100k params', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', `${params(100_000)}&${form({ vp_token: '{"pid":"x~"}', state: auth.state })}`);
+    await expectRefusedOrRejected(auth.id, res);
+  });
+
+  it('direct_post with one parameter repeated 100,000 times: 400 and still pending, no stall', { timeout: TIMEOUT }, async () => {
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
+    const res = await send('direct_post state × 100k', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', params(100_000, () => 'state'));
+    expect(res.status).toBe(400);
+    expect(await statusOf(env, auth.id)).toBe('pending');
+  });
+
+  it('request object POST with 150,000 short parameters (750 KB): answered without a stall', { timeout: TIMEOUT }, async () => {
+    const a = await createAuthorization(env, { responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
+    await send('request object 150k params', 'POST', `${V}/authorizations/${a.authorizationId}/jwt`, 'application/x-www-form-urlencoded', params(150_000, (i) => i.toString(36)), { key: null });
+  });
+
+  it('request object POST with a 1 MB wallet_metadata of 50,000 formats (HAIP checks it): answered without a stall', { timeout: TIMEOUT }, async () => {
+    const b = await createAuthorization(env, { responseMode: 'direct_post.jwt', profile: 'haip', query: { type: 'DCQL', dcql: { credentials: [DCQL_MIXED.credentials[0]] } } });
+    const metadata = { vp_formats_supported: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`f${i}`, { alg: ['ES256'] }])), client_id_prefixes_supported: Array.from({ length: 1000 }, (_, i) => `x${i}`) };
+    const text = form({ wallet_metadata: JSON.stringify(metadata), wallet_nonce: 'n' });
+    await send('request object 1 MB wallet_metadata', 'POST', `${V}/authorizations/${b.authorizationId}/jwt`, 'application/x-www-form-urlencoded', text.slice(0, DEFAULT_BODY_LIMIT_BYTES), { key: null });
+  });
+});
+
+describe('oversized SD-JWTs', () => {
+  it('parseSdJwt on a 970 KB SD-JWT with 10,000 one-byte disclosures stays within the stall budget', { timeout: TIMEOUT }, () => {
+    const sdJwt = bigSdJwt(10_000, 1);
+    expect(sdJwt.length).toBeLessThan(DEFAULT_BODY_LIMIT_BYTES);
+    countCases(1);
+    const { outcome, ms } = measureSync('corpus parseSdJwt: 10k disclosures', `SD-JWT 10k disclosures (${sdJwt.length} B)`, () => parseSdJwt(sdJwt, { path: ['pid', 0], queryId: 'pid', index: 0, format: 'dc+sd-jwt' }));
+    stalls.push(['parseSdJwt: 10k disclosures', ms, sdJwt.length]);
+    if (!outcome.ok) expect(outcome.error).toBeInstanceOf(FormatFailure);
+    expect(ms, `parseSdJwt blocked ${ms.toFixed(0)} ms`).toBeLessThan(STALL_BUDGET_MS);
+  });
+
+  it('the same 10,000-disclosure SD-JWT forwarded raw in a DC API JSON body: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+    const dc = await createAuthorization(env, { responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', expectedOrigins: ['https://rp.example'], query: { type: 'DCQL', dcql: DCQL_MIXED } });
+    const body = JSON.stringify({ origin: 'https://rp.example', digitalCredentialGetResponse: { vp_token: { pid: [bigSdJwt(10_000, 1)] } } });
+    const res = await send('DC API SD-JWT 10k disclosures', 'POST', `${V}/${dc.authorizationId}/dc_api`, 'application/json', body);
+    await expectRefusedOrRejected(dc.authorizationId!, res);
+  });
+
+  it('an SD-JWT with 9,000 disclosures (~1 MB form): refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
+    const sdJwt = bigSdJwt(9_000, 1);
+    const res = await send('SD-JWT 9k disclosures', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ pid: [sdJwt] }), state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+  });
+
+  it('an SD-JWT with 2500 disclosures of 200 bytes (~900 KB): refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
+    const sdJwt = bigSdJwt(2500, 200);
+    const res = await send('SD-JWT 2500 × 200 B disclosures', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ pid: [sdJwt] }), state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+  });
+});

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+
+/** Hand-built hostile inputs, each within the default 1 MiB body limit. Byte-level CBOR on purpose: encoders refuse to produce most of it. */
+
+const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
+
+/** CBOR head: major type + argument in the shortest form (or a forced 8-byte form). */
+export function head(major: number, n: number | bigint, forceLong = false): Buffer {
+  const m = major << 5;
+  const v = BigInt(n);
+  if (!forceLong && v < 24n) return Buffer.from([m | Number(v)]);
+  if (!forceLong && v < 0x100n) return Buffer.from([m | 24, Number(v)]);
+  if (!forceLong && v < 0x10000n) return Buffer.from([m | 25, Number(v >> 8n), Number(v & 0xffn)]);
+  if (!forceLong && v < 0x100000000n) {
+    const b = Buffer.alloc(5);
+    b[0] = m | 26;
+    b.writeUInt32BE(Number(v), 1);
+    return b;
+  }
+  const b = Buffer.alloc(9);
+  b[0] = m | 27;
+  b.writeBigUInt64BE(v, 1);
+  return b;
+}
+
+const text = (s: string) => Buffer.concat([head(3, Buffer.byteLength(s)), Buffer.from(s)]);
+const bstr = (b: Uint8Array) => Buffer.concat([head(2, b.length), b]);
+const tag = (t: number, content: Uint8Array) => Buffer.concat([head(6, t), content]);
+const map = (entries: [Buffer, Buffer][]) => Buffer.concat([head(5, entries.length), ...entries.flat()]);
+const array = (items: Buffer[]) => Buffer.concat([head(4, items.length), ...items]);
+
+/** An IssuerSignedItem `#6.24(bstr .cbor {digestID, random, elementIdentifier, elementValue})` with a raw elementValue. */
+export function issuerSignedItem(elementValue: Uint8Array, id = 0): Buffer {
+  const item = map([
+    [text('digestID'), head(0, id)],
+    [text('random'), bstr(new Uint8Array(16))],
+    [text('elementIdentifier'), text('family_name')],
+    [text('elementValue'), Buffer.from(elementValue)],
+  ]);
+  return tag(24, bstr(item));
+}
+
+/** base64url DeviceResponse with one mDL document whose namespace holds `items` (raw CBOR, each usually an issuerSignedItem). */
+export function deviceResponse(items: Uint8Array[], documentsHead?: Buffer): string {
+  const issuerAuth = array([bstr(new Uint8Array(3)), map([]), bstr(new Uint8Array(8)), bstr(new Uint8Array(64))]);
+  const document = map([
+    [text('docType'), text('org.iso.18013.5.1.mDL')],
+    [text('issuerSigned'), map([[text('nameSpaces'), map([[text('org.iso.18013.5.1'), array(items.map((i) => Buffer.from(i)))]])], [text('issuerAuth'), issuerAuth]])],
+  ]);
+  const documents = documentsHead ? Buffer.concat([documentsHead, document]) : array([document]);
+  return b64u(map([[text('version'), text('1.0')], [text('documents'), documents], [text('status'), head(0, 0)]]));
+}
+
+/** `[#6.28([0 × width]), #6.29(0) × refs]`: one shared array referenced `refs` times (width × refs nodes once expanded). */
+export function sharedReferences(width: number, refs: number): Buffer {
+  const shared = tag(28, array(Array.from({ length: width }, () => head(0, 0))));
+  return Buffer.concat([head(4, refs + 1), shared, Buffer.concat(Array.from({ length: refs }, () => Buffer.from([0xd8, 29, 0x00])))]);
+}
+
+/** Exponential sharing: level k is a shared pair of references to level k-1 (2^levels leaves from a few hundred bytes). */
+export function sharedReferenceLaughs(levels: number): Buffer {
+  // Level k (shared index k) is a pair of references to level k-1, which is complete by then.
+  const parts: Buffer[] = [tag(28, array([head(0, 1), head(0, 2)]))];
+  for (let k = 1; k <= levels; k++) {
+    const ref = Buffer.concat([Buffer.from([0xd8, 29]), head(0, k - 1)]);
+    parts.push(tag(28, array([ref, ref])));
+  }
+  return array(parts);
+}
+
+/** `#6.24(bstr .cbor #6.24(bstr .cbor …))` nested until `bytes` long; built outside-in without quadratic copying. */
+export function nestedTag24(bytes: number): Buffer {
+  const lengths = [1];
+  while (lengths[lengths.length - 1]! < bytes) {
+    const inner = lengths[lengths.length - 1]!;
+    lengths.push(inner + 2 + head(2, inner).length);
+  }
+  lengths.pop();
+  const out = Buffer.alloc(lengths[lengths.length - 1]!);
+  let pos = 0;
+  for (let level = lengths.length - 1; level >= 1; level--) {
+    out[pos++] = 0xd8;
+    out[pos++] = 24;
+    const h = head(2, lengths[level - 1]!);
+    h.copy(out, pos);
+    pos += h.length;
+  }
+  out[pos] = 0x01;
+  return out;
+}
+
+// ------------------------------------------------------------------ SD-JWT
+
+const sha = (s: string) => createHash('sha256').update(s, 'ascii').digest('base64url');
+
+/** A structurally valid SD-JWT (digests match, signature is junk) with `count` disclosures of `size` bytes each. */
+export function bigSdJwt(count: number, size: number): string {
+  const disclosures = Array.from({ length: count }, (_, i) => b64u(JSON.stringify([`s${i}`, `claim_${i}`, 'v'.repeat(size)])));
+  const payload = { iss: 'https://issuer.example', vct: 'urn:eudi:pid:1', _sd: disclosures.map(sha) };
+  const jwt = `${b64u('{"alg":"ES256","typ":"dc+sd-jwt"}')}.${b64u(JSON.stringify(payload))}.c2ln`;
+  return `${jwt}~${disclosures.join('~')}~`;
+}
+
+/** JSON text nested `depth` deep and padded (wide string member) to about `totalBytes`. */
+export function deepJson(depth: number, totalBytes: number): string {
+  const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  const pad = Math.max(0, totalBytes - nested.length - 20);
+  return `{"pad":"${'x'.repeat(pad)}","a":${nested}}`;
+}

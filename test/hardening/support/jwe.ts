@@ -1,0 +1,50 @@
+import { createCipheriv, createHash, createPublicKey, diffieHellman, generateKeyPairSync, randomBytes } from 'node:crypto';
+
+const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
+
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+const lv = (b: Uint8Array) => Buffer.concat([u32(b.length), b]);
+
+/** RFC 7518 section 4.6.2: Concat KDF (one SHA-256 round suffices for 128/256-bit keys). */
+function concatKdf(z: Uint8Array, enc: string, bits: number, apu: Uint8Array, apv: Uint8Array): Buffer {
+  const otherInfo = Buffer.concat([lv(Buffer.from(enc)), lv(apu), lv(apv), u32(bits)]);
+  return createHash('sha256').update(Buffer.concat([u32(1), z, otherInfo])).digest().subarray(0, bits / 8);
+}
+
+export interface JweSpec {
+  /** Header members; `epk` is filled with the real ephemeral key unless given (null = omit). */
+  header: Record<string, unknown>;
+  /** Exact protected-header JSON text (duplicate members, odd whitespace); overrides `header` serialisation. */
+  headerText?: (header: Record<string, unknown>) => string;
+  /** Content-encryption algorithm actually used for the key derivation and AES-GCM. */
+  cipherEnc: 'A128GCM' | 'A256GCM';
+  plaintext: Uint8Array;
+}
+
+/**
+ * A compact ECDH-ES (direct key agreement) JWE built by hand with node:crypto, so that every
+ * header member can be wrong on purpose while the cryptography stays right, which jose's
+ * encrypt API does not allow. Checked against the authorizer's decryption in jwe.fuzz.test.ts.
+ */
+export function ecdhEsJwe(recipient: JsonWebKey, spec: JweSpec): string {
+  const eph = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const epk = eph.publicKey.export({ format: 'jwk' });
+  const header: Record<string, unknown> = { ...spec.header };
+  if (!('epk' in header)) header.epk = { kty: epk.kty, crv: epk.crv, x: epk.x, y: epk.y };
+  else if (header.epk === null) delete header.epk;
+  const text = spec.headerText ? spec.headerText(header) : JSON.stringify(header);
+  const protectedB64 = b64u(text);
+  const z = diffieHellman({ privateKey: eph.privateKey, publicKey: createPublicKey({ key: recipient as never, format: 'jwk' }) });
+  const fromB64 = (v: unknown) => (typeof v === 'string' ? Buffer.from(v, 'base64url') : Buffer.alloc(0));
+  const bits = spec.cipherEnc === 'A128GCM' ? 128 : 256;
+  const cek = concatKdf(z, spec.cipherEnc, bits, fromB64(header.apu), fromB64(header.apv));
+  const iv = randomBytes(12);
+  const cipher = createCipheriv(bits === 128 ? 'aes-128-gcm' : 'aes-256-gcm', cek, iv);
+  cipher.setAAD(Buffer.from(protectedB64, 'ascii'));
+  const ciphertext = Buffer.concat([cipher.update(spec.plaintext), cipher.final()]);
+  return `${protectedB64}..${b64u(iv)}.${b64u(ciphertext)}.${b64u(cipher.getAuthTag())}`;
+}
