@@ -32,6 +32,18 @@ function faultyStore(clock: { now(): number }): { store: MemoryStore; onCompareA
   return { store, onCompareAndSet: (f) => (fault = f), puts: () => puts };
 }
 
+/** The store goes down right after the first claim landed, until `up()`. */
+function downAfterFirstClaim(faulty: ReturnType<typeof faultyStore>): { up(): void } {
+  let down = false;
+  let claims = 0;
+  faulty.onCompareAndSet((next, apply) => {
+    if (down) return Promise.reject(new StoreUnavailableError());
+    if (isClaim(next) && claims++ === 0) return apply().then((ok) => ((down = true), ok));
+    return undefined;
+  });
+  return { up: () => (down = false) };
+}
+
 async function prepareResponse() {
   const { json } = await createDcqlAuthorization(env.api);
   const ro = await fetchRequestObject(json.authorizeUrl!);
@@ -91,14 +103,7 @@ describe('the store fails after the claim', () => {
   it('the claim cannot be released while the store is down: 503 + Retry-After, and the retry once it is back is accepted', async () => {
     const clock = createTestClock();
     const faulty = faultyStore(clock);
-    let down = false;
-    let claims = 0;
-    // The store goes down right after the first claim landed.
-    faulty.onCompareAndSet((next, apply) => {
-      if (down) return Promise.reject(new StoreUnavailableError());
-      if (isClaim(next) && claims++ === 0) return apply().then((ok) => ((down = true), ok));
-      return undefined;
-    });
+    const store = downAfterFirstClaim(faulty);
     env = await startAuthorizer({ store: faulty.store, clock });
     const { id, post } = await prepareResponse();
 
@@ -107,7 +112,7 @@ describe('the store fails after the claim', () => {
     expect(first.headers.get('retry-after')).not.toBeNull();
     expect(await first.json()).toMatchObject({ error: 'temporarily_unavailable' });
 
-    down = false;
+    store.up();
     // The retry reaches the process that still owes the claim back: it is released first, then processed.
     const retry = await post();
     expect(retry.status).toBe(200);
@@ -118,20 +123,13 @@ describe('the store fails after the claim', () => {
   it('a claim owed back is released in the background once the store answers, so a retry on any process succeeds', async () => {
     const clock = createTestClock();
     const faulty = faultyStore(clock);
-    let down = false;
-    let claims = 0;
-    // The store goes down right after the first claim landed.
-    faulty.onCompareAndSet((next, apply) => {
-      if (down) return Promise.reject(new StoreUnavailableError());
-      if (isClaim(next) && claims++ === 0) return apply().then((ok) => ((down = true), ok));
-      return undefined;
-    });
+    const store = downAfterFirstClaim(faulty);
     env = await startAuthorizer({ store: faulty.store, clock });
     const { id, post } = await prepareResponse();
 
     expect((await post()).status).toBe(503);
     expect(await readStatus(id)).toEqual({ status: 'pending', processing: true });
-    down = false;
+    store.up();
     // No request needed: the background release runs on its own (bounded wait, real timers).
     for (let i = 0; i < 50 && (await readStatus(id)).processing; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await readStatus(id)).toEqual({ status: 'pending' });
@@ -140,19 +138,12 @@ describe('the store fails after the claim', () => {
   it('a claim whose release never lands (the process died) ends error at its deadline', async () => {
     const clock = createTestClock();
     const faulty = faultyStore(clock);
-    let down = false;
-    let claims = 0;
-    // The store goes down right after the first claim landed.
-    faulty.onCompareAndSet((next, apply) => {
-      if (down) return Promise.reject(new StoreUnavailableError());
-      if (isClaim(next) && claims++ === 0) return apply().then((ok) => ((down = true), ok));
-      return undefined;
-    });
+    const store = downAfterFirstClaim(faulty);
     env = await startAuthorizer({ store: faulty.store, clock, instance: { config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { validate: { timeoutMs: 5_000 }, verify: { timeoutMs: 5_000 } } } } });
     const { id } = await prepareResponse().then(async (r) => ((await r.post()).status === 503 ? r : Promise.reject(new Error('expected 503'))));
     // Past the claim deadline the owed release gives up, and the claim ends like any abandoned one.
     clock.advance(5_000 + 15_000);
-    down = false;
+    store.up();
     expect(await readStatus(id)).toEqual({ status: 'error' });
     const policy = (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/policy-response`)).json()) as { data: { error?: { code?: string } }[] };
     expect(policy.data.map((r) => r.error?.code)).toEqual(['authorizer.processing_abandoned']);
