@@ -65,7 +65,7 @@ describe('service instance references resolve to registered clients', () => {
     const { status, results } = await runFlow();
     expect(status).toBe('rejected');
     const failed = results.find((r) => r.error)!;
-    expect(failed.error.code).toBe('validate-failed');
+    expect(failed.error.code).toBe('validate.failed');
     expect(JSON.stringify(failed.error.external)).toContain('credential-query-evaluation');
   });
 
@@ -78,7 +78,7 @@ describe('service instance references resolve to registered clients', () => {
     const { status, results } = await runFlow();
     expect(status).toBe('error');
     const failed = results.find((r) => r.error)!;
-    expect(failed.error.code).toBe('unexpected-validate-error');
+    expect(failed.error.code).toBe('validate.unexpected_error');
     // The service's own answer is kept for the RP to inspect, under external.
     expect(JSON.stringify(failed.error.external)).toContain('validator crashed');
   });

@@ -58,7 +58,7 @@ describe('validate and verify', () => {
     const { status, results } = await runFlow();
     expect(status).toBe('error');
     expect(aborted).toBe(true);
-    expect(results.find((r) => r.error)?.error?.code).toBe('unexpected-validate-error');
+    expect(results.find((r) => r.error)?.error?.code).toBe('validate.unexpected_error');
   });
 
   it('a client that throws gives error; one that answers garbage gives error', async () => {

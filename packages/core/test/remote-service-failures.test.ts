@@ -62,7 +62,7 @@ describe('a remote verifier that answers 422 without per-presentation results', 
     await withVerifier(httpVerifierClient({ url, retries: 0 }));
     const { status, results } = await runFlow();
     expect(status).toBe('rejected');
-    expect(results).toContainEqual(expect.objectContaining({ path: [], policy: 'verify', service: 'verifier', error: expect.objectContaining({ code: 'verify-failed', status: 422 }) }));
+    expect(results).toContainEqual(expect.objectContaining({ path: [], policy: 'verify', service: 'verifier', error: expect.objectContaining({ code: 'verify.failed', status: 422 }) }));
   });
 
   it('an empty 422 body ends rejected too', async () => {
@@ -76,7 +76,7 @@ describe('a remote verifier that answers 422 without per-presentation results', 
     await withVerifier(httpVerifierClient({ url, retries: 0 }));
     const { status, failure } = await runFlow();
     expect(status).toBe('error');
-    expect(failure).toMatchObject({ code: 'unexpected-verify-error', reason: 'service.bad_response' });
+    expect(failure).toMatchObject({ code: 'verify.unexpected_error', reason: 'service.bad_response' });
   });
 });
 
@@ -86,7 +86,7 @@ describe('a failed service call keeps its reason in the policy result, without s
     await withVerifier(httpVerifierClient({ url, timeoutMs: 150, retries: 0, headers: { authorization: SECRET_HEADER } }));
     const { status, failure, raw } = await runFlow();
     expect(status).toBe('error');
-    expect(failure).toMatchObject({ code: 'unexpected-verify-error', reason: 'service.timeout', attempts: 1 });
+    expect(failure).toMatchObject({ code: 'verify.unexpected_error', vidosType: 'unexpected-verify-error', reason: 'service.timeout', attempts: 1 });
     expect(failure!.detail).toContain('verifier /verify');
     expectNoSecrets(raw, url);
   });
@@ -96,7 +96,7 @@ describe('a failed service call keeps its reason in the policy result, without s
     await withVerifier(httpVerifierClient({ url, retries: 1, headers: { authorization: SECRET_HEADER } }));
     const { status, failure, raw } = await runFlow();
     expect(status).toBe('error');
-    expect(failure).toMatchObject({ code: 'unexpected-verify-error', reason: 'service.unavailable', status: 503, attempts: 2 });
+    expect(failure).toMatchObject({ code: 'verify.unexpected_error', reason: 'service.unavailable', status: 503, attempts: 2 });
     expect(failure!.detail).toContain('verifier /verify: HTTP 503');
     expectNoSecrets(raw, url);
   });
@@ -106,19 +106,19 @@ describe('a failed service call keeps its reason in the policy result, without s
     await withVerifier(httpVerifierClient({ url, retries: 0, headers: { authorization: SECRET_HEADER } }));
     const { status, failure, raw } = await runFlow();
     expect(status).toBe('error');
-    expect(failure).toMatchObject({ code: 'unexpected-verify-error', reason: 'service.bad_response', status: 200, attempts: 1 });
+    expect(failure).toMatchObject({ code: 'verify.unexpected_error', reason: 'service.bad_response', status: 200, attempts: 1 });
     expect(raw).not.toContain('not-json-garbage');
     expectNoSecrets(raw, url);
   });
 
-  it('an in-process client that throws → reason internal, its class name kept, its message never', async () => {
+  it('an in-process client that throws → reason service.client_failed, its class name kept, its message never', async () => {
     class KeyStoreError extends Error {
       override readonly name = 'KeyStoreError';
     }
     await withVerifier({ verify: async () => Promise.reject(new KeyStoreError('pkcs11 pin=4711 rejected')), verifyIdToken: async () => [] });
     const { status, failure, raw } = await runFlow();
     expect(status).toBe('error');
-    expect(failure).toMatchObject({ code: 'unexpected-verify-error', reason: 'internal' });
+    expect(failure).toMatchObject({ code: 'verify.unexpected_error', reason: 'service.client_failed' });
     expect(failure!.detail).toContain('KeyStoreError');
     expect(raw).not.toContain('4711');
   });
@@ -132,6 +132,6 @@ describe('a failed service call keeps its reason in the policy result, without s
     });
     const { status, failure } = await runFlow();
     expect(status).toBe('error');
-    expect(failure).toMatchObject({ code: 'unexpected-verify-error', reason: 'service.timeout' });
+    expect(failure).toMatchObject({ code: 'verify.unexpected_error', reason: 'service.timeout' });
   });
 });

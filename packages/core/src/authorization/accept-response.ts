@@ -1,5 +1,6 @@
 import type { PolicyError } from '../clients/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { policyProblem } from '../errors/error-codes.js';
 import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
 import { describeError } from '../events/logger.js';
 import { issueResponseCode } from '../response-code/response-code.js';
@@ -34,11 +35,7 @@ export interface AcceptedResponse {
   refusal?: PolicyError;
 }
 
-const INTERNAL_FAILURE: PolicyError = {
-  type: 'https://vp-authorizer.dev/errors/internal',
-  title: 'The response could not be processed',
-  code: 'internal',
-};
+const INTERNAL_FAILURE: PolicyError = policyProblem('authorizer.internal_error');
 
 /**
  * Claim the record for this response (compare-and-set, so exactly one of any number of
@@ -111,7 +108,7 @@ const answer = (record: AuthorizationRecord, redirectUri: string | undefined, re
 function refusalFor(instance: InstanceRuntime, outcome: Evaluation, payload: WalletPayload): PolicyError | undefined {
   if (outcome.status !== 'rejected' || payload.error !== undefined) return undefined;
   if (instance.config.openId4vp.rejectedResponse !== 'error') return undefined;
-  return outcome.error ?? { type: 'https://vp-authorizer.dev/errors/rejected', code: 'rejected' };
+  return outcome.error ?? policyProblem('authorizer.rejected');
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { PolicyError, PolicyResult, ServiceFailureReason } from '../clients/policy-result.js';
+import { policyProblem } from '../errors/error-codes.js';
 
 export type ClientOutcome = { ok: true; results: PolicyResult[] } | { ok: false; failure: PolicyError };
 
@@ -82,12 +83,11 @@ function failureOf(label: 'validate' | 'verify', error: unknown): PolicyError {
   }
   // Anything else came from an in-process client: its class name is safe, its message may not be.
   const name = error instanceof Error && error.name !== 'Error' && /^[A-Za-z0-9_$]{1,64}$/.test(error.name) ? ` (${error.name})` : '';
-  return failure(label, 'internal', `The ${label} call failed${name}.`);
+  return failure(label, 'service.client_failed', `The ${label} call failed${name}.`);
 }
 
 function failure(label: 'validate' | 'verify', reason: ServiceFailureReason, detail: string): PolicyError {
-  const code = label === 'validate' ? 'unexpected-validate-error' : 'unexpected-verify-error';
-  return { type: `https://vp-authorizer.dev/errors/${code}`, title: `The ${label} policy could not be carried out`, detail, code, reason };
+  return { ...policyProblem(label === 'validate' ? 'validate.unexpected_error' : 'verify.unexpected_error', detail), reason };
 }
 
 const isPath = (p: unknown): p is (string | number)[] => Array.isArray(p) && p.every((s) => typeof s === 'string' || typeof s === 'number');

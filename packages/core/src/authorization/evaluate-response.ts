@@ -1,4 +1,5 @@
 import type { PolicyError, PolicyResult } from '../clients/policy-result.js';
+import { errorTypeUrl, isCode, policyProblem, type PolicyCode } from '../errors/error-codes.js';
 import type { SessionTranscriptInput } from '../clients/verifier-client.js';
 import type { ExtractedCredential } from '../format/extracted-credential.js';
 import { runFormatPolicy } from '../format/run-format-policy.js';
@@ -102,7 +103,7 @@ export async function evaluateResponse(instance: InstanceRuntime, record: Author
     if (outcome.ok) policyResults.push(...outcome.results);
     else {
       failed = true;
-      policyResults.push({ path: [], policy: outcome.failure.code === 'unexpected-validate-error' ? 'validate' : 'verify', service: 'authorizer', error: outcome.failure });
+      policyResults.push({ path: [], policy: outcome.failure.code === 'validate.unexpected_error' ? 'validate' : 'verify', service: 'authorizer', error: outcome.failure });
     }
   }
   const firstFailure = firstError(policyResults);
@@ -127,13 +128,11 @@ function holderBindingRequired(record: AuthorizationRecord): Record<string, bool
 const WALLET_ERROR = /^[a-z0-9_]{1,64}$/;
 
 function walletError(payload: WalletPayload): Evaluation {
-  const code = typeof payload.error === 'string' && WALLET_ERROR.test(payload.error) ? payload.error : 'unknown';
-  const description = typeof payload.errorDescription === 'string' ? payload.errorDescription.slice(0, 500) : undefined;
-  const error: PolicyError = {
-    type: `https://vp-authorizer.dev/errors/wallet.${code}`,
-    title: 'The wallet returned an error',
-    code: `wallet.${code}`,
-    ...(description ? { detail: description } : {}),
-  };
+  const code = `wallet.${typeof payload.error === 'string' && WALLET_ERROR.test(payload.error) ? payload.error : 'unknown'}`;
+  const description = typeof payload.errorDescription === 'string' ? payload.errorDescription.slice(0, 500) || undefined : undefined;
+  // Values outside OpenID4VP and OAuth are kept (a wallet's own extension is still worth showing the RP).
+  const error: PolicyError = isCode(code)
+    ? policyProblem(code as PolicyCode & `wallet.${string}`, description)
+    : { type: errorTypeUrl(code), title: 'The wallet returned an error', code, ...(description ? { detail: description } : {}) };
   return { status: 'rejected', policyResults: [{ path: [], policy: 'format', service: 'authorizer', error }], credentials: [], error };
 }

@@ -1,5 +1,6 @@
 import type { PolicyError } from '../clients/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { policyProblem } from '../errors/error-codes.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from './authorization-record.js';
 
@@ -31,12 +32,10 @@ export function emitStatus(ctx: AuthorizerContext, record: AuthorizationRecord, 
 }
 
 /** Why the sweep's policy result says the authorization ended: the response was claimed but never decided. */
-export const PROCESSING_ABANDONED: PolicyError = {
-  type: 'https://vp-authorizer.dev/errors/authorizer.processing_abandoned',
-  title: 'The wallet response was not processed in time',
-  detail: 'Processing stopped before an outcome was stored (the process ended or lost its store); the response cannot be submitted again.',
-  code: 'authorizer.processing_abandoned',
-};
+export const PROCESSING_ABANDONED: PolicyError = policyProblem(
+  'authorizer.processing_abandoned',
+  'Processing stopped before an outcome was stored (the process ended or lost its store); the response cannot be submitted again.',
+);
 
 /** The claim deadline of a claimed record (records claimed before claimExpiresAt existed: claim + grace). */
 function claimDeadline(ctx: AuthorizerContext, record: AuthorizationRecord): number | undefined {

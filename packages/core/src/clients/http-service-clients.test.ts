@@ -86,21 +86,21 @@ describe('httpValidatorClient over real HTTP', () => {
     expect(JSON.parse(server.bodies[0] ?? '')).toEqual(input);
   });
 
-  it('maps 422 to failing results: the service results plus validate-failed with the problem under external.validator', async () => {
+  it('maps 422 to failing results: the service results plus validate.failed with the problem under external.validator', async () => {
     const failure: PolicyResult = { path: ['pid', 0], policy: 'credentialQuery', service: 'validator', error: { type: 'urn:x:claims', code: 'credential_query.claims_unsatisfied' } };
     const problem = { type: 'https://validator.example/errors/invalid', title: 'Invalid', detail: 'claims missing', status: 422 };
     const server = await serve((_req, res) => json(res, 422, { results: [failure], error: problem }));
     const results = await httpValidatorClient({ url: server.url }).validate(input, { signal: signal() });
     expect(results[0]).toEqual(failure);
-    expect(results[1]).toMatchObject({ path: [], policy: 'validate', service: 'validator', error: { code: 'validate-failed', status: 422, external: { validator: problem } } });
+    expect(results[1]).toMatchObject({ path: [], policy: 'validate', service: 'validator', error: { code: 'validate.failed', vidosType: 'validate-failed', status: 422, external: { validator: problem } } });
     expect(server.attempts()).toBe(1);
   });
 
-  it('maps an empty 422 to a validate-failed result', async () => {
+  it('maps an empty 422 to a validate.failed result', async () => {
     const server = await serve((_req, res) => json(res, 422, {}));
     const results = await httpValidatorClient({ url: server.url }).validate(input, { signal: signal() });
     expect(results).toHaveLength(1);
-    expect(results[0]?.error?.code).toBe('validate-failed');
+    expect(results[0]?.error?.code).toBe('validate.failed');
     expect(results[0]?.error?.external).toBeUndefined();
   });
 
@@ -281,7 +281,7 @@ describe('httpVerifierClient over real HTTP', () => {
     expect(JSON.parse(server.bodies[1] ?? '')).toEqual(idTokenInput);
   });
 
-  it('maps 422 to verify-failed with the problem under external.verifier', async () => {
+  it('maps 422 to verify.failed with the problem under external.verifier', async () => {
     const server = await serve((_req, res) => json(res, 422, { error: { type: 'https://verifier.example/errors/proof', detail: 'bad signature' } }));
     const results = await httpVerifierClient({ url: server.url }).verify(verifyInput, { signal: signal() });
     expect(results).toEqual([
@@ -289,7 +289,7 @@ describe('httpVerifierClient over real HTTP', () => {
         path: [],
         policy: 'verify',
         service: 'verifier',
-        error: expect.objectContaining({ code: 'verify-failed', type: 'https://vp-authorizer.dev/errors/verify-failed', external: { verifier: { type: 'https://verifier.example/errors/proof', detail: 'bad signature' } } }),
+        error: expect.objectContaining({ code: 'verify.failed', vidosType: 'verify-failed', type: 'https://vp-authorizer.dev/errors/verify.failed', external: { verifier: { type: 'https://verifier.example/errors/proof', detail: 'bad signature' } } }),
       },
     ]);
   });

@@ -6,7 +6,7 @@ import { postToService } from './post-to-service.js';
 /**
  * ValidatorClient for a remote validator service: POST `${url}/validate` with the ValidateInput as
  * JSON (docs/service-wire-format.md). 200 → its results; 422 → its results plus a
- * `validate-failed` error (→ `rejected`); anything else → ServiceCallError (→ `error`).
+ * `validate.failed` error (→ `rejected`); anything else → ServiceCallError (→ `error`).
  */
 export function httpValidatorClient(options: HttpServiceClientOptions): ValidatorClient {
   const resolved = resolveHttpServiceOptions(options, 'httpValidatorClient');

@@ -6,7 +6,7 @@ import { postToService } from './post-to-service.js';
 /**
  * VerifierClient for a remote verifier service: POST `${url}/verify` (VerifyInput) and
  * `${url}/verify-jwt` (VerifyIdTokenInput) as JSON (docs/service-wire-format.md). 200 → its
- * results; 422 → its results plus a `verify-failed` error (→ `rejected`); anything else →
+ * results; 422 → its results plus a `verify.failed` error (→ `rejected`); anything else →
  * ServiceCallError (→ `error`).
  */
 export function httpVerifierClient(options: HttpServiceClientOptions): VerifierClient {

@@ -1,11 +1,10 @@
+import { policyProblem } from '../errors/error-codes.js';
 import type { PolicyResult } from './policy-result.js';
 import type { ServiceOutcome } from './post-to-service.js';
 
-const TYPE_BASE = 'https://vp-authorizer.dev/errors/';
-
 const FAILED = {
-  validator: { policy: 'validate', code: 'validate-failed', title: 'The validator found the presentation invalid.' },
-  verifier: { policy: 'verify', code: 'verify-failed', title: 'The verifier found the presentation invalid.' },
+  validator: { policy: 'validate', code: 'validate.failed' },
+  verifier: { policy: 'verify', code: 'verify.failed' },
 } as const;
 
 /**
@@ -14,17 +13,14 @@ const FAILED = {
  * service's problem details are kept under `error.external.<service>`.
  */
 export function invalidOutcomeResults(outcome: Extract<ServiceOutcome, { kind: 'invalid' }>, service: 'validator' | 'verifier'): PolicyResult[] {
-  const { policy, code, title } = FAILED[service];
+  const { policy, code } = FAILED[service];
   const failure: PolicyResult = {
     path: [],
     policy,
     service,
     error: {
-      type: `${TYPE_BASE}${code}`,
-      title,
-      detail: `The ${service} service answered 422 (invalid).`,
+      ...policyProblem(code, `The ${service} service answered 422 (invalid).`),
       status: 422,
-      code,
       ...(outcome.problem ? { external: { [service]: outcome.problem } } : {}),
     },
   };

@@ -1,6 +1,7 @@
+import type { ErrorCode } from '../errors/error-codes.js';
 import type { PolicyError } from './policy-result.js';
 
-export type ServiceCallErrorCode = 'service.unavailable' | 'service.bad_response' | 'service.timeout';
+export type ServiceCallErrorCode = Extract<ErrorCode, 'service.unavailable' | 'service.bad_response' | 'service.timeout'>;
 
 /**
  * A delegated validator / verifier call could not be carried out: network failure, 5xx, an

@@ -1,7 +1,9 @@
+import type { Code } from './error-codes.js';
+
 /** Thrown at construction when options or an instance configuration fail validation. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  readonly code = 'config.invalid' as const;
+  readonly code = 'config.invalid' satisfies Code;
   readonly issues: { path: string; message: string }[];
 
   constructor(message: string, issues: { path: string; message: string }[] = []) {

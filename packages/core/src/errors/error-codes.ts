@@ -1,55 +1,295 @@
 /**
- * The one table of stable error codes. RP-facing endpoints answer
- * `{type: <code>, message, action?, status, errors?}`; wallet-facing endpoints map the code
- * to an OAuth `error` value. Codes never change meaning once published.
+ * The one table of every code a user of vp-authorizer can see. It sits at the bottom of the
+ * import graph (no imports) so that every folder of core and every package can type its codes
+ * against it: a code that is not here fails typecheck.
+ *
+ * Three kinds:
+ * - `http`: an `AuthorizerError` answered over HTTP. Relying-party routes answer
+ *   `{type: <code>, message, action?, status, errors?}`; wallet routes answer
+ *   `{error: <oauth>, error_description}`.
+ * - `policy`: the `code` of a PolicyResult error (`GET …/policy-response`), with
+ *   `type = ERROR_TYPE_BASE + code`. `by` names who produces it.
+ * - `error`: the `code` of an error class thrown to the host program (never answered as such).
+ *
+ * One naming style: `area.snake_case`. Codes never change meaning once published.
  */
-export const ERROR_CODES = {
-  // request shape
-  'request.invalid_body': { status: 400, oauth: 'invalid_request', message: 'The request body is invalid.' },
-  'request.invalid_json': { status: 400, oauth: 'invalid_request', message: 'The request body is not valid JSON.' },
-  'request.unsupported_media_type': { status: 415, oauth: 'invalid_request', message: 'The content type is not supported by this endpoint.' },
-  'request.body_too_large': { status: 413, oauth: 'invalid_request', message: 'The request body is larger than the configured limit.' },
-  'request.route_not_found': { status: 404, oauth: 'invalid_request', message: 'No such endpoint.' },
-  'request.method_not_allowed': { status: 405, oauth: 'invalid_request', message: 'The method is not allowed on this endpoint.' },
-  // authentication / scoping
-  'auth.unauthorized': { status: 401, oauth: 'invalid_client', message: 'A valid API key is required (Authorization: Bearer followed by the key).' },
-  'authorization.not_found': { status: 404, oauth: 'invalid_request', message: 'The authorization does not exist.' },
-  'authorization.expired': { status: 400, oauth: 'invalid_request', message: 'The authorization has expired.' },
-  'authorization.already_answered': { status: 400, oauth: 'invalid_request', message: 'A response for this authorization was already received.' },
-  'authorization.not_awaiting_response': { status: 400, oauth: 'invalid_request', message: 'The request object of this authorization was never fetched; no response is expected yet.' },
-  'trust_anchor.not_configured': { status: 404, oauth: 'invalid_request', message: 'No trust anchor is configured for this instance (signing.trustAnchor).' },
-  'authorization.wrong_response_mode': { status: 400, oauth: 'invalid_request', message: 'The response was sent to an endpoint that does not match the requested response mode.' },
-  'authorization.state_mismatch': { status: 400, oauth: 'invalid_request', message: 'The state does not match the authorization.' },
-  'authorization.origin_mismatch': { status: 400, oauth: 'invalid_request', message: 'The origin is not one of the expected origins.' },
-  'request.expected_origins_required': {
-    status: 400,
-    oauth: 'invalid_request',
-    message: 'An unsigned DC API request needs expectedOrigins, or openId4vp.dcApi.allowedOrigins in the instance configuration, so that the response origin can be checked.',
-  },
-  'authorization.invalid_response': { status: 400, oauth: 'invalid_request', message: 'The wallet response is malformed.' },
-  'authorization.invalid_jwe': { status: 400, oauth: 'invalid_request', message: 'The encrypted response could not be decrypted or is not acceptable.' },
-  'authorization.invalid_wallet_metadata': { status: 400, oauth: 'invalid_request', message: 'The wallet metadata is malformed.' },
-  'authorization.presentation_rejected': { status: 400, oauth: 'invalid_request', message: 'The presentation was not accepted.' },
-  'authorization.processing_failed': { status: 500, oauth: 'server_error', message: 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.' },
-  'response_code.not_found': { status: 404, oauth: 'invalid_request', message: 'Response code not found, already used, or expired.' },
-  'response_code.authorization_mismatch': { status: 400, oauth: 'invalid_request', message: 'The response code was not issued for the expected authorization; it has been invalidated.' },
-  // HAIP profile rules (one code per rule)
-  'haip.response_type': { status: 400, oauth: 'invalid_request', message: 'HAIP allows only response type vp_token.' },
-  'haip.response_mode': { status: 400, oauth: 'invalid_request', message: 'HAIP allows only the response modes direct_post.jwt and dc_api.jwt.' },
-  'haip.query_type': { status: 400, oauth: 'invalid_request', message: 'HAIP allows only DCQL queries.' },
-  'haip.client_id_prefix': { status: 400, oauth: 'invalid_request', message: 'HAIP requires the x509_hash client identifier prefix.' },
-  'haip.certificate_chain': { status: 400, oauth: 'invalid_request', message: 'HAIP requires a signing certificate that is not self-signed and a chain without the trust anchor.' },
-  'haip.credential_format': { status: 400, oauth: 'invalid_request', message: 'HAIP allows only the dc+sd-jwt and mso_mdoc credential formats.' },
-  'haip.holder_binding': { status: 400, oauth: 'invalid_request', message: 'HAIP requires cryptographic holder binding for every credential.' },
-  'haip.wallet_metadata': { status: 400, oauth: 'invalid_request', message: 'The wallet metadata does not meet the HAIP requirements.' },
-  // configuration
-  'config.invalid': { status: 500, oauth: 'server_error', message: 'The authorizer configuration is invalid.' },
-  // infrastructure
-  'store.unavailable': { status: 503, oauth: 'temporarily_unavailable', message: 'The state store is unavailable; try again shortly.' },
-  'service.unavailable': { status: 503, oauth: 'temporarily_unavailable', message: 'A delegated validator or verifier service is unavailable.' },
-  'service.bad_response': { status: 502, oauth: 'server_error', message: 'A delegated validator or verifier service gave an unexpected answer.' },
-  'service.timeout': { status: 504, oauth: 'temporarily_unavailable', message: 'A delegated validator or verifier service did not answer in time.' },
-  'internal': { status: 500, oauth: 'server_error', message: 'An internal error occurred.' },
-} as const satisfies Record<string, { status: number; oauth: string; message: string }>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+/** The base of every problem `type` URL; the code follows it. Declared once, here. */
+export const ERROR_TYPE_BASE = 'https://vp-authorizer.dev/errors/';
+
+export type OAuthErrorValue = 'invalid_request' | 'invalid_client' | 'server_error' | 'temporarily_unavailable';
+/** Who puts a policy code into a PolicyResult. */
+export type PolicyProducer = 'authorizer' | 'format' | 'localValidator' | 'localVerifier';
+/** Which package throws an error-class code. */
+export type ThrowingPackage = '@vp-authorizer/core' | '@vp-authorizer/local' | '@vp-authorizer/redis';
+
+export interface HttpCodeEntry {
+  readonly kind: 'http';
+  readonly status: number;
+  /** OAuth `error` value used by wallet-facing endpoints. */
+  readonly oauth: OAuthErrorValue;
+  /** Default message; also the one-line description. */
+  readonly message: string;
+}
+export interface PolicyCodeEntry<B extends readonly PolicyProducer[] = readonly PolicyProducer[]> {
+  readonly kind: 'policy';
+  readonly by: B;
+  /** The PolicyError `title`; also the one-line description. */
+  readonly title: string;
+  /** What the code implies for the authorization, when the title does not say it (documentation only). */
+  readonly note?: string;
+  /** The hosted authorizer API's name for the same error, sent as `vidosType` for clients written against it. */
+  readonly hostedName?: string;
+}
+export interface ErrorClassCodeEntry {
+  readonly kind: 'error';
+  readonly by: ThrowingPackage;
+  readonly title: string;
+}
+export type CodeEntry = HttpCodeEntry | PolicyCodeEntry | ErrorClassCodeEntry;
+
+const http = (status: number, oauth: OAuthErrorValue, message: string): HttpCodeEntry => ({ kind: 'http', status, oauth, message });
+const policy = <const B extends readonly PolicyProducer[]>(by: B, title: string, extra: { note?: string; hostedName?: string } = {}): PolicyCodeEntry<B> => ({ kind: 'policy', by, title, ...extra });
+const thrown = (by: ThrowingPackage, title: string): ErrorClassCodeEntry => ({ kind: 'error', by, title });
+
+const AUTHORIZER = ['authorizer'] as const;
+const FORMAT = ['format'] as const;
+const VALIDATOR = ['localValidator'] as const;
+const VERIFIER = ['localVerifier'] as const;
+
+export const CODES = {
+  // ── HTTP: request shape
+  'request.invalid_body': http(400, 'invalid_request', 'The request body is invalid.'),
+  'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
+  'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
+  'request.body_too_large': http(413, 'invalid_request', 'The request body is larger than the configured limit.'),
+  'request.route_not_found': http(404, 'invalid_request', 'No such endpoint.'),
+  'request.method_not_allowed': http(405, 'invalid_request', 'The method is not allowed on this endpoint.'),
+  // ── HTTP: authentication, scoping, authorization lifecycle
+  'auth.unauthorized': http(401, 'invalid_client', 'A valid API key is required (Authorization: Bearer followed by the key).'),
+  'authorization.not_found': http(404, 'invalid_request', 'The authorization does not exist.'),
+  'authorization.expired': http(400, 'invalid_request', 'The authorization has expired.'),
+  'authorization.already_answered': http(400, 'invalid_request', 'A response for this authorization was already received.'),
+  'authorization.not_awaiting_response': http(400, 'invalid_request', 'The request object of this authorization was never fetched; no response is expected yet.'),
+  'trust_anchor.not_configured': http(404, 'invalid_request', 'No trust anchor is configured for this instance (signing.trustAnchor).'),
+  'authorization.wrong_response_mode': http(400, 'invalid_request', 'The response was sent to an endpoint that does not match the requested response mode.'),
+  'authorization.state_mismatch': http(400, 'invalid_request', 'The state does not match the authorization.'),
+  'authorization.origin_mismatch': http(400, 'invalid_request', 'The origin is not one of the expected origins.'),
+  'request.expected_origins_required': http(
+    400,
+    'invalid_request',
+    'An unsigned DC API request needs expectedOrigins, or openId4vp.dcApi.allowedOrigins in the instance configuration, so that the response origin can be checked.',
+  ),
+  'authorization.invalid_response': http(400, 'invalid_request', 'The wallet response is malformed.'),
+  'authorization.invalid_jwe': http(400, 'invalid_request', 'The encrypted response could not be decrypted or is not acceptable.'),
+  'authorization.invalid_wallet_metadata': http(400, 'invalid_request', 'The wallet metadata is malformed.'),
+  'authorization.presentation_rejected': http(400, 'invalid_request', 'The presentation was not accepted.'),
+  'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
+  'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
+  'response_code.authorization_mismatch': http(400, 'invalid_request', 'The response code was not issued for the expected authorization; it has been invalidated.'),
+  // ── HTTP: HAIP profile rules (one code per rule)
+  'haip.response_type': http(400, 'invalid_request', 'HAIP allows only response type vp_token.'),
+  'haip.response_mode': http(400, 'invalid_request', 'HAIP allows only the response modes direct_post.jwt and dc_api.jwt.'),
+  'haip.query_type': http(400, 'invalid_request', 'HAIP allows only DCQL queries.'),
+  'haip.client_id_prefix': http(400, 'invalid_request', 'HAIP requires the x509_hash client identifier prefix.'),
+  'haip.certificate_chain': http(400, 'invalid_request', 'HAIP requires a signing certificate that is not self-signed and a chain without the trust anchor.'),
+  'haip.credential_format': http(400, 'invalid_request', 'HAIP allows only the dc+sd-jwt and mso_mdoc credential formats.'),
+  'haip.holder_binding': http(400, 'invalid_request', 'HAIP requires cryptographic holder binding for every credential.'),
+  'haip.wallet_metadata': http(400, 'invalid_request', 'The wallet metadata does not meet the HAIP requirements.'),
+  // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, ServiceCallError)
+  'config.invalid': http(500, 'server_error', 'The authorizer configuration is invalid.'),
+  'store.unavailable': http(503, 'temporarily_unavailable', 'The state store is unavailable; try again shortly.'),
+  'service.unavailable': http(503, 'temporarily_unavailable', 'A delegated validator or verifier service is unavailable.'),
+  'service.bad_response': http(502, 'server_error', 'A delegated validator or verifier service gave an unexpected answer.'),
+  'service.timeout': http(504, 'temporarily_unavailable', 'A delegated validator or verifier service did not answer in time.'),
+  'server.internal_error': http(500, 'server_error', 'An internal error occurred.'),
+
+  // ── Policy: the authorizer's own results
+  'validate.unexpected_error': policy(AUTHORIZER, 'The validate policy could not be carried out', {
+    note: 'The validator threw, timed out, or answered with malformed or missing results; `reason` says which → status `error`.',
+    hostedName: 'unexpected-validate-error',
+  }),
+  'verify.unexpected_error': policy(AUTHORIZER, 'The verify policy could not be carried out', {
+    note: 'The verifier threw, timed out, or answered with malformed or missing results (every presentation needs a result); `reason` says which → status `error`.',
+    hostedName: 'unexpected-verify-error',
+  }),
+  'validate.failed': policy(AUTHORIZER, 'The validator found the presentation invalid.', {
+    note: 'A remote validator answered 422; its problem details are kept under `error.external.validator` → `rejected`.',
+    hostedName: 'validate-failed',
+  }),
+  'verify.failed': policy(AUTHORIZER, 'The verifier found the presentation invalid.', {
+    note: 'A remote verifier answered 422; its problem details are kept under `error.external.verifier` → `rejected`.',
+    hostedName: 'verify-failed',
+  }),
+  'service.client_failed': policy(AUTHORIZER, 'An in-process validator or verifier client threw.', {
+    note: 'Appears as the `reason` of `validate.unexpected_error` / `verify.unexpected_error` (remote failures give `service.timeout`, `service.unavailable` or `service.bad_response` there).',
+  }),
+  'authorizer.internal_error': policy(AUTHORIZER, 'The response could not be processed', { note: 'Processing failed inside the authorizer after the response was claimed → `error`.' }),
+  'authorizer.processing_abandoned': policy(AUTHORIZER, 'The wallet response was not processed in time', {
+    note: 'A claimed response was still undecided at the claim deadline (policy timeouts + 15 s after the claim): its process died or lost the store → `error`.',
+  }),
+  'authorizer.rejected': policy(AUTHORIZER, 'A policy rejected the presentation without an error of its own.', { note: 'Only in the error answered to a wallet whose presentation was rejected → `rejected`.' }),
+  // The wallet's own OAuth error response: `wallet.<error>`. The values of OpenID4VP 1.0 section 8.5
+  // and RFC 6749 are listed; any other well-formed value passes through as `wallet.<value>`.
+  'wallet.invalid_request': policy(AUTHORIZER, 'The wallet answered invalid_request.', { note: 'The wallet answered with an OAuth error → `rejected` (the same for every `wallet.*` code).' }),
+  'wallet.unauthorized_client': policy(AUTHORIZER, 'The wallet answered unauthorized_client.'),
+  'wallet.access_denied': policy(AUTHORIZER, 'The wallet answered access_denied (the user declined, or no matching credential).'),
+  'wallet.unsupported_response_type': policy(AUTHORIZER, 'The wallet answered unsupported_response_type.'),
+  'wallet.invalid_scope': policy(AUTHORIZER, 'The wallet answered invalid_scope.'),
+  'wallet.server_error': policy(AUTHORIZER, 'The wallet answered server_error.'),
+  'wallet.temporarily_unavailable': policy(AUTHORIZER, 'The wallet answered temporarily_unavailable.'),
+  'wallet.invalid_client': policy(AUTHORIZER, 'The wallet answered invalid_client (it does not accept the client identifier).'),
+  'wallet.vp_formats_not_supported': policy(AUTHORIZER, 'The wallet answered vp_formats_not_supported.'),
+  'wallet.invalid_request_uri_method': policy(AUTHORIZER, 'The wallet answered invalid_request_uri_method.'),
+  'wallet.invalid_transaction_data': policy(AUTHORIZER, 'The wallet answered invalid_transaction_data.'),
+  'wallet.wallet_unavailable': policy(AUTHORIZER, 'The wallet answered wallet_unavailable.'),
+  'wallet.unknown': policy(AUTHORIZER, 'The wallet answered with an error value that is not a well-formed OAuth error code.'),
+
+  // ── Policy: the format policy (inside the authorizer)
+  'format.vp_token_invalid': policy(FORMAT, 'The vp_token is missing or not shaped as the query requires.'),
+  'format.unknown_query_id': policy(FORMAT, 'The vp_token has a key that is not a credential query id of this request.'),
+  'format.query_not_covered': policy(FORMAT, 'The vp_token does not contain the credentials the query requires.'),
+  'format.cardinality': policy(FORMAT, 'A credential query received the wrong number of presentations.'),
+  'format.unsupported_format': policy(FORMAT, 'The credential format is not supported.'),
+  'format.sd_jwt_malformed': policy(FORMAT, 'An SD-JWT presentation could not be decoded.'),
+  'format.mdoc_malformed': policy(FORMAT, 'An mdoc DeviceResponse could not be decoded.'),
+  'format.cbor_budget_exceeded': policy(FORMAT, 'The CBOR in the response needs more decoding work than allowed.'),
+  'format.jwt_malformed': policy(FORMAT, 'A JWT presentation or credential could not be decoded.'),
+  'format.ldp_malformed': policy(FORMAT, 'A Data Integrity (ldp) presentation is not a JSON object.'),
+  'format.submission_invalid': policy(FORMAT, 'The presentation_submission is missing, unexpected or does not match the presentation definition.'),
+  'format.id_token_missing': policy(FORMAT, 'The response type requires an id_token and none was sent.'),
+  'format.id_token_malformed': policy(FORMAT, 'The id_token is not a decodable JWT.'),
+  'format.haip_violation': policy(FORMAT, 'The presentation does not meet the HAIP profile.'),
+
+  // ── Policy: localValidator (@vp-authorizer/local)
+  'credential_query.invalid_query': policy(VALIDATOR, 'The credential query of this authorization cannot be evaluated.'),
+  'credential_query.unknown_query': policy(VALIDATOR, 'A presentation answers a credential query that this request does not contain.'),
+  'credential_query.cardinality': policy(VALIDATOR, 'A credential query received more presentations than it allows.'),
+  'credential_query.format_mismatch': policy(VALIDATOR, 'The presentation format does not match the credential query.'),
+  'credential_query.meta_mismatch': policy(VALIDATOR, 'The credential type does not match the credential query meta constraints.'),
+  'credential_query.claims_unsatisfied': policy(VALIDATOR, 'The presentation does not disclose the claims the credential query requires.'),
+  'credential_query.value_mismatch': policy(VALIDATOR, 'A disclosed claim does not have one of the values the credential query allows.'),
+  'credential_query.holder_binding_missing': policy(VALIDATOR, 'The credential query requires cryptographic holder binding and the presentation has no holder proof.'),
+  'credential_query.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the credential query.'),
+  'trusted_authorities.no_match': policy(VALIDATOR, 'The credential was not issued under any trusted authority the credential query names.'),
+  'trusted_authorities.unsupported': policy(VALIDATOR, 'The credential query names a trusted authority type this validator cannot evaluate.'),
+  'transaction_data.invalid': policy(VALIDATOR, 'A transaction_data entry of this authorization cannot be decoded.'),
+  'transaction_data.not_covered': policy(VALIDATOR, 'A transaction_data entry is not covered by any presentation of the credential queries it names.'),
+  'presentation_exchange.unknown_descriptor': policy(VALIDATOR, 'A presentation answers an input descriptor that the presentation definition does not contain.'),
+  'presentation_exchange.format_mismatch': policy(VALIDATOR, 'The presentation format is not allowed by its input descriptor.'),
+  'presentation_exchange.fields_unsatisfied': policy(VALIDATOR, 'The credential does not meet the input descriptor field constraints.'),
+  'presentation_exchange.unsupported_jsonpath': policy(VALIDATOR, 'The presentation definition uses a JSONPath expression outside the supported safe subset.'),
+  'presentation_exchange.unsupported_filter': policy(VALIDATOR, 'The presentation definition uses a JSON Schema filter keyword this validator does not evaluate.'),
+  'presentation_exchange.unsupported_constraint': policy(VALIDATOR, 'The presentation definition uses a constraint this validator does not evaluate.'),
+  'presentation_exchange.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the presentation definition.'),
+
+  // ── Policy: both local clients (validator: trustedIssuer policy; verifier: x5c chains)
+  'trusted_issuer.untrusted': policy(['localValidator', 'localVerifier'] as const, 'The issuer certificate chain does not lead to a trusted anchor or configured trusted issuer root.'),
+
+  // ── Policy: localVerifier (@vp-authorizer/local)
+  'format.unsupported': policy(VERIFIER, 'The presentation format is not supported by the local verifier.'),
+  'format.malformed': policy(VERIFIER, 'The presentation could not be decoded.'),
+  'proof.signature_invalid': policy(VERIFIER, 'The issuer signature is invalid.'),
+  'proof.algorithm_not_allowed': policy(VERIFIER, 'The signature algorithm is not allowed.'),
+  'proof.typ_invalid': policy(VERIFIER, 'The credential has an unexpected typ header.'),
+  'proof.disclosure_invalid': policy(VERIFIER, 'The selective disclosures are invalid.'),
+  'proof.claim_missing': policy(VERIFIER, 'A required claim is missing from the credential.'),
+  'proof.key_unresolvable': policy(VERIFIER, 'The issuer key could not be determined.'),
+  'proof.issuer_mismatch': policy(VERIFIER, 'The issuer claims disagree with each other or with the signing key.'),
+  'trusted_issuer.chain_invalid': policy(VERIFIER, 'The issuer certificate chain is invalid.'),
+  'trusted_issuer.weak_algorithm': policy(VERIFIER, 'The issuer certificate chain uses a weak signature algorithm or key.'),
+  'trusted_issuer.x5c_required': policy(VERIFIER, 'The issuer must identify its key with an x5c certificate chain.'),
+  'holder_binding.missing': policy(VERIFIER, 'Cryptographic holder binding is required but missing.'),
+  'holder_binding.invalid': policy(VERIFIER, 'The holder binding proof is malformed.'),
+  'holder_binding.key_missing': policy(VERIFIER, 'The credential has no holder key to verify the holder binding with.'),
+  'holder_binding.signature_invalid': policy(VERIFIER, 'The holder binding signature is invalid.'),
+  'holder_binding.nonce_mismatch': policy(VERIFIER, 'The holder binding nonce does not match the request.'),
+  'holder_binding.aud_mismatch': policy(VERIFIER, 'The holder binding audience does not match the verifier.'),
+  'holder_binding.iat_invalid': policy(VERIFIER, 'The holder binding issuance time is outside the accepted window.'),
+  'holder_binding.sd_hash_mismatch': policy(VERIFIER, 'The holder binding sd_hash does not match the presentation.'),
+  'holder_binding.transaction_data_mismatch': policy(VERIFIER, 'The transaction data hashes do not match the request.'),
+  'holder_binding.transaction_data_unsupported': policy(VERIFIER, 'Transaction data cannot be bound to this credential format.'),
+  'holder_binding.expired': policy(VERIFIER, 'The holder binding proof has expired.'),
+  'holder_binding.subject_mismatch': policy(VERIFIER, 'A credential in the presentation is not bound to the holder that signed it.'),
+  'mdoc.invalid': policy(VERIFIER, 'The mdoc DeviceResponse is malformed.'),
+  'mdoc.status_error': policy(VERIFIER, 'The DeviceResponse reports an error status.'),
+  'mdoc.document_count': policy(VERIFIER, 'The DeviceResponse must contain exactly one document.'),
+  'mdoc.digest_mismatch': policy(VERIFIER, 'An issuer-signed element does not match its digest in the MSO.'),
+  'mdoc.doctype_mismatch': policy(VERIFIER, 'The MSO docType does not match the document docType.'),
+  'mdoc.device_signature_invalid': policy(VERIFIER, 'The mdoc device signature is invalid.'),
+  'mdoc.device_mac_unsupported': policy(VERIFIER, 'mdoc device MAC authentication is not supported; a device signature is required.'),
+  'mdoc.device_key_invalid': policy(VERIFIER, 'The MSO device key is invalid or unsupported.'),
+  'mdoc.unauthorized_device_element': policy(VERIFIER, 'A device-signed element is not authorized by the MSO key authorizations.'),
+  'validity.expired': policy(VERIFIER, 'The credential has expired.'),
+  'validity.not_yet_valid': policy(VERIFIER, 'The credential is not yet valid.'),
+  'validity.invalid': policy(VERIFIER, 'The credential validity period is malformed.'),
+  'status.revoked': policy(VERIFIER, 'The credential has been revoked.'),
+  'status.suspended': policy(VERIFIER, 'The credential is suspended.'),
+  'status.unknown_value': policy(VERIFIER, 'The credential status has a value the verifier does not accept.'),
+  'status.unavailable': policy(VERIFIER, 'The credential status could not be determined.'),
+  'status.unsupported': policy(VERIFIER, 'The credential status mechanism is not supported.'),
+  'did.invalid': policy(VERIFIER, 'The DID or DID URL is malformed.'),
+  'did.method_disabled': policy(VERIFIER, 'The DID method is disabled by configuration.'),
+  'did.method_unsupported': policy(VERIFIER, 'The DID method is unknown.'),
+  'did.needs_remote_resolver': policy(VERIFIER, 'The DID method is enabled but needs a remote resolver; the local verifier resolves only did:jwk, did:key and did:web.'),
+  'did.resolution_failed': policy(VERIFIER, 'The DID document could not be resolved.'),
+  'did.key_not_found': policy(VERIFIER, 'The DID document has no matching verification method.'),
+  'vp.holder_mismatch': policy(VERIFIER, 'The presentation holder does not match its signing key.'),
+  'id_token.invalid': policy(VERIFIER, 'The ID token is malformed.'),
+  'id_token.not_self_issued': policy(VERIFIER, 'The ID token is not self-issued (iss must equal sub).'),
+  'id_token.sub_mismatch': policy(VERIFIER, 'The ID token subject does not match its key.'),
+  'id_token.sub_jwk_missing': policy(VERIFIER, 'The ID token has a thumbprint subject but no sub_jwk.'),
+  'id_token.sub_jwk_not_allowed': policy(VERIFIER, 'The ID token must not carry sub_jwk with a DID subject.'),
+  'id_token.signature_invalid': policy(VERIFIER, 'The ID token signature is invalid.'),
+  'id_token.aud_mismatch': policy(VERIFIER, 'The ID token audience does not contain the verifier.'),
+  'id_token.nonce_mismatch': policy(VERIFIER, 'The ID token nonce does not match the request.'),
+  'id_token.expired': policy(VERIFIER, 'The ID token has expired.'),
+  'id_token.not_yet_valid': policy(VERIFIER, 'The ID token is not yet valid (nbf).'),
+  'id_token.iat_invalid': policy(VERIFIER, 'The ID token issuance time is outside the accepted window.'),
+
+  // ── Error classes thrown to the host program (caught and turned into one of the codes above
+  //    when they happen while processing a response)
+  'cbor.refused': thrown('@vp-authorizer/core', 'WalletCborRefused: CBOR from a wallet is malformed or uses something a wallet has no reason to send (becomes format.mdoc_malformed or mdoc.invalid).'),
+  'outbound.destination_refused': thrown('@vp-authorizer/local', 'OutboundFetchError: the URL or a resolved address is outside the outbound fetch policy; nothing was sent.'),
+  'outbound.timeout': thrown('@vp-authorizer/local', 'OutboundFetchError: no complete response within the time limit.'),
+  'outbound.too_large': thrown('@vp-authorizer/local', 'OutboundFetchError: the response is larger than the size limit.'),
+  'outbound.redirect': thrown('@vp-authorizer/local', 'OutboundFetchError: the server answered with a redirect, which is never followed.'),
+  'outbound.http_status': thrown('@vp-authorizer/local', 'OutboundFetchError: the server answered with an error status.'),
+  'outbound.network': thrown('@vp-authorizer/local', 'OutboundFetchError: the request failed.'),
+  'store.record_format': thrown('@vp-authorizer/redis', 'RecordFormatError: a stored value was written by a newer version or not by vp-authorizer at all; not retryable.'),
+} as const satisfies Record<string, CodeEntry>;
+
+type Table = typeof CODES;
+/** Every code a user can see. */
+export type Code = keyof Table;
+/** Codes answered over HTTP (the codes of AuthorizerError). */
+export type ErrorCode = { [K in Code]: Table[K] extends HttpCodeEntry ? K : never }[Code];
+/** Codes that appear as `error.code` of a PolicyResult. */
+export type PolicyCode = { [K in Code]: Table[K] extends PolicyCodeEntry ? K : never }[Code];
+/** Policy codes a given producer may emit (for example `PolicyCodeOf<'localVerifier'>`). */
+export type PolicyCodeOf<P extends PolicyProducer> = { [K in Code]: Table[K] extends PolicyCodeEntry<infer B> ? (P extends B[number] ? K : never) : never }[Code];
+/** Codes of error classes thrown by one package (beside the HTTP codes that some classes carry). */
+export type ErrorClassCode = { [K in Code]: Table[K] extends ErrorClassCodeEntry ? K : never }[Code];
+
+/** The HTTP codes alone, with their status, OAuth error and default message. */
+export const ERROR_CODES = Object.fromEntries(Object.entries(CODES).filter(([, entry]) => entry.kind === 'http')) as { readonly [K in ErrorCode]: Table[K] };
+
+export const isCode = (value: unknown): value is Code => typeof value === 'string' && Object.hasOwn(CODES, value);
+
+/** The problem `type` URL of a code. */
+export const errorTypeUrl = (code: string): string => `${ERROR_TYPE_BASE}${code}`;
+
+/**
+ * The RFC 9457-style error of a policy code: `type`, `title` and `code` from the table, plus the
+ * hosted API's name as `vidosType` where it has one.
+ */
+export function policyProblem<C extends PolicyCode>(code: C, detail?: string): { type: string; title: string; detail?: string; code: C; vidosType?: string } {
+  const entry: PolicyCodeEntry = CODES[code];
+  return {
+    type: errorTypeUrl(code),
+    title: entry.title,
+    ...(detail === undefined ? {} : { detail }),
+    code,
+    ...(entry.hostedName === undefined ? {} : { vidosType: entry.hostedName }),
+  };
+}

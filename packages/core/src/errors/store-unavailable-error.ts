@@ -1,10 +1,12 @@
+import type { Code } from './error-codes.js';
+
 /**
  * Stores throw this when their backing engine cannot be reached (connection refused, timeout).
  * The HTTP layer answers 503 with Retry-After; nothing already stored is lost.
  */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
-  readonly code = 'store.unavailable' as const;
+  readonly code = 'store.unavailable' satisfies Code;
   readonly retryAfterSeconds: number;
 
   constructor(message = 'The store is unavailable.', options: { cause?: unknown; retryAfterSeconds?: number } = {}) {

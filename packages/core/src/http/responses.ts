@@ -31,7 +31,7 @@ export function errorResponse(error: unknown, audience: ErrorAudience): CoreResp
     const allow = (error as { allow?: string[] }).allow;
     return renderError(error, audience, allow ? [['allow', allow.join(', ')]] : []);
   }
-  return renderError(new AuthorizerError('internal'), audience);
+  return renderError(new AuthorizerError('server.internal_error'), audience);
 }
 
 function renderError(error: AuthorizerError, audience: ErrorAudience, headers: [string, string][] = []): CoreResponse {
@@ -53,5 +53,5 @@ function renderError(error: AuthorizerError, audience: ErrorAudience, headers: [
 
 /** True when an error is one we answer on purpose (not a bug to hand to the host's error path). */
 export function isExpectedError(error: unknown): boolean {
-  return error instanceof AuthorizerError ? error.code !== 'internal' : isStoreUnavailableError(error);
+  return error instanceof AuthorizerError ? error.code !== 'server.internal_error' : isStoreUnavailableError(error);
 }

@@ -1,4 +1,7 @@
-export type DidErrorCode = 'did.invalid' | 'did.method_disabled' | 'did.method_unsupported' | 'did.needs_remote_resolver' | 'did.resolution_failed' | 'did.key_not_found';
+import type { PolicyCode } from '@vp-authorizer/core';
+
+/** The `did.*` rows of core's CODES table. */
+export type DidErrorCode = Extract<PolicyCode, `did.${string}`>;
 
 /** A DID could not be turned into a verification key; `message` is safe to show (no key material). */
 export class DidResolutionError extends Error {

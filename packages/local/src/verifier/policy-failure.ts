@@ -1,7 +1,5 @@
-import type { PolicyResult } from '@vp-authorizer/core';
-import { VERIFIER_ERROR_TITLES, type VerifierErrorCode } from './verifier-error-codes.js';
-
-export const ERROR_TYPE_BASE = 'https://vp-authorizer.dev/errors/';
+import { CODES, policyProblem, type PolicyResult } from '@vp-authorizer/core';
+import type { VerifierErrorCode } from './verifier-error-codes.js';
 
 /**
  * Thrown inside a check to end it with a policy error. Never escapes `verify`: it becomes a
@@ -13,7 +11,7 @@ export class PolicyFailure extends Error {
     readonly code: VerifierErrorCode,
     readonly detail?: string,
   ) {
-    super(detail ?? VERIFIER_ERROR_TITLES[code]);
+    super(detail ?? CODES[code].title);
   }
 }
 
@@ -24,7 +22,7 @@ export function failed(path: (string | number)[], policy: PolicyName, code: Veri
     path,
     policy,
     service: 'verifier',
-    error: { type: `${ERROR_TYPE_BASE}${code}`, title: VERIFIER_ERROR_TITLES[code], detail: detail ?? VERIFIER_ERROR_TITLES[code], code },
+    error: policyProblem(code, detail ?? CODES[code].title),
   };
 }
 

@@ -1,4 +1,5 @@
 import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } from '@peculiar/x509';
+import type { PolicyCode } from '@vp-authorizer/core';
 import { parseCertificate, sameDer, type ParsedCertificate } from './certificate.js';
 import { weakKeyProblem, weakSignatureProblem } from './certificate-strength.js';
 import { signingLeafProblem } from './check-signing-leaf.js';
@@ -17,7 +18,7 @@ export type ChainVerification =
       /** x5c[0] itself is a configured anchor (a directly trusted key), by DER equality. */
       leafIsAnchor: boolean;
     }
-  | { valid: false; code: 'trusted_issuer.untrusted' | 'trusted_issuer.chain_invalid' | 'trusted_issuer.weak_algorithm'; detail: string };
+  | { valid: false; code: Extract<PolicyCode, 'trusted_issuer.untrusted' | 'trusted_issuer.chain_invalid' | 'trusted_issuer.weak_algorithm'>; detail: string };
 
 /** Extensions we process or can safely ignore; any other critical extension fails (RFC 5280 4.2). */
 const KNOWN_EXTENSIONS = new Set([

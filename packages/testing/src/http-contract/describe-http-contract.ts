@@ -310,7 +310,7 @@ function mechanicsCases(server: Server, mode: { hostBodyParsers: boolean; errorP
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ type: 'internal', message: 'An internal error occurred.', status: 500 });
+    expect(JSON.parse(text)).toEqual({ type: 'server.internal_error', message: 'An internal error occurred.', status: 500 });
     expect(text).not.toContain(FAKE_SECRET_DETAIL);
   });
 

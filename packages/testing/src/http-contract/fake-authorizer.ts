@@ -38,7 +38,7 @@ export function createFakeAuthorizer(options: { bodyLimitBytes?: number; basePat
     }
     if (request.path === '/boom') {
       handleOptions.onError?.(new Error(`fake failure: ${FAKE_SECRET_DETAIL}`));
-      return json(500, { type: 'internal', message: 'An internal error occurred.', status: 500 });
+      return json(500, { type: 'server.internal_error', message: 'An internal error occurred.', status: 500 });
     }
     if (request.path === '/empty') return { status: 204, headers: [] };
     return json(404, { type: 'request.route_not_found', message: 'No such endpoint.', status: 404 });
@@ -60,7 +60,7 @@ export function createFakeAuthorizer(options: { bodyLimitBytes?: number; basePat
         const bytes = request.body ? await readBodyWithLimit(request.body, bodyLimitBytes) : new Uint8Array(0);
         answer = await handle({ method: request.method, path, query: url.searchParams, headers: request.headers, ...(bytes.byteLength > 0 ? { body: { kind: 'bytes', bytes } } : {}) });
       } catch (error) {
-        const e = error instanceof AuthorizerError ? error : new AuthorizerError('internal');
+        const e = error instanceof AuthorizerError ? error : new AuthorizerError('server.internal_error');
         answer = json(e.status, { type: e.code, message: e.message, status: e.status });
       }
       const headers = new Headers();
