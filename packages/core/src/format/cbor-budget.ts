@@ -1,3 +1,5 @@
+import type { Code } from '../errors/error-codes.js';
+
 /**
  * Work units one wallet response may spend on CBOR: one per decoded item, one per cborToJson
  * node and one per 256 bytes handed to the decoder. A legitimate mDL DeviceResponse with a
@@ -9,6 +11,7 @@ export const DEFAULT_CBOR_BUDGET = 200_000;
 /** Thrown when a response has spent its whole CBOR budget. */
 export class CborBudgetExceeded extends Error {
   override readonly name = 'CborBudgetExceeded';
+  readonly code = 'format.cbor_budget_exceeded' satisfies Code;
   constructor() {
     super('the CBOR in this response needs more decoding work than allowed');
   }

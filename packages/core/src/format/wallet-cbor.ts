@@ -1,9 +1,11 @@
 import { Decoder } from 'cbor-x';
+import type { Code } from '../errors/error-codes.js';
 import { CborBudget } from './cbor-budget.js';
 
 /** Thrown for CBOR that is malformed or uses something a wallet has no reason to send. */
 export class WalletCborRefused extends Error {
   override readonly name = 'WalletCborRefused';
+  readonly code = 'cbor.refused' satisfies Code;
 }
 
 const MAX_DEPTH = 64;

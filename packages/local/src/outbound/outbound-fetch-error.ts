@@ -1,3 +1,5 @@
+import type { ErrorClassCode } from '@vp-authorizer/core';
+
 /** Why a wallet-triggered fetch failed. Callers turn it into a result error, never into a throw. */
 export type OutboundFetchFailure =
   /** The URL or a resolved address is outside the outbound fetch policy (nothing was sent). */
@@ -17,13 +19,25 @@ const MESSAGES: Record<OutboundFetchFailure, string> = {
   network: 'the request failed',
 };
 
+const CODE_OF = {
+  destination: 'outbound.destination_refused',
+  timeout: 'outbound.timeout',
+  too_large: 'outbound.too_large',
+  redirect: 'outbound.redirect',
+  http_status: 'outbound.http_status',
+  network: 'outbound.network',
+} as const satisfies Record<OutboundFetchFailure, Extract<ErrorClassCode, `outbound.${string}`>>;
+
 /**
  * Messages are fixed per reason: nothing the remote host sent (status, body, headers) and no
  * resolved address is echoed, so a wallet cannot use the verifier as a probe of other hosts.
  */
 export class OutboundFetchError extends Error {
   override readonly name = 'OutboundFetchError';
+  /** The stable code of `reason` in core's CODES table. */
+  readonly code: (typeof CODE_OF)[OutboundFetchFailure];
   constructor(readonly reason: OutboundFetchFailure) {
     super(MESSAGES[reason]);
+    this.code = CODE_OF[reason];
   }
 }

@@ -1,3 +1,5 @@
+import type { Code } from '@vp-authorizer/core';
+
 /**
  * A deliberately small, safe JSONPath subset for Presentation Exchange `constraints.fields.path`:
  * `$`, `.key`, `['key']` / `["key"]`, `[n]`, `[*]` and `.*`. Recursive descent (`..`), unions,
@@ -8,6 +10,7 @@ export type JsonPathSegment = { kind: 'key'; key: string } | { kind: 'index'; in
 
 export class UnsupportedJsonPathError extends Error {
   override readonly name = 'UnsupportedJsonPathError';
+  readonly code = 'presentation_exchange.unsupported_jsonpath' satisfies Code;
 }
 
 const MAX_LENGTH = 512;
