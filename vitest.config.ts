@@ -7,6 +7,8 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/inde
 export default defineConfig({
   resolve: {
     alias: {
+      // Before '@vp-authorizer/core': aliases match by prefix, in order.
+      '@vp-authorizer/core/formats': fileURLToPath(new URL('./packages/core/src/formats/index.ts', import.meta.url)),
       '@vp-authorizer/core': pkg('core'),
       '@vp-authorizer/express': pkg('express'),
       '@vp-authorizer/hono': pkg('hono'),

@@ -5,7 +5,7 @@ import * as core from '@vp-authorizer/core';
 import * as local from '@vp-authorizer/local';
 import * as redis from '@vp-authorizer/redis';
 import { CODES } from '@vp-authorizer/core';
-import { FormatFailure } from '../../packages/core/src/format/format-error.js';
+import { FormatFailure } from '../../packages/core/src/formats/format-error.js';
 import { PolicyFailure } from '../../packages/local/src/verifier/policy-failure.js';
 import { UnsupportedJsonPathError } from '../../packages/local/src/validator/presentation-exchange/json-path.js';
 

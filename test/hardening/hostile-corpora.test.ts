@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT_BYTES, type CoreResponse } from '@vp-authorizer/core';
-import { FormatFailure } from '../../packages/core/src/format/format-error.js';
-import { parseMdoc } from '../../packages/core/src/format/parse-mdoc.js';
-import { parseSdJwt } from '../../packages/core/src/format/parse-sd-jwt.js';
+import { FormatFailure } from '../../packages/core/src/formats/format-error.js';
+import { parseMdoc } from '../../packages/core/src/formats/mso-mdoc/parse-mdoc.js';
+import { parseSdJwt } from '../../packages/core/src/formats/sd-jwt-vc/parse-sd-jwt.js';
 import { STALL_BUDGET_MS } from './support/fuzz-budget.js';
 import {
   DCQL_MIXED,

@@ -8,7 +8,7 @@ import { AuthorizerError } from './errors/authorizer-error.js';
 import { ConfigError } from './errors/config-error.js';
 import { describeError, guardLogger, silentLogger, type Logger } from './events/logger.js';
 import type { AuthorizerEvent } from './events/authorizer-event.js';
-import type { ExtractedCredential } from './format/extracted-credential.js';
+import type { ExtractedCredential } from './formats/shared/extracted-credential.js';
 import type { CoreRequest, CoreResponse } from './http/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
 import { refuseParsedOverLimit } from './http/node-body-limits.js';

@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ParsedPresentation, PolicyResult } from '@vp-authorizer/core';
-import { sharedItemDeviceResponse } from '../src/format/hostile-cbor.test-support.js';
+import { sharedItemDeviceResponse } from '../src/formats/shared/hostile-cbor.test-support.js';
 import { fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;

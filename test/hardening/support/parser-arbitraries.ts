@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { cbor } from '../../../packages/core/src/format/test-fixtures.js';
+import { cbor } from '../../../packages/core/src/formats/shared/test-fixtures.js';
 import { POISON_KEYS, anyString, b64url, hostileJson, jwtLike, key, segment } from './arbitraries.js';
 
 export const FORMATS = ['dc+sd-jwt', 'vc+sd-jwt', 'mso_mdoc', 'jwt_vc_json', 'jwt_vp_json', 'jwt_vp', 'jwt_vc', 'ldp_vp', 'ldp_vc', 'unknown_fmt', '__proto__', 'constructor'];

@@ -1,4 +1,4 @@
-import type { ExtractedCredential } from '../format/extracted-credential.js';
+import type { ExtractedCredential } from '../formats/shared/extracted-credential.js';
 import type { PolicyError, PolicyResult } from '../clients/policy-result.js';
 
 export type AuthorizationStatus = 'created' | 'pending' | 'authorized' | 'rejected' | 'error' | 'expired';

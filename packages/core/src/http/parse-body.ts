@@ -1,6 +1,6 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreRequest } from './core-request.js';
-import { withinJsonDepth } from './json-depth.js';
+import { withinJsonDepth } from '../formats/shared/json-depth.js';
 
 export type BodyKind = 'json' | 'form';
 

@@ -1,6 +1,6 @@
 import type { AuthorizationStatus } from '../authorization/authorization-record.js';
 import type { PolicyResult } from '../clients/policy-result.js';
-import type { ExtractedCredential } from '../format/extracted-credential.js';
+import type { ExtractedCredential } from '../formats/shared/extracted-credential.js';
 import { isProcessing, loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 

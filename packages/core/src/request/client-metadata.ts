@@ -1,28 +1,27 @@
 import type { AuthorizationQuery, AuthorizationRecord, DcqlQuery, PresentationDefinition } from '../authorization/authorization-record.js';
 import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
+import { FORMATS, formatDescriptor, formatNames } from '../formats/registry.js';
 import { ES256_ONLY } from './accepted-algorithms.js';
 
-/** Per-format algorithm parameters (OpenID4VP 1.0 appendix B) for one accepted-algorithm set. */
+/**
+ * Per-format algorithm parameters (OpenID4VP 1.0 appendix B) for one accepted-algorithm set: every
+ * name of every registered format that defines parameters.
+ */
 export function formatParameters(algs: SupportedAlgorithms): Record<string, Record<string, unknown>> {
-  const jose = (): string[] => [...algs.jose];
-  const cose = (): number[] => [...algs.cose];
-  return {
-    'dc+sd-jwt': { 'sd-jwt_alg_values': jose(), 'kb-jwt_alg_values': jose() },
-    'vc+sd-jwt': { 'sd-jwt_alg_values': jose(), 'kb-jwt_alg_values': jose() },
-    mso_mdoc: { issuerauth_alg_values: cose(), deviceauth_alg_values: cose() },
-    jwt_vc_json: { alg_values: jose() },
-    jwt_vp_json: { alg_values: jose() },
-    jwt_vc: { alg_values: jose() },
-    jwt_vp: { alg_values: jose() },
-  };
+  return Object.fromEntries(
+    FORMATS.flatMap((descriptor) => {
+      const parameters = descriptor.vpFormatParameters;
+      return parameters ? formatNames(descriptor).map((name) => [name, parameters(algs)]) : [];
+    }),
+  );
 }
 
 /** The parameters for a verifier that does not declare its algorithms (ES256 / COSE ES256 only). */
 export const FORMAT_PARAMETERS: Record<string, Record<string, unknown>> = formatParameters(ES256_ONLY);
 
 /** Formats Presentation Exchange wallets (drafts ≤ 25) expect to see offered. */
-const LEGACY_PE_FORMATS = ['jwt_vp_json', 'jwt_vc_json', 'jwt_vp'];
+const LEGACY_PE_FORMATS = FORMATS.filter((d) => d.offeredToPresentationExchange).map((d) => d.id);
 
 /** Both AES-GCM sizes, as HAIP requires the verifier to list. */
 export const ENCRYPTED_RESPONSE_ENC_VALUES = ['A128GCM', 'A256GCM'] as const;
@@ -46,8 +45,9 @@ export function vpFormatsSupported(query: AuthorizationQuery, algs: SupportedAlg
 /** Pre-1.0 `vp_formats` (`alg` lists), kept for Presentation Exchange wallets. */
 function legacyVpFormats(query: AuthorizationQuery, algs: SupportedAlgorithms): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const [format, params] of Object.entries(vpFormatsSupported(query, algs))) {
-    out[format] = format.includes('sd-jwt') ? { ...params } : { alg: [...algs.jose] };
+  for (const format of Object.keys(vpFormatsSupported(query, algs))) {
+    const legacy = formatDescriptor(format)?.legacyVpFormatParameters;
+    out[format] = legacy ? legacy(algs) : { alg: [...algs.jose] };
   }
   return out;
 }

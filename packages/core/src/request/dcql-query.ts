@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { DcqlQuery } from '../authorization/authorization-record.js';
 import type { FieldError } from '../errors/authorizer-error.js';
+import { formatDescriptor } from '../formats/registry.js';
 import { jsonPointer } from './json-pointer.js';
 import { plainObject } from './plain-object.js';
 
@@ -49,25 +50,11 @@ export const dcqlQuerySchema = v.looseObject({
   ),
 });
 
+/** The format's own `meta` rules (its descriptor); unknown formats have none here and fail when a response arrives. */
 function metaIssues(format: string, meta: Record<string, unknown> | undefined, at: (string | number)[]): FieldError[] {
   if (meta === undefined) return [];
-  const issues: FieldError[] = [];
-  if (format === 'dc+sd-jwt' || format === 'vc+sd-jwt') {
-    const vct = meta.vct_values;
-    if (!Array.isArray(vct) || vct.length === 0 || !vct.every((x) => typeof x === 'string' && x.length > 0)) {
-      issues.push({ pointer: jsonPointer([...at, 'meta', 'vct_values']), detail: `a ${format} credential query needs meta.vct_values: a non-empty array of strings` });
-    }
-  } else if (format === 'mso_mdoc') {
-    if (typeof meta.doctype_value !== 'string' || meta.doctype_value.length === 0) {
-      issues.push({ pointer: jsonPointer([...at, 'meta', 'doctype_value']), detail: 'an mso_mdoc credential query needs meta.doctype_value: a non-empty string' });
-    }
-  } else if (format === 'jwt_vc_json' || format === 'ldp_vc') {
-    const types = meta.type_values;
-    if (types !== undefined && (!Array.isArray(types) || types.length === 0 || !types.every((t) => Array.isArray(t) && t.every((x) => typeof x === 'string')))) {
-      issues.push({ pointer: jsonPointer([...at, 'meta', 'type_values']), detail: 'meta.type_values must be a non-empty array of arrays of strings' });
-    }
-  }
-  return issues;
+  const issues = formatDescriptor(format)?.dcqlMetaIssues?.(meta, format) ?? [];
+  return issues.map((issue) => ({ pointer: jsonPointer([...at, ...issue.path]), detail: issue.detail }));
 }
 
 /**
@@ -90,11 +77,11 @@ export function dcqlQueryIssues(query: DcqlQuery, base: (string | number)[]): Fi
       if (claimIds.has(claim.id)) issues.push({ pointer: jsonPointer([...at, 'claims', j, 'id']), detail: `duplicate claim id "${claim.id}"` });
       claimIds.add(claim.id);
     });
-    if (cred.format === 'mso_mdoc') {
+    const claimPathIssue = formatDescriptor(cred.format)?.dcqlClaimPathIssue;
+    if (claimPathIssue) {
       cred.claims?.forEach((claim, j) => {
-        if (claim.path.length !== 2 || !claim.path.every((p) => typeof p === 'string')) {
-          issues.push({ pointer: jsonPointer([...at, 'claims', j, 'path']), detail: 'an mso_mdoc claim path is exactly [namespace, element identifier]' });
-        }
+        const detail = claimPathIssue(claim.path);
+        if (detail) issues.push({ pointer: jsonPointer([...at, 'claims', j, 'path']), detail });
       });
     }
     if (cred.claim_sets !== undefined) {

@@ -1,13 +1,13 @@
 import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
+import { allowedUnderHaip, haipFormatIds } from '../formats/registry.js';
 import { isDcApiBody, type CreateAuthorizationBody } from './create-authorization-body.js';
 import type { SigningMaterial } from './signing-material.js';
 import { checkWalletMetadata } from './wallet-metadata.js';
 
 export { checkWalletMetadata, parseWalletMetadataParam } from './wallet-metadata.js';
 
-const HAIP_FORMATS = ['dc+sd-jwt', 'mso_mdoc'];
 
 /** Formats a query asks for (DCQL credential formats; PE definition-level and descriptor-level format keys). */
 export function queryFormats(body: Pick<CreateAuthorizationBody, 'query'>): string[] {
@@ -44,7 +44,7 @@ export function enforceHaipOnCreate(
 
   if (body.query.type === 'DCQL') {
     body.query.dcql.credentials.forEach((c, i) => {
-      if (!HAIP_FORMATS.includes(c.format)) add('haip.credential_format', `/query/dcql/credentials/${i}/format`, `HAIP allows only the formats dc+sd-jwt and mso_mdoc, not ${c.format}`);
+      if (!allowedUnderHaip(c.format)) add('haip.credential_format', `/query/dcql/credentials/${i}/format`, `HAIP allows only the formats ${haipFormatIds().join(' and ')}, not ${c.format}`);
       if (c.require_cryptographic_holder_binding === false) {
         add('haip.holder_binding', `/query/dcql/credentials/${i}/require_cryptographic_holder_binding`, 'HAIP requires cryptographic holder binding; require_cryptographic_holder_binding: false is not allowed');
       }

@@ -1,8 +1,9 @@
 import type { SupportedAlgorithms } from '../clients/verifier-client.js';
 import { ES256_ONLY } from './accepted-algorithms.js';
 import { ENCRYPTED_RESPONSE_ENC_VALUES } from './client-metadata.js';
-import { withinJsonDepth } from '../http/json-depth.js';
+import { withinJsonDepth } from '../formats/shared/json-depth.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
+import { formatDescriptor } from '../formats/registry.js';
 import { jsonPointer } from './json-pointer.js';
 
 /**
@@ -77,19 +78,10 @@ export function walletMetadataShapeIssues(metadata: Record<string, unknown>): Fi
 
 const list = (m: Record<string, unknown>, key: string): string[] | undefined => m[key] as string[] | undefined;
 
-/** Does a wallet's entry for one format share an algorithm with ours (absent parameters = no restriction)? */
+/** Does a wallet's entry for one format share an algorithm with ours (the format's descriptor decides)? */
 function formatIssue(format: string, entry: unknown, algs: SupportedAlgorithms): string | undefined {
   if (!isObject(entry)) return `vp_formats_supported.${format} must be an object`;
-  const has = (key: string, accepted: readonly unknown[]): boolean => {
-    const values = entry[key];
-    return values === undefined || (Array.isArray(values) && values.some((x) => accepted.includes(x)));
-  };
-  if (format === 'dc+sd-jwt') {
-    if (!has('sd-jwt_alg_values', algs.jose) || !has('kb-jwt_alg_values', algs.jose)) return `the wallet's ${format} algorithms do not include any of ${algs.jose.join(', ')}`;
-  } else if (format === 'mso_mdoc') {
-    if (!has('issuerauth_alg_values', algs.cose) || !has('deviceauth_alg_values', algs.cose)) return `the wallet's ${format} algorithms do not include any of the COSE algorithms ${algs.cose.join(', ')}`;
-  }
-  return undefined;
+  return formatDescriptor(format)?.walletMetadataIssue?.(entry, algs, format);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { compactDecrypt, decodeProtectedHeader, importJWK } from 'jose';
 import type { EncryptionKeyRecord } from '../authorization/authorization-record.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { withinJsonDepth } from '../http/json-depth.js';
+import { withinJsonDepth } from '../formats/shared/json-depth.js';
 
 const invalid = (message: string, cause?: unknown): AuthorizerError =>
   new AuthorizerError('authorization.invalid_jwe', cause === undefined ? { message } : { message, cause });

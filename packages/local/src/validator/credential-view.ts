@@ -1,7 +1,9 @@
 import type { JsonObject, ParsedPresentation } from '@vp-authorizer/core';
+import { dispatchByFamily, formatDescriptor, presentationFormat, type FamilyHandlers, type FormatFamily } from '@vp-authorizer/core/formats';
 import { mdocIssuerCertificateChains } from './trust/mdoc-x5chain.js';
 
-export type CredentialFamily = 'sd-jwt' | 'mdoc' | 'w3c';
+/** The family of the credential's format (core's format registry). */
+export type CredentialFamily = FormatFamily;
 
 /**
  * One credential inside a presentation, reduced to what query matching needs. An SD-JWT or a
@@ -43,108 +45,89 @@ function w3cTypes(credential: JsonObject): string[] {
   return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
 }
 
+/** Views of one family's presentations; `@vp-authorizer/core/formats` decides which family a presentation is in. */
+const VIEWS: FamilyHandlers<CredentialView[]> = {
+  'sd-jwt': (presentation) => {
+    const vct = presentation.vct ?? (typeof presentation.claims.vct === 'string' ? presentation.claims.vct : undefined);
+    return [
+      {
+        family: 'sd-jwt',
+        subIndex: undefined,
+        ...(vct === undefined ? {} : { vct }),
+        claims: presentation.claims,
+        peDocuments: [presentation.claims],
+        holderBinding: presentation.kbJwt !== undefined,
+        x5c: x5cFromHeader(presentation.issuerJwt.header),
+      },
+    ];
+  },
+  mdoc: (presentation) => {
+    const chains = mdocIssuerCertificateChains(presentation.raw);
+    return presentation.documents.map((doc, d) => {
+      const claims = Object.fromEntries(
+        Object.entries(doc.nameSpaces).map(([ns, items]) => [ns, Object.fromEntries(items.map((item) => [item.elementIdentifier, item.elementValue]))]),
+      );
+      // deviceMac has no verifier key in OpenID4VP, so only a deviceSignature counts as binding.
+      return { family: 'mdoc' as const, subIndex: d, docType: doc.docType, claims, peDocuments: [claims], holderBinding: doc.hasDeviceSignature, x5c: chains[d] ?? [] };
+    });
+  },
+  w3c: (presentation) => {
+    switch (presentation.kind) {
+      case 'jwt-vc':
+        return [
+          {
+            family: 'w3c',
+            subIndex: undefined,
+            types: presentation.types,
+            claims: presentation.credential,
+            peDocuments: [presentation.credential, presentation.jwt.payload],
+            holderBinding: false,
+            x5c: x5cFromHeader(presentation.jwt.header),
+          },
+        ];
+      case 'jwt-vp':
+        // The VP JWT is the holder proof; the verifier checks its signature, nonce and audience.
+        return presentation.credentials.map((vc, i) => ({
+          family: 'w3c' as const,
+          subIndex: i,
+          types: vc.types,
+          claims: vc.credential,
+          peDocuments: [vc.credential, vc.jwt.payload],
+          holderBinding: true,
+          x5c: x5cFromHeader(vc.jwt.header),
+        }));
+      case 'ldp': {
+        const raw = presentation.raw;
+        const isVp = w3cTypes(raw).includes('VerifiablePresentation');
+        if (!isVp) return [{ family: 'w3c', subIndex: undefined, types: w3cTypes(raw), claims: raw, peDocuments: [raw], holderBinding: false, x5c: [] }];
+        const embedded = Array.isArray(raw.verifiableCredential) ? raw.verifiableCredential : [raw.verifiableCredential];
+        return embedded.filter(isObject).map((vc, i) => ({
+          family: 'w3c' as const,
+          subIndex: i,
+          types: w3cTypes(vc),
+          claims: vc,
+          peDocuments: [vc],
+          holderBinding: raw.proof !== undefined,
+          x5c: [],
+        }));
+      }
+    }
+  },
+};
+
+/** The credentials of a presentation; none when it is in no registered format (nothing can match it). */
 export function credentialViews(presentation: ParsedPresentation): CredentialView[] {
-  switch (presentation.kind) {
-    case 'sd-jwt': {
-      const vct = presentation.vct ?? (typeof presentation.claims.vct === 'string' ? presentation.claims.vct : undefined);
-      return [
-        {
-          family: 'sd-jwt',
-          subIndex: undefined,
-          ...(vct === undefined ? {} : { vct }),
-          claims: presentation.claims,
-          peDocuments: [presentation.claims],
-          holderBinding: presentation.kbJwt !== undefined,
-          x5c: x5cFromHeader(presentation.issuerJwt.header),
-        },
-      ];
-    }
-    case 'mdoc': {
-      const chains = mdocIssuerCertificateChains(presentation.raw);
-      return presentation.documents.map((doc, d) => {
-        const claims = Object.fromEntries(
-          Object.entries(doc.nameSpaces).map(([ns, items]) => [ns, Object.fromEntries(items.map((item) => [item.elementIdentifier, item.elementValue]))]),
-        );
-        // deviceMac has no verifier key in OpenID4VP, so only a deviceSignature counts as binding.
-        return { family: 'mdoc' as const, subIndex: d, docType: doc.docType, claims, peDocuments: [claims], holderBinding: doc.hasDeviceSignature, x5c: chains[d] ?? [] };
-      });
-    }
-    case 'jwt-vc':
-      return [
-        {
-          family: 'w3c',
-          subIndex: undefined,
-          types: presentation.types,
-          claims: presentation.credential,
-          peDocuments: [presentation.credential, presentation.jwt.payload],
-          holderBinding: false,
-          x5c: x5cFromHeader(presentation.jwt.header),
-        },
-      ];
-    case 'jwt-vp':
-      // The VP JWT is the holder proof; the verifier checks its signature, nonce and audience.
-      return presentation.credentials.map((vc, i) => ({
-        family: 'w3c' as const,
-        subIndex: i,
-        types: vc.types,
-        claims: vc.credential,
-        peDocuments: [vc.credential, vc.jwt.payload],
-        holderBinding: true,
-        x5c: x5cFromHeader(vc.jwt.header),
-      }));
-    case 'ldp': {
-      const raw = presentation.raw;
-      const isVp = w3cTypes(raw).includes('VerifiablePresentation');
-      if (!isVp) return [{ family: 'w3c', subIndex: undefined, types: w3cTypes(raw), claims: raw, peDocuments: [raw], holderBinding: false, x5c: [] }];
-      const embedded = Array.isArray(raw.verifiableCredential) ? raw.verifiableCredential : [raw.verifiableCredential];
-      return embedded.filter(isObject).map((vc, i) => ({
-        family: 'w3c' as const,
-        subIndex: i,
-        types: w3cTypes(vc),
-        claims: vc,
-        peDocuments: [vc],
-        holderBinding: raw.proof !== undefined,
-        x5c: [],
-      }));
-    }
-  }
+  return dispatchByFamily(presentation, VIEWS, () => []);
 }
-
-/** Credential formats of one family; `vc+sd-jwt` is the pre-1.0 name of `dc+sd-jwt`. */
-export function formatFamily(format: string): CredentialFamily | undefined {
-  switch (format) {
-    case 'dc+sd-jwt':
-    case 'vc+sd-jwt':
-      return 'sd-jwt';
-    case 'mso_mdoc':
-      return 'mdoc';
-    case 'jwt_vc_json':
-    case 'jwt_vc':
-    case 'jwt_vp_json':
-    case 'jwt_vp':
-    case 'ldp_vc':
-    case 'ldp_vp':
-    case 'ldp':
-      return 'w3c';
-    default:
-      return undefined;
-  }
-}
-
-const KIND_FAMILY: Record<ParsedPresentation['kind'], CredentialFamily> = { 'sd-jwt': 'sd-jwt', mdoc: 'mdoc', 'jwt-vc': 'w3c', 'jwt-vp': 'w3c', ldp: 'w3c' };
 
 /**
- * DCQL 6.2 (a): the presentation's format equals the query format, accepting `vc+sd-jwt` for
- * `dc+sd-jwt` (and back), and the decoded kind belongs to that format (a JWT where an ldp object
- * was asked fails).
+ * DCQL 6.2 (a): the presentation is in the format the query asks for, under either of its names
+ * (`vc+sd-jwt` for `dc+sd-jwt` and back), and decoded as that format decodes (a JWT where an ldp
+ * object was asked fails).
  */
 export function dcqlFormatMatches(queryFormat: string, presentation: ParsedPresentation): boolean {
-  const family = formatFamily(queryFormat);
-  if (family === undefined || KIND_FAMILY[presentation.kind] !== family) return false;
-  if (family === 'sd-jwt') return formatFamily(presentation.format) === 'sd-jwt';
-  if (queryFormat === 'jwt_vc_json') return presentation.format === 'jwt_vc_json' && (presentation.kind === 'jwt-vc' || presentation.kind === 'jwt-vp');
-  if (queryFormat === 'ldp_vc') return presentation.format === 'ldp_vc' && presentation.kind === 'ldp';
-  return presentation.format === queryFormat;
+  const asked = formatDescriptor(queryFormat);
+  return asked !== undefined && presentationFormat(presentation) === asked;
 }
 
 export function presentationKey(path: (string | number)[]): string {

@@ -1,4 +1,5 @@
 import type { ClientCallOptions, ParsedPresentation, PolicyResult, SupportedAlgorithms, VerifierClient, VerifyIdTokenInput, VerifyInput } from '@vp-authorizer/core';
+import { dispatchByFamily } from '@vp-authorizer/core/formats';
 import { StatusListClient } from '../status-list/status-list-client.js';
 import { resolveLocalVerifierOptions, type LocalVerifierOptions, type ResolvedLocalVerifierOptions } from './local-verifier-options.js';
 import { failed } from './policy-failure.js';
@@ -29,19 +30,22 @@ function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListC
   };
 }
 
-async function verifyPresentation(presentation: ParsedPresentation, input: VerifyInput, ctx: VerifierContext): Promise<PolicyResult[]> {
-  switch (presentation.kind) {
-    case 'sd-jwt':
-      return verifySdJwt(presentation, input, ctx);
-    case 'mdoc':
-      return verifyMdoc(presentation, input, ctx);
-    case 'jwt-vp':
-      return verifyJwtVp(presentation, input, ctx);
-    case 'jwt-vc':
-      return verifyJwtVcPresentation(presentation, input, ctx);
-    default:
-      return [failed(presentation.path, 'format', 'format.unsupported', `The local verifier does not verify ${presentation.kind} presentations`)];
-  }
+const unsupported = (presentation: ParsedPresentation): PolicyResult[] => [
+  failed(presentation.path, 'format', 'format.unsupported', `The local verifier does not verify ${presentation.kind} presentations`),
+];
+
+/** The verifier of each format family; core's format registry says which family a presentation is in. */
+function verifyPresentation(presentation: ParsedPresentation, input: VerifyInput, ctx: VerifierContext): Promise<PolicyResult[]> {
+  return dispatchByFamily<Promise<PolicyResult[]>>(
+    presentation,
+    {
+      'sd-jwt': (p) => verifySdJwt(p, input, ctx),
+      mdoc: (p) => verifyMdoc(p, input, ctx),
+      // Data Integrity (ldp) proofs are not verified here.
+      w3c: async (p) => (p.kind === 'jwt-vp' ? verifyJwtVp(p, input, ctx) : p.kind === 'jwt-vc' ? verifyJwtVcPresentation(p, input, ctx) : unsupported(p)),
+    },
+    async (p) => unsupported(p),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ParsedPresentation, PolicyResult, PresentationDefinition } from '@vp-authorizer/core';
-import { formatFamily, presentationKey, type CredentialView } from '../credential-view.js';
+import { isSupportedFormat, sameFormat } from '@vp-authorizer/core/formats';
+import { presentationKey, type CredentialView } from '../credential-view.js';
 import type { QueryEvaluation } from '../dcql/evaluate-dcql.js';
 import { failed, isNonEmpty, passed, type Problem } from '../validator-results.js';
 import { evaluateJsonPath, parseJsonPath, UnsupportedJsonPathError, type JsonPathSegment } from './json-path.js';
@@ -12,8 +13,6 @@ interface Field {
   filter?: unknown;
   optional?: unknown;
 }
-
-const SD_JWT_ALIASES = new Set(['vc+sd-jwt', 'dc+sd-jwt']);
 
 /** PE v2 holder/subject relations this validator cannot evaluate; ignoring them would let everything pass. */
 const UNSUPPORTED_CONSTRAINTS = ['is_holder', 'subject_is_issuer', 'same_subject'] as const;
@@ -32,7 +31,8 @@ function formatAllowed(definition: PresentationDefinition, descriptor: Descripto
   const allowed = descriptor.format ?? definition.format;
   if (allowed === undefined || typeof allowed !== 'object' || allowed === null) return true;
   const names = Object.keys(allowed);
-  return names.includes(format) || (SD_JWT_ALIASES.has(format) && names.some((n) => SD_JWT_ALIASES.has(n)));
+  // Either name of a format counts (`vc+sd-jwt` allows `dc+sd-jwt`).
+  return names.some((name) => sameFormat(name, format));
 }
 
 /** Paths are compiled once per field; unsupported syntax is a problem, not an exception. */
@@ -104,7 +104,7 @@ export function evaluatePresentationDefinition(
     let problems: Problem[] = [];
     if (descriptor === undefined) {
       problems.push({ code: 'presentation_exchange.unknown_descriptor', detail: `the definition has no input descriptor ${JSON.stringify(presentation.queryId)}` });
-    } else if (formatFamily(presentation.format) === undefined || !formatAllowed(definition, descriptor, presentation.format)) {
+    } else if (!isSupportedFormat(presentation.format) || !formatAllowed(definition, descriptor, presentation.format)) {
       problems.push({ code: 'presentation_exchange.format_mismatch', detail: `the format ${presentation.format} is not allowed for this input descriptor`, pointer: `/input_descriptors/${index}/format` });
     } else if (unsupportedConstraintProblems(descriptor, index).length > 0) {
       problems = unsupportedConstraintProblems(descriptor, index);

@@ -1,4 +1,4 @@
-import { CborBudget, decodeWalletCbor } from '@vp-authorizer/core';
+import { CborBudget, decodeWalletCbor } from '@vp-authorizer/core/formats';
 import { Tag } from 'cbor-x';
 
 const X5CHAIN = 33;

@@ -1,4 +1,4 @@
-import { decodeWalletCbor, type CborBudget } from '@vp-authorizer/core';
+import { decodeWalletCbor, type CborBudget } from '@vp-authorizer/core/formats';
 import { Encoder, Tag } from 'cbor-x';
 
 // Byte strings encode as plain bstr (no tag 64).

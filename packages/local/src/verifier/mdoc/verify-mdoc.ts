@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ParsedMdoc, PolicyResult, VerifyInput } from '@vp-authorizer/core';
+import { msoMdoc } from '@vp-authorizer/core/formats';
 import { base64UrlToBytes } from '../encoding.js';
 import { publicKeyFromJwk } from '../jws.js';
 import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
@@ -134,7 +135,7 @@ export async function verifyMdoc(presentation: ParsedMdoc, input: VerifyInput, c
   const required = (input.holderBindingRequired[presentation.queryId] ?? true) || ctx.haip;
 
   const results: PolicyResult[] = [];
-  const txFailure = unsupportedTransactionData(input.transactionData, presentation.queryId, path, 'mso_mdoc');
+  const txFailure = unsupportedTransactionData(input.transactionData, presentation.queryId, path, msoMdoc.id);
   if (txFailure) results.push(txFailure);
   for (const [docIndex, doc] of documents.entries()) {
     const docPath = [...path, docIndex];

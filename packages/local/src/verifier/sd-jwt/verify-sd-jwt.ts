@@ -1,4 +1,5 @@
 import type { ParsedSdJwt, PolicyResult, VerifyInput } from '@vp-authorizer/core';
+import { SD_JWT_VC_TYPES } from '@vp-authorizer/core/formats';
 import { checkTokenStatus } from '../check-status.js';
 import { checkIssuerMatchesCertificate } from '../issuer-matches-certificate.js';
 import { checkAlgorithm, jwsHeader, verifyJws } from '../jws.js';
@@ -10,7 +11,7 @@ import { resolveDisclosures } from './resolve-disclosures.js';
 import { transactionDataFor } from './transaction-data.js';
 import { verifyKeyBinding } from './verify-key-binding.js';
 
-const TYPS = new Set(['dc+sd-jwt', 'vc+sd-jwt']);
+const TYPS = new Set(SD_JWT_VC_TYPES);
 
 interface Split {
   issuerJwt: string;

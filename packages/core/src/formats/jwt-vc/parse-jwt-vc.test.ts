@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FormatFailure } from './format-error.js';
+import { FormatFailure } from '../format-error.js';
 import { parseJwtVcOrVp } from './parse-jwt-vc.js';
-import { es256Key, signJwt, type TestKey } from './test-fixtures.js';
+import { es256Key, signJwt, type TestKey } from '../shared/test-fixtures.js';
 
 const ref = { path: ['degree', 0], queryId: 'degree', index: 0, format: 'jwt_vc_json' };
 let issuer: TestKey;

@@ -1,5 +1,5 @@
-import type { PresentationDefinition } from '../authorization/authorization-record.js';
-import { FormatFailure } from './format-error.js';
+import { FormatFailure } from '../format-error.js';
+import type { PresentationDefinitionShape as PresentationDefinition } from '../shared/query-shape.js';
 
 type Requirement = Record<string, unknown>;
 const MAX_DEPTH = 8;

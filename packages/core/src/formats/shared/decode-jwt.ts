@@ -1,5 +1,5 @@
-import { withinJsonDepth } from '../http/json-depth.js';
-import { base64UrlToUtf8 } from '../crypto/base64url.js';
+import { withinJsonDepth } from './json-depth.js';
+import { base64UrlToUtf8 } from '../../crypto/base64url.js';
 import type { DecodedJwt, JsonObject } from './parsed-presentation.js';
 
 export const isJsonObject = (value: unknown): value is JsonObject =>

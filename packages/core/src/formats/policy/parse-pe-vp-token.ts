@@ -1,10 +1,11 @@
 import * as v from 'valibot';
-import type { PresentationDefinition } from '../authorization/authorization-record.js';
-import { isJsonObject } from './decode-jwt.js';
-import { FormatFailure } from './format-error.js';
-import { parseJsonParameter } from './parse-json-parameter.js';
-import { isSupportedFormat, parsePresentation, type ParseOptions } from './parse-presentation.js';
-import type { ParsedPresentation } from './parsed-presentation.js';
+import { isJsonObject } from '../shared/decode-jwt.js';
+import { FormatFailure } from '../format-error.js';
+import { parseJsonParameter } from '../shared/parse-json-parameter.js';
+import { isSupportedFormat } from '../registry.js';
+import { parsePresentation, type ParseOptions } from './parse-presentation.js';
+import type { PresentationDefinitionShape } from '../shared/query-shape.js';
+import type { ParsedPresentation } from '../shared/parsed-presentation.js';
 
 interface NestedDescriptor {
   id?: string | undefined;
@@ -70,7 +71,7 @@ function readPeVpToken(vpToken: unknown): unknown {
 export function parsePeVpToken(
   vpToken: unknown,
   submission: unknown,
-  definition: PresentationDefinition,
+  definition: PresentationDefinitionShape,
   options: ParseOptions,
 ): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
   if (submission === undefined || submission === null) {

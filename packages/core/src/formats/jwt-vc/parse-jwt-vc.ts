@@ -1,6 +1,7 @@
-import { decodeCompactJwt, isDecodeError, isJsonObject } from './decode-jwt.js';
-import { FormatFailure } from './format-error.js';
-import type { DecodedJwt, JsonObject, ParsedJwtVc, ParsedJwtVcPresentation, ParsedJwtVp } from './parsed-presentation.js';
+import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-jwt.js';
+import { FormatFailure } from '../format-error.js';
+import { w3cTypes } from '../shared/w3c-claims.js';
+import type { DecodedJwt, JsonObject, ParsedJwtVc, ParsedJwtVcPresentation, ParsedJwtVp } from '../shared/parsed-presentation.js';
 
 type PresentationRef = Pick<ParsedJwtVp, 'path' | 'queryId' | 'index' | 'format'>;
 
@@ -8,12 +9,6 @@ const VC_TYP = new Set(['vc+jwt', 'vc+ld+json+jwt']);
 const VP_TYP = new Set(['vp+jwt', 'vp+ld+json+jwt']);
 /** VC-JOSE-COSE enveloped credential: `{"type":"EnvelopedVerifiableCredential","id":"data:application/vc+jwt,<jwt>"}`. */
 const ENVELOPED_JWT = /^data:application\/(?:vc\+jwt|vc\+ld\+json\+jwt),(.+)$/;
-
-function typesOf(object: JsonObject): string[] {
-  const type = object.type;
-  if (typeof type === 'string') return [type];
-  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
-}
 
 const headerTyp = (jwt: DecodedJwt): string => (typeof jwt.header.typ === 'string' ? jwt.header.typ.toLowerCase() : '');
 
@@ -31,7 +26,7 @@ function rejectAmbiguousDataModel(jwt: DecodedJwt, claim: 'vc' | 'vp', path: (st
 function presentationShape(jwt: DecodedJwt, path: (string | number)[]): { dataModel: '1.1' | '2.0'; presentation: JsonObject } | undefined {
   rejectAmbiguousDataModel(jwt, 'vp', path, 'the JWT');
   if (isJsonObject(jwt.payload.vp)) return { dataModel: '1.1', presentation: jwt.payload.vp };
-  if (VP_TYP.has(headerTyp(jwt)) || typesOf(jwt.payload).includes('VerifiablePresentation')) return { dataModel: '2.0', presentation: jwt.payload };
+  if (VP_TYP.has(headerTyp(jwt)) || w3cTypes(jwt.payload).includes('VerifiablePresentation')) return { dataModel: '2.0', presentation: jwt.payload };
   return undefined;
 }
 
@@ -39,9 +34,9 @@ function presentationShape(jwt: DecodedJwt, path: (string | number)[]): { dataMo
 function credentialFromJwt(jwt: DecodedJwt, path: (string | number)[], where: string): ParsedJwtVc {
   rejectAmbiguousDataModel(jwt, 'vc', path, where);
   if (isJsonObject(jwt.payload.vc)) {
-    return { kind: 'jwt-vc', jwt, dataModel: '1.1', credential: jwt.payload.vc, types: typesOf(jwt.payload.vc) };
+    return { kind: 'jwt-vc', jwt, dataModel: '1.1', credential: jwt.payload.vc, types: w3cTypes(jwt.payload.vc) };
   }
-  const types = typesOf(jwt.payload);
+  const types = w3cTypes(jwt.payload);
   if (VC_TYP.has(headerTyp(jwt)) || types.includes('VerifiableCredential')) {
     return { kind: 'jwt-vc', jwt, dataModel: '2.0', credential: jwt.payload, types };
   }
@@ -50,7 +45,7 @@ function credentialFromJwt(jwt: DecodedJwt, path: (string | number)[], where: st
 
 function embeddedCredential(entry: unknown, path: (string | number)[], where: string): ParsedJwtVc {
   let compact = entry;
-  if (isJsonObject(entry) && typesOf(entry).includes('EnvelopedVerifiableCredential') && typeof entry.id === 'string') {
+  if (isJsonObject(entry) && w3cTypes(entry).includes('EnvelopedVerifiableCredential') && typeof entry.id === 'string') {
     compact = ENVELOPED_JWT.exec(entry.id)?.[1];
   }
   if (typeof compact !== 'string') {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FormatFailure } from './format-error.js';
+import { FormatFailure } from '../format-error.js';
 import { MAX_DISCLOSURE_NESTING, MAX_SD_JWT_DISCLOSURES, parseSdJwt } from './parse-sd-jwt.js';
-import { buildSdJwt, disclosure, es256Key, sdDigest, signJwt } from './test-fixtures.js';
+import { buildSdJwt, disclosure, es256Key, sdDigest, signJwt } from '../shared/test-fixtures.js';
 
 const ref = { path: ['pid', 0], queryId: 'pid', index: 0, format: 'dc+sd-jwt' };
 const b64u = (s: string) => Buffer.from(s).toString('base64url');

@@ -1,4 +1,4 @@
-import { withinJsonDepth } from '../http/json-depth.js';
+import { withinJsonDepth } from './json-depth.js';
 
 /**
  * Response parameters arrive as JSON strings in form posts and as JSON values inside a JWE or

@@ -1,4 +1,4 @@
-import type { Code } from '../errors/error-codes.js';
+import type { Code } from '../../errors/error-codes.js';
 
 /**
  * Work units one wallet response may spend on CBOR: one per decoded item, one per cborToJson

@@ -1,5 +1,5 @@
 import { Decoder } from 'cbor-x';
-import type { Code } from '../errors/error-codes.js';
+import type { Code } from '../../errors/error-codes.js';
 import { CborBudget } from './cbor-budget.js';
 
 /** Thrown for CBOR that is malformed or uses something a wallet has no reason to send. */

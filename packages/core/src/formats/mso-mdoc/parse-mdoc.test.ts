@@ -1,10 +1,10 @@
 import { Tag } from 'cbor-x';
 import { describe, expect, it } from 'vitest';
-import { CborBudget } from './cbor-budget.js';
-import { FormatFailure } from './format-error.js';
+import { CborBudget } from '../shared/cbor-budget.js';
+import { FormatFailure } from '../format-error.js';
 import { parseMdoc } from './parse-mdoc.js';
-import { buildDeviceResponse, cbor, encodeCbor } from './test-fixtures.js';
-import { sharedItemDeviceResponse } from './hostile-cbor.test-support.js';
+import { buildDeviceResponse, cbor, encodeCbor } from '../shared/test-fixtures.js';
+import { sharedItemDeviceResponse } from '../shared/hostile-cbor.test-support.js';
 
 const ref = { path: ['mdl', 0], queryId: 'mdl', index: 0, format: 'mso_mdoc' };
 const NS = 'org.iso.18013.5.1';

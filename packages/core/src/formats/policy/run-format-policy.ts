@@ -1,19 +1,20 @@
-import type { AuthorizationQuery, ResponseType } from '../authorization/authorization-record.js';
-import type { PolicyResult } from '../clients/policy-result.js';
-import { decodeCompactJwt, isDecodeError } from './decode-jwt.js';
-import { extractCredentials } from './extract-credentials.js';
-import type { ExtractedCredential } from './extracted-credential.js';
-import { FormatFailure, formatErrorResult } from './format-error.js';
-import { CborBudget } from './cbor-budget.js';
+import type { PolicyResult } from '../../clients/policy-result.js';
+import { decodeCompactJwt, isDecodeError } from '../shared/decode-jwt.js';
+import { extractCredentials } from '../registry.js';
+import type { ExtractedCredential } from '../shared/extracted-credential.js';
+import { FormatFailure, formatErrorResult } from '../format-error.js';
+import { CborBudget } from '../shared/cbor-budget.js';
 import { checkDcqlCoverage } from './check-dcql-coverage.js';
 import { checkPeCoverage } from './check-pe-coverage.js';
 import { parseDcqlVpToken } from './parse-dcql-vp-token.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
-import type { ParsedIdToken, ParsedPresentation } from './parsed-presentation.js';
+import type { ParsedIdToken, ParsedPresentation } from '../shared/parsed-presentation.js';
+import type { QueryShape } from '../shared/query-shape.js';
 
 export interface FormatInput {
-  query: AuthorizationQuery;
-  responseType: ResponseType;
+  query: QueryShape;
+  /** `vp_token` or `vp_token id_token` (the record's response type). */
+  responseType: string;
   /** As received: a JSON string (form posts) or a value (JWE payload, DC API `data`). */
   vpToken: unknown;
   /** Presentation Exchange only; a JSON string or an object. */

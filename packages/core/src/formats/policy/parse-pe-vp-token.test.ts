@@ -1,9 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PresentationDefinition } from '../authorization/authorization-record.js';
-import { FormatFailure } from './format-error.js';
+import type { PresentationDefinition } from '../../authorization/authorization-record.js';
+import { FormatFailure } from '../format-error.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
 import { parsePresentation } from './parse-presentation.js';
-import { buildDeviceResponse, buildSdJwt, es256Key } from './test-fixtures.js';
+import { buildDeviceResponse, buildSdJwt, es256Key } from '../shared/test-fixtures.js';
 
 // Count decodes: the module under test imports parsePresentation from this module.
 vi.mock('./parse-presentation.js', async (importOriginal) => {

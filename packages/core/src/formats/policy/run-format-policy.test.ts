@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuthorizationQuery, DcqlCredentialQuery, PresentationDefinition } from '../authorization/authorization-record.js';
-import type { PolicyResult } from '../clients/policy-result.js';
+import type { AuthorizationQuery, DcqlCredentialQuery, PresentationDefinition } from '../../authorization/authorization-record.js';
+import type { PolicyResult } from '../../clients/policy-result.js';
 import { runFormatPolicy, type FormatInput, type FormatOutcome } from './run-format-policy.js';
-import { buildDeviceResponse, buildSdJwt, es256Key, signJwt, type SdJwtParts, type TestKey } from './test-fixtures.js';
+import { buildDeviceResponse, buildSdJwt, es256Key, signJwt, type SdJwtParts, type TestKey } from '../shared/test-fixtures.js';
 
 const NS = 'org.iso.18013.5.1';
 const dcql = (...credentials: DcqlCredentialQuery[]): AuthorizationQuery => ({ type: 'DCQL', dcql: { credentials } });

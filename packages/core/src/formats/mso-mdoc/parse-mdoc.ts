@@ -1,10 +1,10 @@
 import { Tag } from 'cbor-x';
-import { base64UrlToBytes } from '../crypto/base64url.js';
-import { CborBudget, CborBudgetExceeded } from './cbor-budget.js';
-import { cborToJson } from './cbor-to-json.js';
-import { FormatFailure } from './format-error.js';
-import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from './parsed-presentation.js';
-import { decodeWalletCbor } from './wallet-cbor.js';
+import { base64UrlToBytes } from '../../crypto/base64url.js';
+import { CborBudget, CborBudgetExceeded } from '../shared/cbor-budget.js';
+import { cborToJson } from '../shared/cbor-to-json.js';
+import { FormatFailure } from '../format-error.js';
+import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from '../shared/parsed-presentation.js';
+import { decodeWalletCbor } from '../shared/wallet-cbor.js';
 
 type PresentationRef = Pick<ParsedMdoc, 'path' | 'queryId' | 'index' | 'format'>;
 

@@ -1,5 +1,5 @@
 import { Tag } from 'cbor-x';
-import { bytesToBase64Url } from '../crypto/base64url.js';
+import { bytesToBase64Url } from '../../crypto/base64url.js';
 import { CborBudget } from './cbor-budget.js';
 import { decodeWalletCbor } from './wallet-cbor.js';
 

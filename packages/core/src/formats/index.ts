@@ -1,0 +1,33 @@
+// `@vp-authorizer/core/formats`: the credential format registry and what a format is made of, for
+// code outside core that dispatches on formats (`@vp-authorizer/local`) and for adding a format.
+export type { AlgorithmSets, AnyFormatDescriptor, FamilyPresentation, FormatDescriptor, FormatFamily, ParseOptions, PresentationRef, QueryIssue } from './format-descriptor.js';
+export {
+  FORMATS,
+  allowedUnderHaip,
+  dispatchByFamily,
+  extractCredentials,
+  formatDescriptor,
+  formatFamily,
+  formatNames,
+  haipFormatIds,
+  isSupportedFormat,
+  presentationFormat,
+  sameFormat,
+  type FamilyHandlers,
+} from './registry.js';
+export { sdJwtVc, SD_JWT_VC_TYPES } from './sd-jwt-vc/descriptor.js';
+export { MAX_DISCLOSURE_NESTING, MAX_SD_JWT_DISCLOSURES } from './sd-jwt-vc/parse-sd-jwt.js';
+export { msoMdoc } from './mso-mdoc/descriptor.js';
+export { MAX_MDOC_DOCUMENTS } from './mso-mdoc/parse-mdoc.js';
+export { jwtVc, jwtVcJson, jwtVcJsonLd, jwtVp, jwtVpJson } from './jwt-vc/descriptors.js';
+export { ldp, ldpVc, ldpVp } from './ldp/descriptors.js';
+export { FormatFailure, formatErrorResult, type FormatErrorCode } from './format-error.js';
+export { runFormatPolicy, type FormatInput, type FormatOutcome } from './policy/run-format-policy.js';
+export { parsePresentation, type PresentationLocation } from './policy/parse-presentation.js';
+export { MAX_PRESENTATIONS_PER_QUERY } from './policy/parse-dcql-vp-token.js';
+export { CborBudget, CborBudgetExceeded, DEFAULT_CBOR_BUDGET } from './shared/cbor-budget.js';
+export { decodeWalletCbor, WalletCborRefused } from './shared/wallet-cbor.js';
+export { cborToJson } from './shared/cbor-to-json.js';
+export { MAX_JSON_DEPTH, withinJsonDepth } from './shared/json-depth.js';
+export type * from './shared/parsed-presentation.js';
+export type { ExtractedCredential } from './shared/extracted-credential.js';

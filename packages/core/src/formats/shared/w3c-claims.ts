@@ -1,0 +1,60 @@
+import type { ExtractedCredential } from './extracted-credential.js';
+import { isJsonObject } from './decode-jwt.js';
+import type { QueryIssue } from '../format-descriptor.js';
+import type { JsonObject, ParsedJwtVcPresentation, ParsedJwtVp, ParsedLdp } from './parsed-presentation.js';
+
+/** The `type` member of a W3C credential or presentation as a list (a lone string counts). */
+export function w3cTypes(object: JsonObject): string[] {
+  const type = object.type;
+  if (typeof type === 'string') return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** The most specific W3C type: the last one that is not the generic base type. */
+function mostSpecificType(types: string[], base: string): string {
+  return [...types].reverse().find((t) => t !== base) ?? base;
+}
+
+/** `credentialSubject` as claims; several subjects are kept as `{credentialSubject: [...]}`. */
+function subjectClaims(credential: JsonObject): Record<string, unknown> {
+  const subject = credential.credentialSubject;
+  if (isJsonObject(subject)) return subject;
+  if (Array.isArray(subject)) {
+    if (subject.length === 1 && isJsonObject(subject[0])) return subject[0];
+    return { credentialSubject: subject };
+  }
+  return {};
+}
+
+/** A W3C credential as the relying party reads it: the most specific type and `credentialSubject`. */
+export function w3cExtracted(path: (string | number)[], format: string, credential: JsonObject, types = w3cTypes(credential)): ExtractedCredential {
+  return { path, format, credentialType: mostSpecificType(types, 'VerifiableCredential'), claims: subjectClaims(credential) };
+}
+
+/**
+ * W3C presentations as the relying party reads them: a credential is one entry; a JWT VP or an
+ * ldp VP gives one entry per embedded credential at `[queryId, index, vcIndex]`.
+ */
+export function extractW3c(presentation: ParsedJwtVcPresentation | ParsedJwtVp | ParsedLdp): ExtractedCredential[] {
+  const { path, format } = presentation;
+  switch (presentation.kind) {
+    case 'jwt-vc':
+      return [w3cExtracted(path, format, presentation.credential, presentation.types)];
+    case 'jwt-vp':
+      return presentation.credentials.map((vc, i) => w3cExtracted([...path, i], format, vc.credential, vc.types));
+    case 'ldp': {
+      const raw = presentation.raw;
+      if (!w3cTypes(raw).includes('VerifiablePresentation')) return [w3cExtracted(path, format, raw)];
+      const entries = raw.verifiableCredential;
+      const list = Array.isArray(entries) ? entries : entries === undefined ? [] : [entries];
+      return list.flatMap((vc, i) => (isJsonObject(vc) ? [w3cExtracted([...path, i], format, vc)] : []));
+    }
+  }
+}
+
+/** DCQL `meta.type_values` (W3C formats, OpenID4VP 1.0 B.1.1): optional, else a non-empty array of string arrays. */
+export function typeValuesIssues(meta: Record<string, unknown>): QueryIssue[] {
+  const types = meta.type_values;
+  if (types === undefined || (Array.isArray(types) && types.length > 0 && types.every((t) => Array.isArray(t) && t.every((x) => typeof x === 'string')))) return [];
+  return [{ path: ['meta', 'type_values'], detail: 'meta.type_values must be a non-empty array of arrays of strings' }];
+}
