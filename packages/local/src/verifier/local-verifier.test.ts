@@ -32,6 +32,21 @@ describe('localVerifier', () => {
     expect(new Set(results.map((r) => r.path.slice(0, 2).join('/')))).toEqual(new Set(['pid/0', 'mdl/0', 'ldp/0']));
   });
 
+  it('verifies nothing of a presentation whose format is unknown or does not decode to its kind, and says so', async () => {
+    const input = verifyInput([]);
+    const genuine = sdJwtPresentation(await sd.present(await sd.issue()));
+    // The same SD-JWT labelled with an unregistered format, and labelled as an mdoc.
+    input.presentations = [
+      { ...genuine, path: ['unknown', 0], queryId: 'unknown', format: 'x_sd_jwt' },
+      { ...genuine, path: ['mislabelled', 0], queryId: 'mislabelled', format: 'mso_mdoc' },
+      { ...genuine, format: 'vc+sd-jwt' },
+    ];
+    const results = await localVerifier({ trustAnchors: [ca.pem] }).verify(input, { signal: signal() });
+    expect(errorsOf(results)).toEqual(['unknown/0:format.unsupported', 'mislabelled/0:format.unsupported']);
+    // The pre-1.0 name of SD-JWT VC is the same format: verified as one.
+    expect(results.filter((r) => r.path[0] === 'pid').length).toBeGreaterThan(0);
+  });
+
   it('requires exactly one document per DeviceResponse under HAIP', async () => {
     const input = verifyInput([], { profile: 'haip' });
     const raw = await mdoc.deviceResponse({ transcript: sessionTranscriptBytes(input.sessionTranscript) });

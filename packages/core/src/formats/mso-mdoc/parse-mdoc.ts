@@ -3,10 +3,9 @@ import { base64UrlToBytes } from '../../crypto/base64url.js';
 import { CborBudget, CborBudgetExceeded } from '../shared/cbor-budget.js';
 import { cborToJson } from '../shared/cbor-to-json.js';
 import { FormatFailure } from '../format-error.js';
+import type { PresentationRef } from '../format-descriptor.js';
 import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from '../shared/parsed-presentation.js';
 import { decodeWalletCbor } from '../shared/wallet-cbor.js';
-
-type PresentationRef = Pick<ParsedMdoc, 'path' | 'queryId' | 'index' | 'format'>;
 
 /** Documents one DeviceResponse may carry (ISO 18013-5 wallets send one per requested doctype). */
 export const MAX_MDOC_DOCUMENTS = 10;

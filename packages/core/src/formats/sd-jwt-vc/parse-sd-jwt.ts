@@ -4,6 +4,7 @@ import { decodeSdJwtSync, getClaimsSync } from '@sd-jwt/decode';
 import { base64UrlToUtf8, isBase64Url } from '../../crypto/base64url.js';
 import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
+import type { PresentationRef } from '../format-descriptor.js';
 import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from '../shared/parsed-presentation.js';
 
 /** IANA "Named Information Hash Algorithm" names allowed in `_sd_alg`, mapped to node:crypto. */
@@ -17,8 +18,6 @@ function hasher(data: string, alg: string): Uint8Array {
 }
 
 const sdDigest = (data: string, alg: string): string => Buffer.from(hasher(data, alg)).toString('base64url');
-
-type PresentationRef = Pick<ParsedSdJwt, 'path' | 'queryId' | 'index' | 'format'>;
 
 /** Disclosures one SD-JWT may carry (the PID has about 40; large credentials a few hundred). */
 export const MAX_SD_JWT_DISCLOSURES = 1_000;
