@@ -1,22 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+const pkg = (name: string) => ({ find: new RegExp(`^@vp-authorizer/${name}$`), replacement: src(`${name}/src/index.ts`) });
 
 // Tests run against the TypeScript sources; the built dist is checked by publint and the examples.
+// Exact-match entries: a string key would also match as a prefix ('@vp-authorizer/core/http').
 export default defineConfig({
   resolve: {
-    alias: {
-      // Before '@vp-authorizer/core': aliases match by prefix, in order.
-      '@vp-authorizer/core/formats': fileURLToPath(new URL('./packages/core/src/formats/index.ts', import.meta.url)),
-      '@vp-authorizer/core': pkg('core'),
-      '@vp-authorizer/express': pkg('express'),
-      '@vp-authorizer/hono': pkg('hono'),
-      '@vp-authorizer/koa': pkg('koa'),
-      '@vp-authorizer/redis': pkg('redis'),
-      '@vp-authorizer/local': pkg('local'),
-      '@vp-authorizer/testing': pkg('testing'),
-    },
+    alias: [
+      { find: /^@vp-authorizer\/core\/http$/, replacement: src('core/src/http/index.ts') },
+      { find: /^@vp-authorizer\/core\/formats$/, replacement: src('core/src/formats/index.ts') },
+      ...['core', 'express', 'hono', 'koa', 'fastify', 'redis', 'local', 'testing'].map(pkg),
+    ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],

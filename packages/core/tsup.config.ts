@@ -1,6 +1,11 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.config.base';
 
-// Two entries: the main API and `@vp-authorizer/core/formats` (the format registry).
-// Splitting for CJS too, so both entries share one copy of the format code (one CborBudget class).
-export default defineConfig({ ...packageBuild, entry: { index: 'src/index.ts', 'formats/index': 'src/formats/index.ts' }, splitting: true });
+export default defineConfig({
+  ...packageBuild,
+  // Three entries: the public API, `@vp-authorizer/core/formats` (the format registry) and
+  // `@vp-authorizer/core/http` for adapters.
+  entry: { index: 'src/index.ts', 'formats/index': 'src/formats/index.ts', http: 'src/http/index.ts' },
+  // Shared chunks under CJS too, so every entry sees one class of each kind (instanceof holds).
+  splitting: true,
+});

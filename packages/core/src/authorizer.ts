@@ -9,11 +9,14 @@ import { ConfigError } from './errors/config-error.js';
 import { describeError, guardLogger, silentLogger, type Logger } from './events/logger.js';
 import type { AuthorizerEvent } from './events/authorizer-event.js';
 import type { ExtractedCredential } from './formats/shared/extracted-credential.js';
-import type { CoreRequest, CoreResponse } from './http/core-request.js';
+import type { CorsConfig } from './config/cors-config.js';
+import { corsConfigFromInstances } from './cors/cors-source.js';
+import type { CoreRequest, CoreResponse, HandleOptions } from './http/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
 import { refuseParsedOverLimit } from './http/node-body-limits.js';
-import { errorResponse, isExpectedError } from './http/responses.js';
+import { isExpectedError } from './http/responses.js';
 import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
+import { failureResponse, serve } from './http/serve.js';
 import { createAuthorization } from './operations/create-authorization.js';
 import { receiveDcApiResponse } from './operations/dc-api-response.js';
 import { getCredentials, getPolicyResponse, getStatus } from './operations/read-authorization.js';
@@ -25,11 +28,6 @@ import type { AuthorizerContext } from './runtime/authorizer-context.js';
 import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
 import { memoryStore } from './store/memory-store.js';
 
-export interface HandleOptions {
-  /** Called with unexpected errors (after a JSON 500 was produced) so hosts can report them. */
-  onError?(error: unknown): void;
-}
-
 export interface Authorizer {
   /** Serve one request given as the core's request object. Never throws. */
   handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
@@ -37,6 +35,11 @@ export interface Authorizer {
   fetch(request: Request, options?: HandleOptions): Promise<Response>;
   /** Body cap adapters enforce while reading the stream. */
   readonly bodyLimitBytes: number;
+  /**
+   * The CORS configuration the instances' `config.cors` objects agree on (the defaults, CORS off,
+   * when none sets one), for the adapters' `cors(authorizer)`. Throws ConfigError when they differ.
+   */
+  corsConfig(): CorsConfig;
 
   // The same operations as typed methods (instanceId = the instance an RP call is made for).
   createAuthorization(instanceId: string, body: unknown): Promise<CreateAuthorizationResponse>;
@@ -117,7 +120,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       logger.debug?.({ route: routeName, status: response.status, ms: ctx.clock.now() - started }, 'request handled');
       return response;
     } catch (error) {
-      const response = errorResponse(error, audience === 'wallet' ? 'wallet' : 'rp');
+      const response = failureResponse(error, request, audience === 'wallet' ? 'wallet' : 'rp');
       if (isExpectedError(error)) {
         logger.info?.({ route: routeName, status: response.status, code: (error as { code?: string }).code }, 'request refused');
       } else {
@@ -128,8 +131,6 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
           // The host's reporter failing must not turn into an unanswered request.
         }
       }
-      // RFC 9110 §9.3.2: no content in an answer to HEAD, errors included.
-      if (request.method.toUpperCase() === 'HEAD') delete response.body;
       return response;
     }
   }
@@ -143,24 +144,17 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       : undefined;
   timer?.unref();
 
+  let cors: CorsConfig | undefined;
+  const self: Pick<Authorizer, 'handle' | 'bodyLimitBytes'> = { handle, bodyLimitBytes: parsed.bodyLimitBytes };
+
   return {
     handle,
-    async fetch(request: Request, handleOptions?: HandleOptions) {
-      let core: CoreRequest;
-      try {
-        core = await fromFetchRequest(request, parsed.basePath, parsed.bodyLimitBytes);
-      } catch (error) {
-        // The audience is decided on the path below basePath, as routing does: a wallet path answers OAuth-style.
-        const pathname = new URL(request.url).pathname;
-        const relative = parsed.basePath && pathname.startsWith(`${parsed.basePath}/`) ? pathname.slice(parsed.basePath.length) : pathname;
-        const refused = errorResponse(error, audienceOfPath(relative) === 'wallet' ? 'wallet' : 'rp');
-        if (request.method.toUpperCase() === 'HEAD') delete refused.body;
-        // The rest of an oversized upload was never read: ask the host to close rather than drain it.
-        if (refused.status === 413) refused.headers.push(['connection', 'close']);
-        return toFetchResponse(refused);
-      }
-      return toFetchResponse(await handle(core, handleOptions));
+    async fetch(request: Request, handleOptions: HandleOptions = {}) {
+      // Same path as every adapter: serve() reads (413 before anything else) and renders failures.
+      const { response } = await serve(self, fromFetchRequest(request, { basePath: parsed.basePath }), { onError: handleOptions.onError ?? options.onError });
+      return toFetchResponse(response);
     },
+    corsConfig: () => (cors ??= corsConfigFromInstances(options.instances)),
     bodyLimitBytes: parsed.bodyLimitBytes,
     createAuthorization: (instanceId, body) => createAuthorization(ctx, instanceFor(instanceId), body),
     getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),
@@ -187,6 +181,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
 }
 
 export type { AuthorizerOptions, InstanceOptions } from './config/authorizer-options.js';
+export type { HandleOptions } from './http/core-request.js';
 
 /** One key must identify one instance: a shared key would silently pick whichever came first. */
 function assertDistinctApiKeys(instances: InstanceOptions[]): void {

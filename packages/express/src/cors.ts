@@ -1,13 +1,14 @@
 import type { RequestHandler } from 'express';
-import { corsDecision, resolveCorsConfig, type CorsConfigInput } from '@vp-authorizer/core';
+import { corsDecision, resolveCorsSource, type CorsSource } from '@vp-authorizer/core/http';
 
 /**
- * CORS for Express from the `cors` configuration object (validated here, at construction:
- * `credentials: true` with origin `"*"` throws a ConfigError). Disabled → a pass-through.
- * Mount it before the router: `app.use('/authz', cors(config), authorizerRouter(authorizer))`.
+ * CORS for Express from a `cors` configuration object, or from the authorizer (its instances'
+ * `config.cors`), validated here, at construction: `credentials: true` with origin `"*"`, or
+ * instances that disagree, throw a ConfigError. Disabled → a pass-through.
+ * Mount it before the router: `app.use('/authz', cors(authorizer), authorizerRouter(authorizer))`.
  */
-export function cors(input: CorsConfigInput = {}): RequestHandler {
-  const config = resolveCorsConfig(input);
+export function cors(source: CorsSource = {}): RequestHandler {
+  const config = resolveCorsSource(source);
   if (!config.enabled) return (_req, _res, next) => next();
   return (req, res, next) => {
     const decision = corsDecision(config, {

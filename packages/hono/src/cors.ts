@@ -1,13 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { appendVary, corsDecision, resolveCorsConfig, type CorsConfigInput } from '@vp-authorizer/core';
+import { appendVary, corsDecision, resolveCorsSource, type CorsSource } from '@vp-authorizer/core/http';
 
 /**
  * CORS for Hono from the `cors` configuration object (validated here, at construction:
  * `credentials: true` with origin `"*"` throws a ConfigError). Disabled → a pass-through.
  * `app.use('/authz/*', cors(config)); app.route('/authz', authorizerApp(authorizer))`.
  */
-export function cors(input: CorsConfigInput = {}): MiddlewareHandler {
-  const config = resolveCorsConfig(input);
+export function cors(source: CorsSource = {}): MiddlewareHandler {
+  const config = resolveCorsSource(source);
   return async (c, next) => {
     if (!config.enabled) return next();
     const decision = corsDecision(config, {

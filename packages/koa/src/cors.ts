@@ -1,13 +1,13 @@
 import type { Middleware } from 'koa';
-import { appendVary, corsDecision, resolveCorsConfig, type CorsConfigInput } from '@vp-authorizer/core';
+import { appendVary, corsDecision, resolveCorsSource, type CorsSource } from '@vp-authorizer/core/http';
 
 /**
  * CORS for Koa from the `cors` configuration object (validated here, at construction:
  * `credentials: true` with origin `"*"` throws a ConfigError). Disabled → a pass-through.
  * Use it before the authorizer: `app.use(cors(config)).use(authorizerMiddleware(a, { prefix }))`.
  */
-export function cors(input: CorsConfigInput = {}): Middleware {
-  const config = resolveCorsConfig(input);
+export function cors(source: CorsSource = {}): Middleware {
+  const config = resolveCorsSource(source);
   if (!config.enabled) return (_ctx, next) => next();
   return async (ctx, next) => {
     const decision = corsDecision(config, {

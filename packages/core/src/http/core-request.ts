@@ -1,13 +1,22 @@
 /**
+ * What the core reads from request headers: `get` with the semantics of `Headers.get` (names
+ * case-insensitive, repeated headers joined with ", "). A WHATWG `Headers` fits; the Node bridge
+ * passes a plain reader over `rawHeaders` so no `Headers` object is built per request.
+ */
+export interface RequestHeaders {
+  get(name: string): string | null;
+}
+
+/**
  * The small request object adapters build from their framework's request. The core never sees
- * framework objects, so the same operations run under fetch, Express, Hono and Koa.
+ * framework objects, so the same operations run under fetch, Express, Hono, Koa and Fastify.
  */
 export interface CoreRequest {
   method: string;
   /** Path relative to where the authorizer is mounted, starting with `/`. */
   path: string;
   query: URLSearchParams;
-  headers: Headers;
+  headers: RequestHeaders;
   body?: CoreRequestBody;
 }
 
@@ -24,4 +33,17 @@ export interface CoreResponse {
   headers: [string, string][];
   /** UTF-8 text (JSON or a compact JWT); absent for empty bodies. */
   body?: string;
+}
+
+export interface HandleOptions {
+  /** Called with unexpected errors (after a JSON 500 was produced) so hosts can report them. */
+  onError?(error: unknown): void;
+}
+
+/** What serving HTTP needs from an authorizer (a real one, or a stand-in in adapter tests). */
+export interface CoreHandler {
+  /** Serve one request given as the core's request object. Never throws. */
+  handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
+  /** Body cap the bridges enforce while reading. */
+  readonly bodyLimitBytes: number;
 }

@@ -1,31 +1,47 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreRequest, CoreResponse } from './core-request.js';
+import type { CoreResponse } from './core-request.js';
 import { readBodyWithLimit } from './read-body.js';
+import { pathBelowMount, type BridgedRequest } from './serve.js';
 
-/** Web Request → CoreRequest: strip the base path, read the body up to the limit. */
-export async function fromFetchRequest(request: Request, basePath: string, limit: number): Promise<CoreRequest> {
+export interface FetchMount {
+  /** Path below the mount point, when the host routed it (Hono's sub-app); else `basePath` is stripped. */
+  path?: string;
+  /** Prefix to strip from the URL path; a request outside it answers 404. */
+  basePath?: string;
+  /** The body as sent, when a host middleware already consumed the request's own stream (Hono's body cache). */
+  consumedBody?: () => Promise<BodyInit>;
+}
+
+/** A web Request as `serve()` takes it: the body is read (capped) only when the core asks for it. */
+export function fromFetchRequest(request: Request, mount: FetchMount = {}): BridgedRequest {
   const url = new URL(request.url);
-  let path = url.pathname;
-  if (basePath) {
-    if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new AuthorizerError('request.route_not_found');
-    path = path.slice(basePath.length) || '/';
-  }
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  // Refuse early when the declared size is already over the cap.
-  if (declared > limit) throw new AuthorizerError('request.body_too_large');
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
-  const bytes = hasBody ? await readBodyWithLimit(request.body, limit) : undefined;
+  const below = mount.path ?? pathBelowMount(url.pathname, mount.basePath ?? '');
   return {
     method: request.method,
-    path,
-    query: url.searchParams,
-    headers: request.headers,
-    ...(bytes && bytes.byteLength > 0 ? { body: { kind: 'bytes' as const, bytes } } : {}),
+    // Outside the mount the full path decides the error format, as routing would.
+    path: below ?? url.pathname,
+    clientWentAway: () => request.signal.aborted,
+    async read(limit) {
+      if (below === null) throw new AuthorizerError('request.route_not_found');
+      // Refuse early when the declared size is already over the cap.
+      if (Number(request.headers.get('content-length') ?? '0') > limit) throw new AuthorizerError('request.body_too_large');
+      // GET/HEAD carry no body; not touching request.body spares @hono/node-server a full Request.
+      const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+      const source = !hasBody ? null : mount.consumedBody ? new Response(await mount.consumedBody()).body : request.body;
+      const bytes = await readBodyWithLimit(source, limit);
+      return {
+        method: request.method,
+        path: below,
+        query: url.searchParams,
+        headers: request.headers,
+        ...(bytes.byteLength > 0 ? { body: { kind: 'bytes' as const, bytes } } : {}),
+      };
+    },
   };
 }
 
 export function toFetchResponse(response: CoreResponse): Response {
   const headers = new Headers();
-  for (const [name, value] of response.headers) headers.append(name, value);
-  return new Response(response.body ?? null, { status: response.status, headers });
+  for (const [name, value] of response.headers) headers.append(name, value); // Set-Cookie stays separate
+  return new Response(response.body || null, { status: response.status, headers });
 }

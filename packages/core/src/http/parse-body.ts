@@ -1,5 +1,5 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreRequest } from './core-request.js';
+import type { CoreRequest, RequestHeaders } from './core-request.js';
 import { withinJsonDepth } from '../formats/shared/json-depth.js';
 
 export type BodyKind = 'json' | 'form';
@@ -10,7 +10,7 @@ export interface ParsedBody {
   value: unknown;
 }
 
-export function mediaType(headers: Headers): string {
+export function mediaType(headers: RequestHeaders): string {
   return (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 

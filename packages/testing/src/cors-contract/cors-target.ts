@@ -1,17 +1,17 @@
-import type { Authorizer, CorsConfigInput } from '@vp-authorizer/core';
+import type { Authorizer, CorsSource } from '@vp-authorizer/core';
 
 export interface CorsTargetStart {
   /** Path prefix the adapter is mounted under, for example '/authz'. */
   prefix: string;
-  /** The `cors` configuration object handed to the framework's `cors(config)`. */
-  cors: CorsConfigInput;
+  /** What the framework's `cors(…)` is built from: a `cors` configuration object, or an authorizer (its instances' `cors`). */
+  cors: CorsSource;
   /** What the adapter serves behind the CORS middleware (the suite passes a fake authorizer). */
   authorizer: Authorizer;
 }
 
 /** One framework's CORS middleware, as the CORS contract drives it. */
 export interface CorsTarget {
-  /** Build the middleware only (the suite checks construction-time validation). Must throw on a bad config. */
+  /** Build the middleware only (the suite checks construction-time validation). Must throw on a bad config or an authorizer whose instances disagree. */
   cors(config: unknown): unknown;
   /**
    * Start a server on 127.0.0.1 (random port) with `cors(config)` in front of everything under

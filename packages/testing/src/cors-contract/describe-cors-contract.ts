@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CORS_REQUEST_HEADERS_LENGTH, type CorsConfigInput } from '@vp-authorizer/core';
+import { createAuthorizer, generateDevSigningKey, MAX_CORS_REQUEST_HEADERS_LENGTH, passThroughValidator, passThroughVerifier, type Authorizer, type CorsConfigInput } from '@vp-authorizer/core';
 import { createFakeAuthorizer, type FakeAuthorizer } from '../http-contract/fake-authorizer.js';
 import type { CorsTarget } from './cors-target.js';
 import { header, headerList, rawRequest, type RawResponse } from './raw-request.js';
@@ -29,6 +29,16 @@ const preflight = (url: string, origin: string, method = 'POST', requestHeaders?
     method: 'OPTIONS',
     headers: [['Origin', origin], ['Access-Control-Request-Method', method], ...(requestHeaders !== undefined ? ([['Access-Control-Request-Headers', requestHeaders]] as [string, string][]) : [])],
   });
+/** A real authorizer whose instances carry these `cors` objects (undefined: the instance sets none). */
+async function authorizerWithCors(...cors: (CorsConfigInput | undefined)[]): Promise<Authorizer> {
+  const { signing } = await generateDevSigningKey();
+  return createAuthorizer({
+    publicBaseUrl: 'https://rp.cors.example/authz',
+    sweepIntervalMs: 0,
+    instances: cors.map((c, i) => ({ id: `instance-${i}`, apiKeys: [`cors-contract-key-${i}`], signing, validator: passThroughValidator(), verifier: passThroughVerifier(), ...(c ? { config: { cors: c } } : {}) })),
+  });
+}
+
 const expectNoCors = (res: RawResponse) => expect([...res.headers.keys()].filter((n) => n.startsWith('access-control-'))).toEqual([]);
 
 /**
@@ -203,6 +213,49 @@ export function describeCorsContract(name: string, target: CorsTarget): void {
         const res = await preflight(server.url('/echo'), ALLOWED, 'DELETE');
         expect(res.status).toBe(204);
         expect(header(res, 'access-control-allow-origin')).toBeUndefined();
+      });
+    });
+
+    describe("from the authorizer (the instances' config.cors)", () => {
+      let server: { origin: string; close(): Promise<void> } | undefined;
+      let source: Authorizer | undefined;
+      const fake = createFakeAuthorizer();
+      beforeAll(async () => {
+        // One instance sets cors, the other none: the one that does decides.
+        source = await authorizerWithCors({ enabled: true, origin: [ALLOWED], allowHeaders: ['Authorization'] }, undefined);
+        server = await target.start({ prefix: PREFIX, cors: source, authorizer: fake });
+      });
+      afterAll(async () => {
+        await server?.close();
+        await source?.close();
+      });
+
+      it('applies the cors object the instances agree on', async () => {
+        const allowed = await preflight(`${server!.origin}${PREFIX}/echo`, ALLOWED, 'POST', 'authorization');
+        expect(allowed.status).toBe(204);
+        expect(header(allowed, 'access-control-allow-origin')).toBe(ALLOWED);
+        const refused = await get(`${server!.origin}${PREFIX}/echo`, [['Origin', EVIL]]);
+        expect(refused.status).toBe(200);
+        expect(header(refused, 'access-control-allow-origin')).toBeUndefined();
+        expect(headerList(refused, 'vary')).toContain('Origin');
+      });
+
+      it('refuses at construction an authorizer whose instances configure different cors objects', async () => {
+        const differing = await authorizerWithCors({ enabled: true, origin: [ALLOWED] }, { enabled: true, origin: [EVIL] });
+        try {
+          expect(() => target.cors(differing)).toThrow(/Instances "instance-0" and "instance-1" configure different cors objects/);
+        } finally {
+          await differing.close();
+        }
+      });
+
+      it('is a pass-through when no instance sets cors', async () => {
+        const none = await authorizerWithCors(undefined);
+        try {
+          expect(() => target.cors(none)).not.toThrow();
+        } finally {
+          await none.close();
+        }
       });
     });
 

@@ -1,0 +1,58 @@
+import { PassThrough } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import type { CoreRequestBody } from './core-request.js';
+import { fromNodeRequest } from './node-bridge.js';
+
+/** An IncomingMessage stand-in: a stream with rawHeaders, as node:http hands it over. */
+function incoming(rawHeaders: string[], body: string | null, url = '/authz/echo?a=1&a=2'): IncomingMessage {
+  const stream = new PassThrough() as unknown as IncomingMessage & PassThrough;
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i]!.toLowerCase()] ??= rawHeaders[i + 1]!;
+  Object.assign(stream, { method: 'POST', url, rawHeaders, headers, complete: true });
+  if (body !== null) stream.end(body);
+  return stream;
+}
+
+/** A body as text, to compare bytes whatever their typed-array class. */
+const text = (body: CoreRequestBody | undefined) => (body?.kind === 'bytes' ? { bytes: Buffer.from(body.bytes).toString() } : body);
+
+const consumed = (req: IncomingMessage) => {
+  Object.defineProperty(req, 'readableEnded', { value: true });
+  return req;
+};
+
+describe('fromNodeRequest', () => {
+  it('reads headers like Headers.get over the raw lines: any case, repeats joined in order', async () => {
+    const req = incoming(['Content-Type', 'application/json', 'X-Multi', 'a', 'x-multi', 'b'], '{}');
+    const core = await fromNodeRequest(req, { path: '/echo' }).read(1024);
+    expect(core.headers.get('content-type')).toBe('application/json');
+    expect(core.headers.get('X-MULTI')).toBe('a, b');
+    expect(core.headers.get('authorization')).toBeNull();
+    expect([...core.query]).toEqual([['a', '1'], ['a', '2']]);
+    expect(core.path).toBe('/echo');
+  });
+
+  it('reads an unread stream itself, capped, and hands no body for an empty one', async () => {
+    const read = (body: string) => fromNodeRequest(incoming([], body), { path: '/' }).read(8);
+    expect(text((await read('12345678')).body)).toEqual({ bytes: '12345678' });
+    await expect(read('123456789')).rejects.toMatchObject({ code: 'request.body_too_large' });
+    expect((await read('')).body).toBeUndefined();
+  });
+
+  it('refuses a declared length over the limit before reading', async () => {
+    const req = incoming(['Content-Length', '9'], null);
+    await expect(fromNodeRequest(req, { path: '/' }).read(8)).rejects.toMatchObject({ code: 'request.body_too_large' });
+  });
+
+  it('takes a consumed body from the host: raw text before the parsed value, parsed values measured', async () => {
+    const form = ['Content-Type', 'application/x-www-form-urlencoded'];
+    const host = (hostBody: { body?: unknown; rawBody?: unknown }) => fromNodeRequest(consumed(incoming(form, null)), { path: '/', hostBody }).read(16);
+    expect(text((await host({ body: { a: '1' }, rawBody: 'a=1' })).body)).toEqual({ bytes: 'a=1' });
+    expect(text((await host({ body: Buffer.from('b=2') })).body)).toEqual({ bytes: 'b=2' });
+    expect((await host({ body: { a: '1' } })).body).toEqual({ kind: 'parsed', value: { a: '1' } });
+    expect((await host({})).body).toBeUndefined();
+    await expect(host({ body: { a: 'x'.repeat(32) } })).rejects.toMatchObject({ code: 'request.body_too_large' });
+    await expect(host({ rawBody: 'x'.repeat(32) })).rejects.toMatchObject({ code: 'request.body_too_large' });
+  });
+});

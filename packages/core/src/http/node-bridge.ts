@@ -1,0 +1,105 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appendVary } from '../cors/append-vary.js';
+import { AuthorizerError } from '../errors/authorizer-error.js';
+import type { CoreRequestBody, CoreResponse, RequestHeaders } from './core-request.js';
+import { clientWentAway, refuseDeclaredOverLimit, refuseParsedOverLimit } from './node-body-limits.js';
+import { readBodyWithLimit } from './read-body.js';
+import type { BridgedRequest } from './serve.js';
+
+/** What a host body parser left once it consumed the stream (Express `req.body`; Koa `ctx.request.body` and `rawBody`). */
+export interface HostBody {
+  body?: unknown;
+  /** The exact text the parser read, when it keeps it (@koa/bodyparser): preferred over `body`. */
+  rawBody?: unknown;
+}
+
+export interface NodeMount {
+  /** Path below the mount point, starting with `/`, without the query. */
+  path: string;
+  /** Looked at only when the stream was already consumed by a host body parser. */
+  hostBody?: HostBody;
+}
+
+/** A node:http request as `serve()` takes it: headers, query and body are read only when the core asks. */
+export function fromNodeRequest(req: IncomingMessage, mount: NodeMount): BridgedRequest {
+  const method = req.method ?? 'GET';
+  return {
+    method,
+    path: mount.path,
+    clientWentAway: (error) => clientWentAway(req, error),
+    async read(limit) {
+      const body = await nodeBody(req, limit, mount.hostBody);
+      const url = req.url ?? '';
+      const q = url.indexOf('?');
+      return {
+        method,
+        path: mount.path,
+        query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+        headers: new RawHeaders(req.rawHeaders),
+        ...(body ? { body } : {}),
+      };
+    },
+  };
+}
+
+/** `Headers.get` over node's rawHeaders (every line as sent, repeats joined in order), without building a Headers. */
+class RawHeaders implements RequestHeaders {
+  constructor(private readonly raw: string[]) {}
+
+  get(name: string): string | null {
+    const wanted = name.toLowerCase();
+    let value: string | null = null;
+    for (let i = 0; i + 1 < this.raw.length; i += 2) {
+      const line = this.raw[i]!;
+      if (line.length === wanted.length && line.toLowerCase() === wanted) value = value === null ? this.raw[i + 1]! : `${value}, ${this.raw[i + 1]!}`;
+    }
+    return value;
+  }
+}
+
+async function nodeBody(req: IncomingMessage, limit: number, host: HostBody = {}): Promise<CoreRequestBody | undefined> {
+  refuseDeclaredOverLimit(req, limit); // also when a host parser (with a higher limit) read it
+  // "Was the stream consumed" decides, not "is a body set": Express 4's body-parser and Koa's set
+  // {} even for types they skip. Unread: read it ourselves, capped.
+  if (!req.readableEnded) return asBytes(await readBodyWithLimit(req, limit));
+  const { body, rawBody } = host;
+  // Raw text is preferred over a parsed object: @koa/bodyparser's rawBody, express.raw()/text() output.
+  const raw = typeof rawBody === 'string' ? rawBody : typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
+  if (raw !== undefined) {
+    const bytes = typeof raw === 'string' ? Buffer.from(raw) : raw;
+    if (bytes.byteLength > limit) throw new AuthorizerError('request.body_too_large');
+    return asBytes(bytes);
+  }
+  if (body === undefined) return undefined;
+  refuseParsedOverLimit(body, req.headers['content-type'], limit); // express.json()/urlencoded() of a chunked upload
+  return { kind: 'parsed', value: body }; // the core re-reads it per Content-Type, never re-serialised
+}
+
+const asBytes = (bytes: Uint8Array): CoreRequestBody | undefined => (bytes.byteLength > 0 ? { kind: 'bytes', bytes } : undefined);
+
+/**
+ * Status and headers of a core answer onto a node:http response: several Set-Cookie stay several
+ * lines, Vary is appended to what the host set (a CORS `Vary: Origin`), every other value is set
+ * exactly as given (no Content-Type rewriting).
+ */
+export function writeNodeHead(res: ServerResponse, response: CoreResponse): void {
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie') res.appendHeader(name, value);
+    else if (lower === 'vary') res.setHeader(name, appendVary(res.getHeader(name), value));
+    else res.setHeader(name, value);
+  }
+}
+
+/**
+ * Write a core answer and end the response. No ETag, so no 304 for If-None-Match; a HEAD answer
+ * keeps the GET's Content-Length and node sends no body.
+ */
+export function writeNodeResponse(res: ServerResponse, response: CoreResponse): void {
+  writeNodeHead(res, response);
+  if (!response.body) return void res.end();
+  const body = Buffer.from(response.body);
+  res.setHeader('Content-Length', body.byteLength);
+  res.end(body);
+}

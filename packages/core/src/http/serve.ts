@@ -1,0 +1,88 @@
+import { isAuthorizerError } from '../errors/authorizer-error.js';
+import type { CoreHandler, CoreRequest, CoreResponse, HandleOptions } from './core-request.js';
+import { errorResponse, type ErrorAudience } from './responses.js';
+import { audienceOfPath } from './routes.js';
+
+/**
+ * One request as a bridge (fetch or Node) hands it to `serve()`: what is known at once, and the
+ * rest (query, headers, body) built on demand so an over-limit body is refused before anything else.
+ */
+export interface BridgedRequest {
+  method: string;
+  /** Path below the mount point, starting with `/`: decides the error format before routing. */
+  path: string;
+  /** Build the core request, reading the body up to `limit` (throws `request.body_too_large` past it). */
+  read(limit: number): Promise<CoreRequest>;
+  /** True when `error` only means the client went away (an aborted upload): nothing to report. */
+  clientWentAway(error: unknown): boolean;
+}
+
+export interface Served {
+  response: CoreResponse;
+  /** The unexpected error behind a 500, for the host framework's error path (reported once). */
+  failure?: { error: unknown };
+}
+
+/**
+ * Serve one bridged request: read it, hand it to the authorizer, and answer every failure in the
+ * format of the path's audience (wallet paths OAuth-style, the rest the relying-party format).
+ * Unexpected errors go to `options.onError` and `failure` once; refusals (AuthorizerErrors, 413
+ * included) and clients that went away are never reported.
+ */
+export async function serve(handler: CoreHandler, request: BridgedRequest, options: HandleOptions = {}): Promise<Served> {
+  let failure: { error: unknown } | undefined;
+  const onError = (error: unknown) => {
+    if (failure) return;
+    failure = { error };
+    try {
+      options.onError?.(error);
+    } catch {
+      // The host's reporter failing must not turn into an unanswered request.
+    }
+  };
+  let response: CoreResponse;
+  try {
+    response = await handler.handle(await request.read(handler.bodyLimitBytes), { onError });
+  } catch (error) {
+    if (!isAuthorizerError(error) && !request.clientWentAway(error)) onError(error);
+    response = failureResponse(error, request);
+  }
+  // The rest of an oversized upload was never read: ask the host to close rather than drain it.
+  if (response.status === 413 && !response.headers.some(([name]) => name.toLowerCase() === 'connection')) response.headers.push(['connection', 'close']);
+  return failure ? { response, failure } : { response };
+}
+
+/**
+ * The answer to a failed request: known errors keep their code and status, anything else is a 500
+ * that reveals nothing. Wallet paths answer OAuth-style (decided on the path below the mount, so
+ * also before or without a route match); no body for HEAD (RFC 9110 §9.3.2).
+ */
+export function failureResponse(error: unknown, request: { method: string; path: string }, audience: ErrorAudience = audienceOfPath(request.path) === 'wallet' ? 'wallet' : 'rp'): CoreResponse {
+  const response = errorResponse(error, audience);
+  if (request.method.toUpperCase() === 'HEAD') delete response.body;
+  return response;
+}
+
+/** The path below `mount` (`/` for the mount point itself), or null when the path is outside it. */
+export function pathBelowMount(pathname: string, mount: string): string | null {
+  if (!mount) return pathname || '/';
+  if (pathname === mount) return '/';
+  return pathname.startsWith(mount) && pathname.charCodeAt(mount.length) === 47 /* '/' */ ? pathname.slice(mount.length) : null;
+}
+
+/**
+ * The path of `url` below its first `depth` segments, for hosts whose router already matched the
+ * mount (Fastify's prefix): the mount may match decoded or case-insensitively, so its text is not
+ * sliced off, its segments are. Query removed; `/` for the mount point itself.
+ */
+export function pathBelowSegments(url: string, depth: number): string {
+  const end = url.indexOf('?');
+  const pathname = end === -1 ? url : url.slice(0, end);
+  let at = 0;
+  for (let i = 0; i < depth; i++) {
+    const next = pathname.indexOf('/', at + 1);
+    if (next === -1) return '/';
+    at = next;
+  }
+  return pathname.slice(at) || '/';
+}

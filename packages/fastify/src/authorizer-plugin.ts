@@ -1,0 +1,40 @@
+import type { FastifyPluginCallback, RouteHandlerMethod } from 'fastify';
+import type { CoreHandler, CorsSource } from '@vp-authorizer/core/http';
+import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponse } from '@vp-authorizer/core/http';
+import { cors } from './cors.js';
+import { AuthorizerFailure } from './authorizer-failure.js';
+
+export interface AuthorizerPluginOptions {
+  authorizer: CoreHandler;
+  /** CORS for these routes: a `cors` object, or the authorizer to take its instances' `cors` from. */
+  cors?: CorsSource;
+}
+
+/**
+ * Serve every authorizer route under the plugin's prefix in a Fastify 5 app:
+ * `app.register(authorizerPlugin, { prefix: '/authz', authorizer })`. Unexpected errors take
+ * Fastify's error path (onError hooks) as an AuthorizerFailure, answered with the core's bare 500.
+ */
+export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = (scope, options, done) => {
+  // In this scope only: bodies stay in the stream, for the core to read with its own limit and
+  // refuse in its own format, whatever parsers (and limits) the host set up.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, _payload, next) => next(null));
+  if (options.cors) scope.register(cors(options.cors));
+  scope.setErrorHandler((error, request, reply) => {
+    if (!(error instanceof AuthorizerFailure)) throw error; // not ours: the host's error handler
+    request.log.error({ err: error.cause }, error.message);
+    reply.hijack();
+    writeNodeResponse(reply.raw, error.response);
+  });
+  const depth = scope.prefix.split('/').filter(Boolean).length;
+  const handler: RouteHandlerMethod = async (request, reply) => {
+    const { response, failure } = await serve(options.authorizer, fromNodeRequest(request.raw, { path: pathBelowSegments(request.url, depth) }));
+    if (failure) throw new AuthorizerFailure(response, failure.error);
+    reply.hijack(); // the shared Node writer answers, byte for byte as under Express and Koa
+    writeNodeResponse(reply.raw, response);
+  };
+  scope.all('/', handler);
+  scope.all('/*', handler);
+  done();
+};
