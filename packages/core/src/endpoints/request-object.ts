@@ -5,11 +5,26 @@ import { checkWalletMetadata, parseWalletMetadataParam } from '../request/haip-r
 import { signRequestObject } from '../request/request-object.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
+import type { CoreResponse } from '../http/core-request.js';
+import * as v from 'valibot';
+import { defineEndpoint, type EndpointInput } from './endpoint.js';
+import { walletErrors } from './error-bodies.js';
+import { AUTHORIZATION_ID } from './shared-schemas.js';
+
+/** What a wallet may send with request_uri_method=post (form) or as query parameters (GET). */
+export const walletParametersSchema = v.object({
+  wallet_metadata: v.optional(v.pipe(v.string(), v.description('The wallet\'s metadata as a JSON object text (OpenID4VP 1.0 section 5.10).'))),
+  wallet_nonce: v.optional(v.pipe(v.string(), v.description('Echoed in the request object as wallet_nonce.'))),
+});
+export type WalletParameters = v.InferOutput<typeof walletParametersSchema>;
+
+/** The signed request object (compact JWS). */
+export const requestObjectSchema = v.pipe(v.string(), v.description('Signed request object (JAR), typ oauth-authz-req+jwt.'));
 
 export interface RequestObjectParams {
   /** JSON string as posted by the wallet (request_uri_method=post). */
-  walletMetadata?: string;
-  walletNonce?: string;
+  walletMetadata?: WalletParameters['wallet_metadata'];
+  walletNonce?: WalletParameters['wallet_nonce'];
 }
 
 /**
@@ -51,3 +66,30 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
   if (record.status === 'created') await commit(ctx, record, { status: 'pending' });
   return jwt;
 }
+
+/** Answer the request object for wallet parameters taken from the query (GET) or the form (POST). */
+export async function serveRequestObject({ ctx, request, params }: EndpointInput, form?: Record<string, string>): Promise<CoreResponse> {
+  const walletMetadata = form?.wallet_metadata ?? request.query.get('wallet_metadata') ?? undefined;
+  const walletNonce = form?.wallet_nonce ?? request.query.get('wallet_nonce') ?? undefined;
+  const jwt = await getRequestObject(ctx, params[0]!, { ...(walletMetadata !== undefined ? { walletMetadata } : {}), ...(walletNonce !== undefined ? { walletNonce } : {}) });
+  return { status: 200, headers: [['content-type', 'application/oauth-authz-req+jwt'], ['cache-control', 'no-store']], body: jwt };
+}
+
+export const requestObjectResponses = {
+  200: { description: 'The signed request object.', contentType: 'application/oauth-authz-req+jwt', schema: requestObjectSchema },
+  ...walletErrors(400, 404, 500, 503),
+} as const;
+
+export const getRequestObjectEndpoint = defineEndpoint({
+  operationId: 'getAuthorizationRequestJwt',
+  name: 'authorizations.request_object',
+  method: 'GET',
+  path: '/openid4/vp/v1_0/authorizations/{authorizationId}/jwt',
+  audience: 'wallet',
+  summary: 'Fetch the signed request object (request_uri)',
+  description: 'The first fetch moves the authorization from created to pending; wallets may fetch it again.',
+  pathParams: AUTHORIZATION_ID,
+  query: walletParametersSchema,
+  responses: requestObjectResponses,
+  run: (input) => serveRequestObject(input),
+});
