@@ -218,7 +218,7 @@ export interface paths {
             cookie?: never;
         };
         /** Discovery metadata */
-        get: operations["getOpenIdConfiguration"];
+        get: operations["getWellKnownConfiguration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1474,7 +1474,7 @@ export interface operations {
             };
         };
     };
-    getOpenIdConfiguration: {
+    getWellKnownConfiguration: {
         parameters: {
             query?: never;
             header?: never;

@@ -49,7 +49,7 @@ export function openIdConfiguration(ctx: AuthorizerContext): OpenIdConfiguration
 }
 
 export const openIdConfigurationEndpoint = defineEndpoint({
-  operationId: 'getOpenIdConfiguration',
+  operationId: 'getWellKnownConfiguration',
   name: 'metadata.openid_configuration',
   method: 'GET',
   path: '/openid4/vp/v1_0/.well-known/openid-configuration',
