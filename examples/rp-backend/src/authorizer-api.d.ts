@@ -386,6 +386,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An internal error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createAuthorization: {
@@ -1004,7 +1013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (errors[] locates field problems). */
+            /** @description Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1592,7 +1601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found (or belongs to another instance). */
+            /** @description No trust anchor is configured for this instance. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1630,6 +1639,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description An internal error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

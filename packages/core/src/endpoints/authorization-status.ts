@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { isProcessing, loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json } from './respond.js';
 import { AUTHORIZATION_ID, authorizationStatusSchema } from './shared-schemas.js';
 
@@ -36,7 +35,7 @@ export const authorizationStatusEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   responses: {
     200: { description: 'The current status.', contentType: 'application/json', schema: statusResponseSchema },
-    ...rpErrors(401, 404, 500, 503),
   },
+  errors: [404, 503],
   run: ({ ctx, params, instance }) => json(200, getStatus(ctx, instance.id, params[0]!)),
 });

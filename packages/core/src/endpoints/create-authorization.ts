@@ -7,7 +7,6 @@ import { enforceHaipOnCreate } from '../request/haip-rules.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json, jsonBody } from './respond.js';
 
 const common = {
@@ -102,7 +101,7 @@ export const createAuthorizationEndpoint = defineEndpoint({
   body: { contentType: 'application/json', schema: createAuthorizationBodySchema, required: true },
   responses: {
     201: { description: 'Created.', contentType: 'application/json', schema: createAuthorizationResponseSchema },
-    ...rpErrors(400, 401, 413, 415, 500, 503),
   },
+  errors: [503],
   run: ({ ctx, request, instance }) => json(201, createAuthorization(ctx, instance, jsonBody(request))),
 });

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json } from './respond.js';
 import { AUTHORIZATION_ID, extractedCredentialSchema } from './shared-schemas.js';
 
@@ -26,7 +25,7 @@ export const credentialsEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   responses: {
     200: { description: 'The disclosed claims, one entry per presentation.', contentType: 'application/json', schema: credentialsResponseSchema },
-    ...rpErrors(401, 404, 500, 503),
   },
+  errors: [404, 503],
   run: ({ ctx, params, instance }) => json(200, getCredentials(ctx, instance.id, params[0]!)),
 });

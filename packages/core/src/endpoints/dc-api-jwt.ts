@@ -1,4 +1,4 @@
-import { dcApiJwtBodySchema, dcApiResponses, receiveDcApiResponse } from './dc-api.js';
+import { dcApiErrors, dcApiJwtBodySchema, dcApiResponses, receiveDcApiResponse } from './dc-api.js';
 import { defineEndpoint } from './endpoint.js';
 import { json, jsonBody } from './respond.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
@@ -13,5 +13,6 @@ export const dcApiJwtEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   body: { contentType: 'application/json', schema: dcApiJwtBodySchema, required: true },
   responses: dcApiResponses,
+  errors: dcApiErrors,
   run: ({ ctx, request, params, instance }) => json(200, receiveDcApiResponse(ctx, instance.id, params[0]!, 'dc_api.jwt', jsonBody(request))),
 });

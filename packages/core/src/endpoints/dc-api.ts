@@ -5,7 +5,6 @@ import { readResponsePayload } from '../authorization/response-payload.js';
 import { loadForInstance } from '../authorization/transitions.js';
 import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json, jsonBody } from './respond.js';
 import { AUTHORIZATION_ID, terminalStatusSchema } from './shared-schemas.js';
 
@@ -28,8 +27,8 @@ export type DcApiAnswer = v.InferOutput<typeof dcApiAnswerSchema>;
 
 export const dcApiResponses = {
   200: { description: 'The response was evaluated; the terminal status.', contentType: 'application/json', schema: dcApiAnswerSchema },
-  ...rpErrors(400, 401, 404, 413, 415, 500, 503),
 } as const;
+export const dcApiErrors = [404, 503] as const;
 
 /**
  * The RP forwards what `navigator.credentials.get` returned. The answer is the terminal status,
@@ -77,5 +76,6 @@ export const dcApiEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   body: { contentType: 'application/json', schema: dcApiPlainBodySchema, required: true },
   responses: dcApiResponses,
+  errors: dcApiErrors,
   run: ({ ctx, request, params, instance }) => json(200, receiveDcApiResponse(ctx, instance.id, params[0]!, 'dc_api', jsonBody(request))),
 });

@@ -1,5 +1,5 @@
 import { defineEndpoint } from './endpoint.js';
-import { directPostJwtFormSchema, receiveWalletResponse, walletResponseResponses } from './direct-post.js';
+import { directPostJwtFormSchema, receiveWalletResponse, walletResponseErrors, walletResponseResponses } from './direct-post.js';
 import { formBody, json } from './respond.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
@@ -13,5 +13,6 @@ export const directPostJwtEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   body: { contentType: 'application/x-www-form-urlencoded', schema: directPostJwtFormSchema, required: true },
   responses: walletResponseResponses,
+  errors: walletResponseErrors,
   run: ({ ctx, request, params }) => json(200, receiveWalletResponse(ctx, params[0]!, 'direct_post.jwt', formBody(request))),
 });

@@ -7,7 +7,6 @@ import { constantTimeEqual } from '../crypto/secrets.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import * as v from 'valibot';
 import { defineEndpoint } from './endpoint.js';
-import { walletErrors } from './error-bodies.js';
 import { formBody, json } from './respond.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
@@ -35,8 +34,8 @@ export type WalletResponseAnswer = v.InferOutput<typeof walletResponseAnswerSche
 
 export const walletResponseResponses = {
   200: { description: 'Accepted; the outcome is stored for the RP.', contentType: 'application/json', schema: walletResponseAnswerSchema },
-  ...walletErrors(400, 404, 413, 415, 500, 503),
 } as const;
+export const walletResponseErrors = [404, 503] as const;
 
 /**
  * Receive a wallet's direct_post / direct_post.jwt response. Everything that is wrong with the
@@ -92,5 +91,6 @@ export const directPostEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   body: { contentType: 'application/x-www-form-urlencoded', schema: directPostFormSchema, required: true },
   responses: walletResponseResponses,
+  errors: walletResponseErrors,
   run: ({ ctx, request, params }) => json(200, receiveWalletResponse(ctx, params[0]!, 'direct_post', formBody(request))),
 });

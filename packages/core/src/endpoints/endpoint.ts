@@ -51,8 +51,16 @@ export interface Endpoint {
   /** An object schema of the query parameters (all strings). */
   query?: AnySchema;
   body?: RequestBodySpec;
-  /** Every status the operation can answer, errors included. */
+  /** The success answers. */
   responses: Record<number, ResponseSpec>;
+  /**
+   * Error statuses particular to the operation. The rest follow from the table (see
+   * `responsesOf`): 401 for RP endpoints, 400/413/415 for endpoints with a body, 500 for all; the
+   * body of each is the error format of the endpoint's audience.
+   */
+  errors?: readonly number[];
+  /** A more specific description of an error status than the generic one. */
+  errorDescriptions?: Readonly<Record<number, string>>;
   run(input: EndpointInput): Promise<CoreResponse>;
 }
 

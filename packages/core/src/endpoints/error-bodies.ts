@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ResponseSpec } from './endpoint.js';
+import type { Audience, Endpoint, ResponseSpec } from './endpoint.js';
 
 /** A field problem, located by a JSON pointer into the request body. */
 export const fieldErrorSchema = v.looseObject({
@@ -47,10 +47,20 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'The state store is unavailable; retry after Retry-After seconds.',
 };
 
-const errorResponses = (schema: typeof rpErrorSchema | typeof walletErrorSchema, statuses: number[]): Record<number, ResponseSpec> =>
-  Object.fromEntries(statuses.map((status) => [status, { description: DESCRIPTIONS[status] ?? 'Error.', contentType: 'application/json', schema }]));
+/** The error body an endpoint of this audience answers with: OAuth style for wallets, else the RP format. */
+export const errorSchemaFor = (audience: Audience) => (audience === 'wallet' ? walletErrorSchema : rpErrorSchema);
 
-/** RP-format error answers for the given statuses. */
-export const rpErrors = (...statuses: number[]) => errorResponses(rpErrorSchema, statuses);
-/** Wallet-format (OAuth) error answers for the given statuses. */
-export const walletErrors = (...statuses: number[]) => errorResponses(walletErrorSchema, statuses);
+/**
+ * Every status an endpoint can answer: its success answers, its own error statuses, and those the
+ * serving path adds for every endpoint of its kind (authentication, body parsing, internal).
+ */
+export function responsesOf(endpoint: Endpoint): Record<number, ResponseSpec> {
+  const statuses = new Set([...(endpoint.errors ?? []), 500]);
+  if (endpoint.audience === 'rp') statuses.add(401);
+  if (endpoint.body) for (const status of [400, 413, 415]) statuses.add(status);
+  const errors = [...statuses].map((status): [number, ResponseSpec] => [
+    status,
+    { description: endpoint.errorDescriptions?.[status] ?? DESCRIPTIONS[status] ?? 'Error.', contentType: 'application/json', schema: errorSchemaFor(endpoint.audience) },
+  ]);
+  return Object.fromEntries([...Object.entries(endpoint.responses), ...errors].sort(([a], [b]) => Number(a) - Number(b)));
+}

@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import * as v from 'valibot';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json } from './respond.js';
 
 const publicJwkSchema = v.object({
@@ -40,7 +39,6 @@ export const jwksEndpoint = defineEndpoint({
   summary: 'Public request-signing keys of every instance',
   responses: {
     200: { description: 'A JWK set (public parts only).', contentType: 'application/json', schema: jwksSchema },
-    ...rpErrors(500),
   },
   run: ({ ctx }) => json(200, jwks(ctx)),
 });

@@ -1,6 +1,6 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type { AnySchema, Endpoint, ResponseSpec } from './endpoint.js';
-import { rpErrorSchema, walletErrorSchema } from './error-bodies.js';
+import { responsesOf, rpErrorSchema, walletErrorSchema } from './error-bodies.js';
 import { extractedCredentialSchema, policyErrorSchema, policyResultSchema } from './shared-schemas.js';
 
 /** Schemas named once under components.schemas and referenced everywhere else. */
@@ -68,9 +68,7 @@ function operationOf(endpoint: Endpoint): Record<string, unknown> {
       ? { requestBody: { required: endpoint.body.required, content: { [endpoint.body.contentType]: { schema: schemaOf(endpoint.body.schema) } } } }
       : {}),
     responses: Object.fromEntries(
-      Object.entries(endpoint.responses)
-        .sort(([a], [b]) => Number(a) - Number(b))
-        .map(([status, spec]) => [status, responseObject(spec, Number(status))]),
+      Object.entries(responsesOf(endpoint)).map(([status, spec]) => [status, responseObject(spec, Number(status))]),
     ),
   };
 }

@@ -4,7 +4,6 @@ import { formatParameters } from '../request/client-metadata.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json } from './respond.js';
 
 const strings = v.array(v.string());
@@ -57,7 +56,6 @@ export const openIdConfigurationEndpoint = defineEndpoint({
   summary: 'Discovery metadata',
   responses: {
     200: { description: 'OpenID provider metadata.', contentType: 'application/json', schema: openIdConfigurationSchema },
-    ...rpErrors(500),
   },
   run: async ({ ctx }) => json(200, openIdConfiguration(ctx)),
 });

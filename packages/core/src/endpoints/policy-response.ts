@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json } from './respond.js';
 import { AUTHORIZATION_ID, policyResultSchema } from './shared-schemas.js';
 
@@ -24,7 +23,7 @@ export const policyResponseEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   responses: {
     200: { description: 'Every policy result; a failed one carries an error instead of data.', contentType: 'application/json', schema: policyResponseSchema },
-    ...rpErrors(401, 404, 500, 503),
   },
+  errors: [404, 503],
   run: ({ ctx, params, instance }) => json(200, getPolicyResponse(ctx, instance.id, params[0]!)),
 });

@@ -1,7 +1,6 @@
 import { defineEndpoint } from './endpoint.js';
-import { walletErrors } from './error-bodies.js';
 import { formBody } from './respond.js';
-import { requestObjectResponses, serveRequestObject, walletParametersSchema } from './request-object.js';
+import { requestObjectErrors, requestObjectResponses, serveRequestObject, walletParametersSchema } from './request-object.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
 /** request_uri_method=post: wallet_metadata and wallet_nonce arrive as a form (an empty body is allowed). */
@@ -14,6 +13,7 @@ export const postRequestObjectEndpoint = defineEndpoint({
   summary: 'Fetch the signed request object with wallet parameters (request_uri_method=post)',
   pathParams: AUTHORIZATION_ID,
   body: { contentType: 'application/x-www-form-urlencoded', schema: walletParametersSchema, required: false },
-  responses: { ...requestObjectResponses, ...walletErrors(413, 415) },
+  responses: requestObjectResponses,
+  errors: requestObjectErrors,
   run: (input) => serveRequestObject(input, input.request.body ? formBody(input.request) : {}),
 });

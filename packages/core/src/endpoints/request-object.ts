@@ -8,7 +8,6 @@ import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-contex
 import type { CoreResponse } from '../http/core-request.js';
 import * as v from 'valibot';
 import { defineEndpoint, type EndpointInput } from './endpoint.js';
-import { walletErrors } from './error-bodies.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
 /** What a wallet may send with request_uri_method=post (form) or as query parameters (GET). */
@@ -77,8 +76,9 @@ export async function serveRequestObject({ ctx, request, params }: EndpointInput
 
 export const requestObjectResponses = {
   200: { description: 'The signed request object.', contentType: 'application/oauth-authz-req+jwt', schema: requestObjectSchema },
-  ...walletErrors(400, 404, 500, 503),
 } as const;
+/** 400: malformed wallet parameters, HAIP wallet metadata, an expired or answered authorization. */
+export const requestObjectErrors = [400, 404, 503] as const;
 
 export const getRequestObjectEndpoint = defineEndpoint({
   operationId: 'getAuthorizationRequestJwt',
@@ -91,5 +91,6 @@ export const getRequestObjectEndpoint = defineEndpoint({
   pathParams: AUTHORIZATION_ID,
   query: walletParametersSchema,
   responses: requestObjectResponses,
+  errors: requestObjectErrors,
   run: (input) => serveRequestObject(input),
 });

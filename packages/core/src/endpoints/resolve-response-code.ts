@@ -5,7 +5,6 @@ import { storeKey } from '../response-code/response-code.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json, jsonBody } from './respond.js';
 import { terminalStatusSchema } from './shared-schemas.js';
 
@@ -85,8 +84,8 @@ export const resolveResponseCodeEndpoint = defineEndpoint({
   body: { contentType: 'application/json', schema: resolveResponseCodeBodySchema, required: true },
   responses: {
     200: { description: 'The authorization the code was issued for.', contentType: 'application/json', schema: resolvedResponseCodeSchema },
-    ...rpErrors(400, 401, 413, 415, 500, 503),
-    404: { description: 'Response code not found, already used, or expired.', contentType: 'application/json', schema: rpErrors(404)[404]!.schema },
   },
+  errors: [404, 503],
+  errorDescriptions: { 400: 'Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
   run: ({ ctx, request, instance }) => json(200, resolveResponseCode(ctx, instance, jsonBody(request))),
 });

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { rpErrors } from './error-bodies.js';
 import { json } from './respond.js';
 
 export const trustAnchorSchema = v.pipe(
@@ -32,7 +31,8 @@ export const trustAnchorEndpoint = defineEndpoint({
   summary: 'The trust anchor of the calling instance\'s request-signing certificate',
   responses: {
     200: { description: 'The anchor certificate (PEM).', contentType: 'application/json', schema: trustAnchorSchema },
-    ...rpErrors(401, 404, 500),
   },
+  errors: [404],
+  errorDescriptions: { 404: 'No trust anchor is configured for this instance.' },
   run: ({ instance }) => json(200, trustAnchor(instance)),
 });
