@@ -64,6 +64,7 @@ const TEMPLATES = [
   `${V}/.well-known/openid-configuration`,
   `${V}/jwks`,
   '/instances/oid4vp-trust-anchor',
+  '/openapi.json',
 ];
 
 it('the path templates cover every route in the table', () => {

@@ -1,14 +1,11 @@
-import type { AuthorizationStatus } from './authorization/authorization-record.js';
 import { ClaimReleases } from './authorization/claim-releases.js';
 import { sweepExpired } from './authorization/transitions.js';
-import type { PolicyResult } from './clients/policy-result.js';
 import { authorizerOptionsSchema, type AuthorizerOptions, type InstanceOptions } from './config/authorizer-options.js';
 import { parseConfig } from './config/validate-config.js';
 import { AuthorizerError } from './errors/authorizer-error.js';
 import { ConfigError } from './errors/config-error.js';
 import { describeError, guardLogger, silentLogger, type Logger } from './events/logger.js';
 import type { AuthorizerEvent } from './events/authorizer-event.js';
-import type { ExtractedCredential } from './formats/shared/extracted-credential.js';
 import type { CorsConfig } from './config/cors-config.js';
 import { corsConfigFromInstances } from './cors/cors-source.js';
 import type { CoreRequest, CoreResponse, HandleOptions } from './http/core-request.js';
@@ -17,13 +14,14 @@ import { refuseParsedOverLimit } from './http/node-body-limits.js';
 import { isExpectedError } from './http/responses.js';
 import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
-import { createAuthorization } from './operations/create-authorization.js';
-import { receiveDcApiResponse } from './operations/dc-api-response.js';
-import { getCredentials, getPolicyResponse, getStatus } from './operations/read-authorization.js';
-import { getRequestObject, type RequestObjectParams } from './operations/request-object.js';
-import { receiveWalletResponse } from './operations/wallet-response.js';
-import type { CreateAuthorizationResponse } from './request/build-authorization.js';
-import { resolveResponseCode } from './response-code/response-code.js';
+import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
+import { createAuthorization, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
+import { getCredentials, type CredentialsResponse } from './endpoints/credentials.js';
+import { receiveDcApiResponse, type DcApiAnswer } from './endpoints/dc-api.js';
+import { receiveWalletResponse, type WalletResponseAnswer } from './endpoints/direct-post.js';
+import { getPolicyResponse, type PolicyResponse } from './endpoints/policy-response.js';
+import { getRequestObject, type RequestObjectParams } from './endpoints/request-object.js';
+import { resolveResponseCode, type ResolvedResponseCode } from './endpoints/resolve-response-code.js';
 import type { AuthorizerContext } from './runtime/authorizer-context.js';
 import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
 import { memoryStore } from './store/memory-store.js';
@@ -41,16 +39,18 @@ export interface Authorizer {
    */
   corsConfig(): CorsConfig;
 
-  // The same operations as typed methods (instanceId = the instance an RP call is made for).
+  // The endpoint table's operations as typed methods (instanceId = the instance an RP call is
+  // made for). Answers are typed by the endpoints' response schemas; bodies that arrive over HTTP
+  // are `unknown` here too, because they are validated the same way.
   createAuthorization(instanceId: string, body: unknown): Promise<CreateAuthorizationResponse>;
-  getStatus(instanceId: string, authorizationId: string): Promise<{ status: AuthorizationStatus }>;
-  getPolicyResponse(instanceId: string, authorizationId: string): Promise<{ authorizationId: string; data: PolicyResult[] }>;
-  getCredentials(instanceId: string, authorizationId: string): Promise<{ authorizationId: string; credentials: ExtractedCredential[] }>;
+  getStatus(instanceId: string, authorizationId: string): Promise<StatusResponse>;
+  getPolicyResponse(instanceId: string, authorizationId: string): Promise<PolicyResponse>;
+  getCredentials(instanceId: string, authorizationId: string): Promise<CredentialsResponse>;
   getRequestObject(authorizationId: string, params?: RequestObjectParams): Promise<string>;
-  submitWalletResponse(authorizationId: string, mode: 'direct_post' | 'direct_post.jwt', form: Record<string, string>): Promise<{ redirect_uri?: string }>;
-  submitDcApiResponse(instanceId: string, authorizationId: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown): Promise<{ status: AuthorizationStatus }>;
+  submitWalletResponse(authorizationId: string, mode: 'direct_post' | 'direct_post.jwt', form: Record<string, string>): Promise<WalletResponseAnswer>;
+  submitDcApiResponse(instanceId: string, authorizationId: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown): Promise<DcApiAnswer>;
   /** With `expectedAuthorizationId` (the id kept in the user's session), a code issued for another authorization is refused and invalidated. */
-  resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<{ authorization_id: string; status: AuthorizationStatus }>;
+  resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<ResolvedResponseCode>;
   /** Move overdue authorizations to `expired` now; returns how many changed. Also runs on a timer. */
   sweepExpired(): Promise<number>;
   /** Resolves once every instance's signing key is loaded (fails on a bad key). */

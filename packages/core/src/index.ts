@@ -39,3 +39,18 @@ export * from './http/parse-body.js';
 export { errorResponse, jsonResponse } from './http/responses.js';
 export { ROUTES, matchRoute, type Route, type RouteAudience } from './http/routes.js';
 export { randomId, constantTimeEqual } from './crypto/secrets.js';
+export {
+  ENDPOINTS,
+  openApiDocument,
+  type Endpoint,
+  type OpenApiDocument,
+  type CreateAuthorizationRequest,
+  type StatusResponse,
+  type PolicyResponse,
+  type CredentialsResponse,
+  type WalletResponseAnswer,
+  type DcApiAnswer,
+  type ResolvedResponseCode,
+  type RpErrorBody,
+  type WalletErrorBody,
+} from './endpoints/index.js';

@@ -5,6 +5,7 @@ import { contractDcql, contractPresentationDefinition, encryptWalletResponse, is
 import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';
 import type { HttpTarget, MountedHttpTarget } from './http-target.js';
 import { rawRequest } from '../cors-contract/raw-request.js';
+import { createResponseValidator } from './openapi-response-validator.js';
 
 export interface HttpContractOptions {
   /** Mount prefix (default '/authz'). */
@@ -69,12 +70,22 @@ interface Server {
   frameworkError(test: (error: unknown) => boolean): Promise<unknown>;
   /** Every framework-path error reported so far. */
   frameworkErrors(): readonly unknown[];
-  call(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /**
+   * While on, every answer `call` receives is checked against the OpenAPI document (status
+   * declared for the operation, body valid); a mismatch fails the test that made the call.
+   */
+  checkAnswers(on: boolean): void;
+  /** A path below the prefix, or an absolute URL the authorizer handed out (request_uri, response_uri). */
+  call(pathOrUrl: string, init?: RequestInit & { key?: string; answeredByHost?: boolean }): Promise<Response>;
 }
+
+/** Built once: the document is the same for every target. */
+let validateAnswer: ReturnType<typeof createResponseValidator> | undefined;
 
 function serverFor(target: HttpTarget, prefix: string, hostBodyParsers: boolean): Server {
   let mounted: MountedHttpTarget | undefined;
   const errors: unknown[] = [];
+  let checking = false;
   const waiters: { test: (e: unknown) => boolean; resolve: (e: unknown) => void }[] = [];
   beforeAll(async () => {
     mounted = await target.start({
@@ -96,11 +107,25 @@ function serverFor(target: HttpTarget, prefix: string, hostBodyParsers: boolean)
       if (seen !== undefined) resolve(seen);
       else waiters.push({ test, resolve });
     }),
-    call(path, init = {}) {
-      const { key, ...rest } = init;
+    checkAnswers(on) {
+      checking = on;
+      if (on) validateAnswer ??= createResponseValidator();
+    },
+    async call(pathOrUrl, init = {}) {
+      const { key, answeredByHost, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key) headers.set('authorization', `Bearer ${key}`);
-      return fetch(`${mounted!.origin}${prefix}${path}`, { ...rest, headers, redirect: 'manual' });
+      const url = new URL(/^https?:/.test(pathOrUrl) ? pathOrUrl : `${mounted!.origin}${prefix}${pathOrUrl}`);
+      const method = (rest.method ?? 'GET').toUpperCase();
+      const res = await fetch(url, { ...rest, headers, redirect: 'manual' });
+      if (checking) {
+        const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+        const path = inside ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+        const body = await res.clone().text();
+        const problems = validateAnswer!({ method, path, status: res.status, contentType: res.headers.get('content-type'), body, ...(answeredByHost ? { answeredByHost } : {}) });
+        if (problems.length > 0) throw new Error(`The answer does not match docs/openapi.json:\n${problems.join('\n')}`);
+      }
+      return res;
     },
   };
 }
@@ -343,8 +368,10 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     });
     await authorizer.ready();
     server.mounted().attach(authorizer);
+    server.checkAnswers(true);
   });
   afterAll(async () => {
+    server.checkAnswers(false);
     await authorizer?.close();
     await subject?.cleanup?.();
   });
@@ -359,7 +386,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
   const dcqlDirectPostJwt = { responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql }, redirectUri: REDIRECT };
   const requestObjectOf = async (created: Record<string, unknown>) => {
     const requestUri = new URL(String(created.authorizeUrl)).searchParams.get('request_uri')!;
-    const res = await fetch(requestUri);
+    const res = await server.call(requestUri);
     expect(res.status).toBe(200);
     return verifyRequestObject(await res.text());
   };
@@ -469,7 +496,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     const created = await create(dcqlDirectPostJwt);
     const { payload } = await requestObjectOf(created);
     const response = await encryptWalletResponse(payload, { vp_token: { pid: [await issueContractSdJwt()] }, state: payload.state });
-    const posted = await fetch(String(payload.response_uri), form({ response }));
+    const posted = await server.call(String(payload.response_uri), form({ response }));
     expect(posted.status).toBe(200);
     const { redirect_uri } = (await posted.json()) as { redirect_uri: string };
     expect(redirect_uri.startsWith(`${REDIRECT}?response_code=`)).toBe(true);
@@ -492,8 +519,8 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     const created = await create(dcqlDirectPostJwt);
     const { payload } = await requestObjectOf(created);
     const response = await encryptWalletResponse(payload, { vp_token: { pid: [await issueContractSdJwt()] }, state: payload.state });
-    expect((await fetch(String(payload.response_uri), form({ response }))).status).toBe(200);
-    const again = await fetch(String(payload.response_uri), form({ response }));
+    expect((await server.call(String(payload.response_uri), form({ response }))).status).toBe(200);
+    const again = await server.call(String(payload.response_uri), form({ response }));
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: expect.any(String) });
     expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
@@ -502,7 +529,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
   it(`accepts a form-encoded direct_post ${mode.hostBodyParsers ? 'already parsed by the host' : 'read from the stream'}`, async () => {
     const created = await create({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: contractDcql }, redirectUri: REDIRECT });
     const { payload } = await requestObjectOf(created);
-    const posted = await fetch(String(payload.response_uri), form({ vp_token: JSON.stringify({ pid: [await issueContractSdJwt()] }), state: String(payload.state) }));
+    const posted = await server.call(String(payload.response_uri), form({ vp_token: JSON.stringify({ pid: [await issueContractSdJwt()] }), state: String(payload.state) }));
     expect(posted.status).toBe(200);
     expect(await posted.json()).toMatchObject({ redirect_uri: expect.stringContaining('response_code=') });
     expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
@@ -512,7 +539,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     const created = await create({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: contractPresentationDefinition } });
     const { payload } = await requestObjectOf(created);
     const submission = { id: 'contract-submission', definition_id: contractPresentationDefinition.id, descriptor_map: [{ id: 'pid', format: 'vc+sd-jwt', path: '$' }] };
-    const posted = await fetch(String(payload.response_uri), form({ vp_token: await issueContractSdJwt(), presentation_submission: JSON.stringify(submission), state: String(payload.state) }));
+    const posted = await server.call(String(payload.response_uri), form({ vp_token: await issueContractSdJwt(), presentation_submission: JSON.stringify(submission), state: String(payload.state) }));
     expect(posted.status).toBe(200);
     expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
   });
@@ -531,7 +558,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const res = await server.call(`${V}/authorizations`, { ...json({}), body: '{"responseMode":' });
+    const res = await server.call(`${V}/authorizations`, { ...json({}), body: '{"responseMode":', answeredByHost: mode.hostBodyParsers });
     expect(res.status).toBe(400);
     // With a host JSON parser mounted, the host rejects it first and answers in its own format.
     if (!mode.hostBodyParsers) expect(await res.json()).toMatchObject({ type: 'request.invalid_json', status: 400 });

@@ -5,6 +5,37 @@ import { readResponsePayload } from '../authorization/response-payload.js';
 import { loadAnyInstance } from '../authorization/transitions.js';
 import { constantTimeEqual } from '../crypto/secrets.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import * as v from 'valibot';
+import { defineEndpoint } from './endpoint.js';
+import { formBody, json } from './respond.js';
+import { AUTHORIZATION_ID } from './shared-schemas.js';
+
+const field = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
+
+/** A plain (unencrypted) authorization response: DCQL or Presentation Exchange, or the wallet's error. */
+export const directPostFormSchema = v.objectWithRest(
+  {
+    vp_token: field('DCQL: a JSON object {<credential query id>: [presentation, …]}; Presentation Exchange: one presentation or a JSON array.'),
+    presentation_submission: field('Presentation Exchange only: the submission as JSON text.'),
+    id_token: field('SIOP ID token (responseType "vp_token id_token").'),
+    state: field('The state of the request object.'),
+    error: field('The wallet\'s OAuth error code (the user declined, for example).'),
+    error_description: field('Text for the error.'),
+  },
+  v.string(),
+);
+
+/** An encrypted authorization response (JWE to the request's client_metadata key). */
+export const directPostJwtFormSchema = v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.string());
+
+/** `{}` or, when a redirect URI is configured, where the wallet sends the user (with a response_code). */
+export const walletResponseAnswerSchema = v.pipe(v.object({ redirect_uri: v.optional(v.string()) }), v.title('WalletResponseAccepted'));
+export type WalletResponseAnswer = v.InferOutput<typeof walletResponseAnswerSchema>;
+
+export const walletResponseResponses = {
+  200: { description: 'Accepted; the outcome is stored for the RP.', contentType: 'application/json', schema: walletResponseAnswerSchema },
+} as const;
+export const walletResponseErrors = [404, 503] as const;
 
 /**
  * Receive a wallet's direct_post / direct_post.jwt response. Everything that is wrong with the
@@ -19,7 +50,7 @@ export async function receiveWalletResponse(
   id: string,
   endpoint: 'direct_post' | 'direct_post.jwt',
   form: Record<string, string>,
-): Promise<{ redirect_uri?: string }> {
+): Promise<WalletResponseAnswer> {
   // A claim this process still owes back (store outage) is released before the response is judged.
   const record = await settleOwedClaim(ctx, await loadAnyInstance(ctx, id));
   const mode = record.request.responseMode;
@@ -48,3 +79,18 @@ const STABLE_CODE = /^[A-Za-z0-9_.:-]{1,100}$/;
 function refusalMessage(refusal: PolicyError): string {
   return refusal.code && STABLE_CODE.test(refusal.code) ? `The presentation was not accepted (${refusal.code}).` : 'The presentation was not accepted.';
 }
+
+export const directPostEndpoint = defineEndpoint({
+  operationId: 'directPost',
+  name: 'wallet.direct_post',
+  method: 'POST',
+  path: '/openid4/vp/v1_0/{authorizationId}/direct_post',
+  audience: 'wallet',
+  summary: 'Receive a wallet response (response_mode direct_post)',
+  description: 'A presentation a policy rejects answers 400 invalid_request (unless openId4vp.rejectedResponse is "redirect"); a wallet error response and a service failure answer 200.',
+  pathParams: AUTHORIZATION_ID,
+  body: { contentType: 'application/x-www-form-urlencoded', schema: directPostFormSchema, required: true },
+  responses: walletResponseResponses,
+  errors: walletResponseErrors,
+  run: ({ ctx, request, params }) => json(200, receiveWalletResponse(ctx, params[0]!, 'direct_post', formBody(request))),
+});

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { AuthorizerClient } from './authorizer-client.js';
+
+export interface RpBackendOptions {
+  client: AuthorizerClient;
+  /** Where the wallet sends the user back (`?response_code=…` is appended by the authorizer). */
+  callbackUrl: string;
+  /** The credential the RP asks for: one SD-JWT VC of this type with these claims. */
+  vct: string;
+  claims: string[];
+}
+
+interface Session {
+  authorizationId: string;
+}
+
+const SESSION_COOKIE = 'rp_session';
+
+/**
+ * A relying party's backend: `POST /login` starts a presentation and answers the wallet link,
+ * `GET /login/status` is what the browser polls, and `GET /callback?response_code=…` is where the
+ * wallet redirects; it resolves the code for the session that started the flow (so a code relayed
+ * into another session is refused) and reads the verified claims.
+ */
+export function createRpBackend(options: RpBackendOptions): RequestListener {
+  const { client } = options;
+  const sessions = new Map<string, Session>();
+
+  async function login(res: ServerResponse): Promise<void> {
+    const { data, error, response } = await client.POST('/openid4/vp/v1_0/authorizations', {
+      body: {
+        responseMode: 'direct_post.jwt',
+        redirectUri: options.callbackUrl,
+        query: {
+          type: 'DCQL',
+          dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [options.vct] }, claims: options.claims.map((name) => ({ path: [name] })) }] },
+        },
+      },
+    });
+    if (error) return send(res, 502, { error: `the authorizer answered ${response.status}: ${error.message}` });
+    if (!('authorizeUrl' in data)) return send(res, 502, { error: 'expected a wallet link' });
+    const sessionId = randomBytes(16).toString('base64url');
+    sessions.set(sessionId, { authorizationId: data.authorizationId });
+    send(res, 200, { authorizeUrl: data.authorizeUrl, expiresAt: data.expiresAt }, [`${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax`]);
+  }
+
+  async function status(session: Session, res: ServerResponse): Promise<void> {
+    const { data, error, response } = await client.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/status', {
+      params: { path: { authorizationId: session.authorizationId } },
+    });
+    if (error) return send(res, 502, { error: `the authorizer answered ${response.status}: ${error.message}` });
+    send(res, 200, { status: data.status });
+  }
+
+  async function callback(session: Session, responseCode: string, res: ServerResponse): Promise<void> {
+    const resolved = await client.POST('/openid4/vp/v1_0/response-code/resolve', {
+      body: { response_code: responseCode, authorization_id: session.authorizationId },
+    });
+    // 404: unknown, used or expired; 400: issued for another session's authorization (and now burnt).
+    if (resolved.error) return send(res, resolved.response.status < 500 ? 400 : 502, { error: resolved.error.message });
+    if (resolved.data.status !== 'authorized') return send(res, 403, { status: resolved.data.status });
+    const { data, error, response } = await client.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/credentials', {
+      params: { path: { authorizationId: resolved.data.authorization_id } },
+    });
+    if (error) return send(res, 502, { error: `the authorizer answered ${response.status}: ${error.message}` });
+    send(res, 200, { status: 'authorized', claims: data.credentials[0]?.claims ?? {} });
+  }
+
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://rp.invalid');
+    const session = sessions.get(cookie(req, SESSION_COOKIE) ?? '');
+    const route = `${req.method} ${url.pathname}`;
+    const handled =
+      route === 'POST /login'
+        ? login(res)
+        : !session && (route === 'GET /login/status' || route === 'GET /callback')
+          ? Promise.resolve(send(res, 401, { error: 'no login in progress' }))
+          : route === 'GET /login/status'
+            ? status(session!, res)
+            : route === 'GET /callback'
+              ? callback(session!, url.searchParams.get('response_code') ?? '', res)
+              : Promise.resolve(send(res, 404, { error: 'not found' }));
+    handled.catch(() => send(res, 500, { error: 'internal error' }));
+  };
+}
+
+function cookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, cookies: string[] = []): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,41 @@
+import * as v from 'valibot';
+import { isProcessing, loadForInstance } from '../authorization/transitions.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import { defineEndpoint } from './endpoint.js';
+import { json } from './respond.js';
+import { AUTHORIZATION_ID, authorizationStatusSchema } from './shared-schemas.js';
+
+export const statusResponseSchema = v.pipe(
+  v.object({
+    status: authorizationStatusSchema,
+    /** Present (true) while a wallet response is claimed and being evaluated. */
+    processing: v.optional(v.literal(true)),
+  }),
+  v.title('AuthorizationStatus'),
+);
+export type StatusResponse = v.InferOutput<typeof statusResponseSchema>;
+
+/**
+ * `{status}`, plus `processing: true` while a wallet response is claimed and being evaluated
+ * (an extra member, so clients of the hosted API are unaffected). A claim that outlives its
+ * deadline ends `error` (`authorizer.processing_abandoned`) on this read.
+ */
+export async function getStatus(ctx: AuthorizerContext, instanceId: string, id: string): Promise<StatusResponse> {
+  const record = await loadForInstance(ctx, instanceId, id);
+  return isProcessing(record) ? { status: record.status, processing: true } : { status: record.status };
+}
+
+export const authorizationStatusEndpoint = defineEndpoint({
+  operationId: 'getAuthorizationStatus',
+  name: 'authorizations.status',
+  method: 'GET',
+  path: '/openid4/vp/v1_0/authorizations/{authorizationId}/status',
+  audience: 'rp',
+  summary: 'Read the status of an authorization (poll until it is terminal)',
+  pathParams: AUTHORIZATION_ID,
+  responses: {
+    200: { description: 'The current status.', contentType: 'application/json', schema: statusResponseSchema },
+  },
+  errors: [404, 503],
+  run: ({ ctx, params, instance }) => json(200, getStatus(ctx, instance.id, params[0]!)),
+});

@@ -1,0 +1,107 @@
+import * as v from 'valibot';
+import { randomId } from '../crypto/secrets.js';
+import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
+import { buildAuthorization } from '../request/build-authorization.js';
+import { createAuthorizationBodySchema, parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
+import { enforceHaipOnCreate } from '../request/haip-rules.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import type { InstanceRuntime } from '../runtime/instance-runtime.js';
+import { defineEndpoint } from './endpoint.js';
+import { json, jsonBody } from './respond.js';
+
+const common = {
+  authorizationId: v.string(),
+  expiresAt: v.pipe(v.string(), v.isoTimestamp()),
+  nonce: v.string(),
+};
+
+const directPostCreatedSchema = v.pipe(
+  v.object({
+    ...common,
+    /** `<authorizationEndpoint>?client_id=…&request_uri=…&request_uri_method=post`: the QR code or deep link. */
+    authorizeUrl: v.string(),
+    authorizationEndpoint: v.string(),
+  }),
+  v.title('DirectPostAuthorizationCreated'),
+);
+
+const unsignedRequestSchema = v.object({
+  protocol: v.literal('openid4vp-v1-unsigned'),
+  data: v.object({
+    response_type: v.literal('vp_token'),
+    response_mode: v.picklist(['dc_api', 'dc_api.jwt']),
+    nonce: v.string(),
+    client_metadata: v.record(v.string(), v.unknown()),
+    dcql_query: v.record(v.string(), v.unknown()),
+    transaction_data: v.optional(v.array(v.string())),
+    verifier_info: v.optional(v.array(v.unknown())),
+  }),
+});
+const signedRequestSchema = v.object({ protocol: v.literal('openid4vp-v1-signed'), data: v.object({ request: v.string() }) });
+const multiSignedRequestSchema = v.object({
+  protocol: v.literal('openid4vp-v1-multisigned'),
+  data: v.object({ payload: v.string(), signatures: v.array(v.object({ protected: v.string(), signature: v.string() })) }),
+});
+
+/** What the browser passes to `navigator.credentials.get({digital: {requests: [...]}})`. */
+export const digitalCredentialGetRequestSchema = v.variant('protocol', [unsignedRequestSchema, signedRequestSchema, multiSignedRequestSchema]);
+
+const dcApiCreatedSchema = v.pipe(
+  v.object({
+    ...common,
+    digitalCredentialGetRequest: digitalCredentialGetRequestSchema,
+    /** Where the RP posts what the browser returned (`…/dc_api` or `…/dc_api.jwt`). */
+    responseUrl: v.string(),
+  }),
+  v.title('DcApiAuthorizationCreated'),
+);
+
+export const createAuthorizationResponseSchema = v.union([directPostCreatedSchema, dcApiCreatedSchema]);
+export type CreateAuthorizationResponse = v.InferOutput<typeof createAuthorizationResponseSchema>;
+export type DirectPostAuthorizationResponse = v.InferOutput<typeof directPostCreatedSchema>;
+export type DcApiAuthorizationResponse = v.InferOutput<typeof dcApiCreatedSchema>;
+/** The create body as a caller writes it (`responseType` may be left out). */
+export type CreateAuthorizationRequest = v.InferInput<typeof createAuthorizationBodySchema>;
+
+/** Validate the body (all problems at once), enforce HAIP, store the record, answer the 201 body. */
+export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<CreateAuthorizationResponse> {
+  const parsed = parseCreateAuthorizationBody(body);
+  const signing = await instance.signing();
+  const algorithms = acceptedAlgorithms(instance.verifier, parsed.profile);
+  if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signing, algorithms });
+  const now = ctx.clock.now();
+  const { record, response } = await buildAuthorization({
+    id: randomId(16),
+    instanceId: instance.id,
+    body: parsed,
+    config: instance.config,
+    signing,
+    publicBaseUrl: ctx.publicBaseUrl,
+    now,
+    algorithms,
+  });
+  // Kept past its expiry (processing grace + retention) so the RP can still read the outcome.
+  await ctx.store.create(record, instance.recordTtlMs);
+  ctx.emit({ type: 'authorization.created', instanceId: record.instanceId, authorizationId: record.id, status: record.status, at: now });
+  if (record.status === 'pending') {
+    ctx.emit({ type: 'authorization.pending', instanceId: record.instanceId, authorizationId: record.id, status: 'pending', previousStatus: 'created', at: now });
+  }
+  return response;
+}
+
+export const createAuthorizationEndpoint = defineEndpoint({
+  operationId: 'createAuthorization',
+  name: 'authorizations.create',
+  method: 'POST',
+  path: '/openid4/vp/v1_0/authorizations',
+  audience: 'rp',
+  summary: 'Create an authorization request',
+  description:
+    'Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*).',
+  body: { contentType: 'application/json', schema: createAuthorizationBodySchema, required: true },
+  responses: {
+    201: { description: 'Created.', contentType: 'application/json', schema: createAuthorizationResponseSchema },
+  },
+  errors: [503],
+  run: ({ ctx, request, instance }) => json(201, createAuthorization(ctx, instance, jsonBody(request))),
+});

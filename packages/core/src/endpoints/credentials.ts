@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+import { loadForInstance } from '../authorization/transitions.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import { defineEndpoint } from './endpoint.js';
+import { json } from './respond.js';
+import { AUTHORIZATION_ID, extractedCredentialSchema } from './shared-schemas.js';
+
+export const credentialsResponseSchema = v.pipe(v.object({ authorizationId: v.string(), credentials: v.array(extractedCredentialSchema) }), v.title('Credentials'));
+export type CredentialsResponse = v.InferOutput<typeof credentialsResponseSchema>;
+
+/** Claims are only kept for authorized responses: unverified data is never handed out. */
+export async function getCredentials(ctx: AuthorizerContext, instanceId: string, id: string): Promise<CredentialsResponse> {
+  const record = await loadForInstance(ctx, instanceId, id);
+  return { authorizationId: record.id, credentials: record.status === 'authorized' ? record.credentials : [] };
+}
+
+export const credentialsEndpoint = defineEndpoint({
+  operationId: 'getCredentials',
+  name: 'authorizations.credentials',
+  method: 'GET',
+  path: '/openid4/vp/v1_0/authorizations/{authorizationId}/credentials',
+  audience: 'rp',
+  summary: 'Read the claims of an authorized presentation',
+  description: 'Empty unless the authorization is authorized.',
+  pathParams: AUTHORIZATION_ID,
+  responses: {
+    200: { description: 'The disclosed claims, one entry per presentation.', contentType: 'application/json', schema: credentialsResponseSchema },
+  },
+  errors: [404, 503],
+  run: ({ ctx, params, instance }) => json(200, getCredentials(ctx, instance.id, params[0]!)),
+});

@@ -1,0 +1,81 @@
+import * as v from 'valibot';
+import { AuthorizerError } from '../errors/authorizer-error.js';
+import { acceptResponse, assertAcceptsResponse, settleOwedClaim } from '../authorization/accept-response.js';
+import { readResponsePayload } from '../authorization/response-payload.js';
+import { loadForInstance } from '../authorization/transitions.js';
+import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
+import { defineEndpoint } from './endpoint.js';
+import { json, jsonBody } from './respond.js';
+import { AUTHORIZATION_ID, terminalStatusSchema } from './shared-schemas.js';
+
+const origin = v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.description('The web origin the browser reported (window.location.origin).'));
+
+/** Structure checked for both endpoints; which members `digitalCredentialGetResponse` needs depends on the mode. */
+export const dcApiBodySchema = v.object({
+  origin,
+  digitalCredentialGetResponse: v.record(v.string(), v.unknown()),
+});
+
+const presentations = v.union([v.string(), v.record(v.string(), v.unknown()), v.pipe(v.array(v.union([v.string(), v.record(v.string(), v.unknown())])), v.minLength(1))]);
+/** dc_api: the `data` of the DigitalCredential, an unencrypted vp_token (documentation of the wire shape). */
+const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown()) });
+/** dc_api.jwt: the `data` of the DigitalCredential, an encrypted response. */
+export const dcApiJwtBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.unknown()) });
+
+export const dcApiAnswerSchema = v.pipe(v.object({ status: terminalStatusSchema }), v.title('DcApiResult'));
+export type DcApiAnswer = v.InferOutput<typeof dcApiAnswerSchema>;
+
+export const dcApiResponses = {
+  200: { description: 'The response was evaluated; the terminal status.', contentType: 'application/json', schema: dcApiAnswerSchema },
+} as const;
+export const dcApiErrors = [404, 503] as const;
+
+/**
+ * The RP forwards what `navigator.credentials.get` returned. The answer is the terminal status,
+ * synchronously; the audience for holder binding is `origin:<origin>`.
+ */
+export async function receiveDcApiResponse(
+  ctx: AuthorizerContext,
+  instanceId: string,
+  id: string,
+  endpoint: 'dc_api' | 'dc_api.jwt',
+  body: unknown,
+): Promise<DcApiAnswer> {
+  const parsed = v.safeParse(dcApiBodySchema, body);
+  if (!parsed.success) {
+    throw new AuthorizerError('request.invalid_body', {
+      errors: parsed.issues.map((issue) => ({ pointer: `/${(issue.path ?? []).map((p) => String(p.key)).join('/')}`, detail: issue.message })),
+    });
+  }
+  const { origin, digitalCredentialGetResponse } = parsed.output;
+  const record = await settleOwedClaim(ctx, await loadForInstance(ctx, instanceId, id));
+  if (record.request.responseMode !== endpoint) throw new AuthorizerError('authorization.wrong_response_mode');
+  if (record.status === 'expired') return { status: 'expired' };
+  assertAcceptsResponse(record);
+  // Origins are opaque strings compared exactly (OpenID4VP 1.0 errata). Signed requests carry
+  // expectedOrigins; unsigned ones fall back to the instance's allowed origins. Nothing to
+  // compare with (a record created before that setting existed) is a mismatch, not a pass.
+  const expected = record.request.expectedOrigins ?? instanceOf(ctx, instanceId).config.openId4vp.dcApi.allowedOrigins;
+  if (!expected.includes(origin)) throw new AuthorizerError('authorization.origin_mismatch');
+
+  const { payload, jwkThumbprint } = await readResponsePayload(record, digitalCredentialGetResponse);
+  const { record: done } = await acceptResponse(ctx, record, payload, { origin, jwkThumbprint });
+  // acceptResponse stores a terminal status or throws; anything else is a bug, not an answer.
+  if (!v.is(terminalStatusSchema, done.status)) throw new AuthorizerError('server.internal_error');
+  return { status: done.status };
+}
+
+export const dcApiEndpoint = defineEndpoint({
+  operationId: 'dcApi',
+  name: 'dc_api',
+  method: 'POST',
+  path: '/openid4/vp/v1_0/{authorizationId}/dc_api',
+  audience: 'rp',
+  summary: 'Submit what navigator.credentials.get returned (response_mode dc_api)',
+  description: 'The RP forwards the DigitalCredential data; the answer is the terminal status, synchronously.',
+  pathParams: AUTHORIZATION_ID,
+  body: { contentType: 'application/json', schema: dcApiPlainBodySchema, required: true },
+  responses: dcApiResponses,
+  errors: dcApiErrors,
+  run: ({ ctx, request, params, instance }) => json(200, receiveDcApiResponse(ctx, instance.id, params[0]!, 'dc_api', jsonBody(request))),
+});

@@ -1,0 +1,68 @@
+import type * as v from 'valibot';
+import type { CoreRequest, CoreResponse } from '../http/core-request.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import type { InstanceRuntime } from '../runtime/instance-runtime.js';
+
+/** Who may call an endpoint: RP endpoints need an API key; wallet endpoints answer OAuth-style errors. */
+export type Audience = 'public' | 'rp' | 'wallet';
+
+// Any valibot schema (sync); the generic keeps the table free of per-schema type noise.
+export type AnySchema = v.GenericSchema;
+
+export interface EndpointInput {
+  ctx: AuthorizerContext;
+  request: CoreRequest;
+  /** Path parameters in the order they appear in `path`, percent-decoded. */
+  params: string[];
+  /** The instance the API key belongs to (RP endpoints only; undefined elsewhere, so no endpoint can cross instances by accident). */
+  instance: InstanceRuntime;
+}
+
+export interface ResponseSpec {
+  description: string;
+  /** Absent for bodiless answers (204). */
+  contentType?: 'application/json' | 'application/oauth-authz-req+jwt';
+  schema?: AnySchema;
+}
+
+export interface RequestBodySpec {
+  contentType: 'application/json' | 'application/x-www-form-urlencoded';
+  schema: AnySchema;
+  /** False when an empty body is allowed (POST …/jwt without wallet parameters). */
+  required: boolean;
+}
+
+/**
+ * One HTTP operation: everything routing, the typed methods, the error format and the OpenAPI
+ * document need. `path` uses OpenAPI templates (`{authorizationId}`), relative to the mount point.
+ */
+export interface Endpoint {
+  /** The hosted API's operationId where it names one (wire-api.md section 1). */
+  operationId: string;
+  /** Stable name for logs and metrics (no ids in it). */
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  audience: Audience;
+  summary: string;
+  description?: string;
+  /** One description per `{param}` of `path`. */
+  pathParams?: Record<string, string>;
+  /** An object schema of the query parameters (all strings). */
+  query?: AnySchema;
+  body?: RequestBodySpec;
+  /** The success answers. */
+  responses: Record<number, ResponseSpec>;
+  /**
+   * Error statuses particular to the operation. The rest follow from the table (see
+   * `responsesOf`): 401 for RP endpoints, 400/413/415 for endpoints with a body, 500 for all; the
+   * body of each is the error format of the endpoint's audience.
+   */
+  errors?: readonly number[];
+  /** A more specific description of an error status than the generic one. */
+  errorDescriptions?: Readonly<Record<number, string>>;
+  run(input: EndpointInput): Promise<CoreResponse>;
+}
+
+/** Identity with a checked shape: the table stays one literal per file. */
+export const defineEndpoint = <E extends Endpoint>(endpoint: E): E => endpoint;

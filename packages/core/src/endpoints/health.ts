@@ -1,0 +1,13 @@
+import { emptyResponse } from '../http/responses.js';
+import { defineEndpoint } from './endpoint.js';
+
+export const healthEndpoint = defineEndpoint({
+  operationId: 'getHealth',
+  name: 'health',
+  method: 'GET',
+  path: '/health',
+  audience: 'public',
+  summary: 'Liveness check',
+  responses: { 204: { description: 'The authorizer is serving requests.' } },
+  run: async () => emptyResponse(204),
+});

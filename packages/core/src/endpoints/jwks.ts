@@ -1,0 +1,44 @@
+import { X509Certificate } from 'node:crypto';
+import * as v from 'valibot';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import { defineEndpoint } from './endpoint.js';
+import { json } from './respond.js';
+
+const publicJwkSchema = v.object({
+  kty: v.string(),
+  crv: v.optional(v.string()),
+  x: v.optional(v.string()),
+  y: v.optional(v.string()),
+  kid: v.optional(v.string()),
+  alg: v.optional(v.string()),
+  use: v.optional(v.string()),
+  x5c: v.optional(v.array(v.string())),
+});
+export const jwksSchema = v.pipe(v.object({ keys: v.array(publicJwkSchema) }), v.title('Jwks'));
+export type Jwks = v.InferOutput<typeof jwksSchema>;
+
+/** Public request-signing keys of every instance (never private parts). */
+export async function jwks(ctx: AuthorizerContext): Promise<Jwks> {
+  const settled = await Promise.allSettled(
+    [...ctx.instances.values()].map(async (instance) => {
+      const signing = await instance.signing();
+      const jwk = new X509Certificate(Buffer.from(signing.leafDer)).publicKey.export({ format: 'jwk' });
+      return { kty: jwk.kty!, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: signing.x509Hash, alg: signing.alg, use: 'sig', x5c: signing.x5c };
+    }),
+  );
+  // One instance with a broken key must not take the endpoint down for the others.
+  return { keys: settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])) };
+}
+
+export const jwksEndpoint = defineEndpoint({
+  operationId: 'getJwks',
+  name: 'metadata.jwks',
+  method: 'GET',
+  path: '/openid4/vp/v1_0/jwks',
+  audience: 'public',
+  summary: 'Public request-signing keys of every instance',
+  responses: {
+    200: { description: 'A JWK set (public parts only).', contentType: 'application/json', schema: jwksSchema },
+  },
+  run: ({ ctx }) => json(200, jwks(ctx)),
+});

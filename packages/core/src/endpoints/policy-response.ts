@@ -1,0 +1,29 @@
+import * as v from 'valibot';
+import { loadForInstance } from '../authorization/transitions.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import { defineEndpoint } from './endpoint.js';
+import { json } from './respond.js';
+import { AUTHORIZATION_ID, policyResultSchema } from './shared-schemas.js';
+
+export const policyResponseSchema = v.pipe(v.object({ authorizationId: v.string(), data: v.array(policyResultSchema) }), v.title('PolicyResponse'));
+export type PolicyResponse = v.InferOutput<typeof policyResponseSchema>;
+
+export async function getPolicyResponse(ctx: AuthorizerContext, instanceId: string, id: string): Promise<PolicyResponse> {
+  const record = await loadForInstance(ctx, instanceId, id);
+  return { authorizationId: record.id, data: record.policyResults };
+}
+
+export const policyResponseEndpoint = defineEndpoint({
+  operationId: 'getPolicyResponse',
+  name: 'authorizations.policy_response',
+  method: 'GET',
+  path: '/openid4/vp/v1_0/authorizations/{authorizationId}/policy-response',
+  audience: 'rp',
+  summary: 'Read the policy results (format, validate, verify) of an authorization',
+  pathParams: AUTHORIZATION_ID,
+  responses: {
+    200: { description: 'Every policy result; a failed one carries an error instead of data.', contentType: 'application/json', schema: policyResponseSchema },
+  },
+  errors: [404, 503],
+  run: ({ ctx, params, instance }) => json(200, getPolicyResponse(ctx, instance.id, params[0]!)),
+});

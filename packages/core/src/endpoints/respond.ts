@@ -1,0 +1,10 @@
+import type { CoreRequest, CoreResponse } from '../http/core-request.js';
+import { expectObject, parseBody } from '../http/parse-body.js';
+import { jsonResponse } from '../http/responses.js';
+
+/** A JSON answer once the operation's promise settles. */
+export const json = async (status: number, value: Promise<unknown> | unknown): Promise<CoreResponse> => jsonResponse(status, await value);
+/** The request's JSON object body (415 for another content type, 400 for a non-object). */
+export const jsonBody = (request: CoreRequest): Record<string, unknown> => expectObject(parseBody(request, ['json']).value);
+/** The request's form fields, one string each (415 for another content type). */
+export const formBody = (request: CoreRequest): Record<string, string> => parseBody(request, ['form']).value as Record<string, string>;
