@@ -1,20 +1,27 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const source = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+// Exact matches: a string alias also matches every subpath of its key (`@vp-authorizer/testing`
+// would swallow `@vp-authorizer/testing/contracts`), so each specifier gets its own anchored regex.
+const entry = (specifier: string, path: string) => ({
+  find: new RegExp(`^${specifier.replace(/[/]/g, '\\/')}$`),
+  replacement: source(path),
+});
 
 // Tests run against the TypeScript sources; the built dist is checked by publint and the examples.
 export default defineConfig({
   resolve: {
-    alias: {
-      '@vp-authorizer/core': pkg('core'),
-      '@vp-authorizer/express': pkg('express'),
-      '@vp-authorizer/hono': pkg('hono'),
-      '@vp-authorizer/koa': pkg('koa'),
-      '@vp-authorizer/redis': pkg('redis'),
-      '@vp-authorizer/local': pkg('local'),
-      '@vp-authorizer/testing': pkg('testing'),
-    },
+    alias: [
+      entry('@vp-authorizer/core', 'core/src/index.ts'),
+      entry('@vp-authorizer/express', 'express/src/index.ts'),
+      entry('@vp-authorizer/hono', 'hono/src/index.ts'),
+      entry('@vp-authorizer/koa', 'koa/src/index.ts'),
+      entry('@vp-authorizer/redis', 'redis/src/index.ts'),
+      entry('@vp-authorizer/local', 'local/src/index.ts'),
+      entry('@vp-authorizer/testing', 'testing/src/index.ts'),
+      entry('@vp-authorizer/testing/contracts', 'testing/src/contracts.ts'),
+    ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeHttpContract, fetchHandlerTarget } from '@vp-authorizer/testing';
+import { describeHttpContract, fetchHandlerTarget } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
 

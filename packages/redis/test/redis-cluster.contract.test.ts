@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from 'ioredis';
-import { describeStoreContract, makeTestRecord } from '@vp-authorizer/testing';
+import { describeStoreContract, makeTestRecord } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
 import { startRedisCluster, type LocalRedisCluster } from './redis-cluster-fixture.js';
 import { redisServerPath, redisUrlForTests, testPrefix } from './redis-test-env.js';

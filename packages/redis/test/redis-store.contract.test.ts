@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Redis } from 'ioredis';
-import { describeStoreContract } from '@vp-authorizer/testing';
+import { describeStoreContract } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from './redis-test-env.js';
 

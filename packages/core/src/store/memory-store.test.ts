@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestClock, describeStoreContract, makeTestRecord } from '@vp-authorizer/testing';
+import { createTestClock, describeStoreContract, makeTestRecord } from '@vp-authorizer/testing/contracts';
 import { memoryStore, type MemoryStore } from './memory-store.js';
 
 describeStoreContract('memoryStore', {
