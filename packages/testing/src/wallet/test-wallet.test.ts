@@ -323,8 +323,8 @@ describe('DC API', () => {
     const { SignJWT } = await import('jose');
     const { createTestCa } = await import('./test-ca.js');
     const ca = await createTestCa();
-    const leaf = await ca.issueLeaf({ commonName: 'dc verifier' });
-    const clientId = `x509_hash:${createHash('sha256').update(leaf.certificateDer).digest('base64url')}`;
+    const leaf = await ca.issue({ subject: 'CN=dc verifier' });
+    const clientId = `x509_hash:${createHash('sha256').update(leaf.der).digest('base64url')}`;
     const sign = async (expectedOrigins: string[]) =>
       new SignJWT({
         client_id: clientId,
@@ -335,14 +335,14 @@ describe('DC API', () => {
         dcql_query: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] },
         client_metadata: { vp_formats_supported: { 'dc+sd-jwt': {} } },
       })
-        .setProtectedHeader({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [leaf.certificateBase64] })
+        .setProtectedHeader({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [leaf.x5c] })
         .setIssuedAt()
         .sign(await importJWK(leaf.privateJwk as JWK, 'ES256'));
     const wallet = await createTestWallet();
     const pid = await wallet.addSdJwtVc(issuer, { vct: PID, claims: { given_name: 'Erika' } });
     const { request, digitalCredentialGetResponse } = await wallet.respondDcApi(
       { protocol: 'openid4vp-v1-signed', data: { request: await sign(['https://rp.example']) } },
-      { origin: 'https://rp.example', verifierTrustAnchors: [ca.rootCertificatePem] },
+      { origin: 'https://rp.example', verifierTrustAnchors: [ca.pem] },
     );
     expect(request.clientId).toBe(clientId);
     const presentation = (digitalCredentialGetResponse as { vp_token: Record<string, string[]> }).vp_token.pid![0]!;
