@@ -3,7 +3,7 @@ import { Document, type IssuerSignedDocument, cborEncode } from '@animo-id/mdoc'
 import { ES256, digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { type JWK, SignJWT, importJWK } from 'jose';
-import { bytesToBase64Url } from './base64url.js';
+import { toBase64Url } from './base64url.js';
 import { didJwk } from './did-jwk.js';
 import { mdocContext } from './mdoc-context.js';
 import { type StatusListBits, encodeStatusList } from './status-list.js';
@@ -184,7 +184,7 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
       );
       if (input.tamper === 'issuer-signature') signed.issuerSigned.issuerAuth.signature = flipBit(signed.issuerSigned.issuerAuth.signature);
       const issuerSigned = signed.prepare().get('issuerSigned');
-      return { docType: input.docType, issuerSigned: bytesToBase64Url(cborEncode(issuerSigned)) };
+      return { docType: input.docType, issuerSigned: toBase64Url(cborEncode(issuerSigned)) };
     },
 
     async issueJwtVc(input) {

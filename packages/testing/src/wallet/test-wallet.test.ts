@@ -5,7 +5,7 @@ import { sessionTranscriptBytes as coreSessionTranscriptBytes } from '@vp-author
 import * as x509 from '@peculiar/x509';
 import { type JWK, calculateJwkThumbprint, compactDecrypt, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { base64UrlToBytes, base64UrlToText, textToBase64Url } from './base64url.js';
+import { base64UrlToBytes, base64UrlToText, toBase64Url } from './base64url.js';
 import { mdocContext } from './mdoc-context.js';
 import { type MiniVerifier, type MiniVerifierOptions, startMiniVerifier } from './mini-verifier.test-support.js';
 import { RequestObjectFetchError } from './receive-request.js';
@@ -141,7 +141,7 @@ describe('wallet.respond (direct_post.jwt)', () => {
     expect((await decryptLastResponse(verifier)).header.enc).toBe('A128GCM');
     await wallet.respond(request, { encryption: 'openid4vc' });
     const { header, payload } = await decryptLastResponse(verifier);
-    expect(header).toMatchObject({ alg: 'ECDH-ES', kid: 'enc-1', apv: textToBase64Url(verifier.nonce) });
+    expect(header).toMatchObject({ alg: 'ECDH-ES', kid: 'enc-1', apv: toBase64Url(verifier.nonce) });
     expect(payload.state).toBe(verifier.state);
   });
 
@@ -216,8 +216,8 @@ describe('SD-JWT negative knobs', () => {
 
 describe('transaction data, JWT VP, SIOP and PE', () => {
   it('KB-JWT carries transaction_data_hashes over the entry strings as sent', async () => {
-    const entry = textToBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['pid'], transaction_data_hashes_alg: ['sha-256'], amount: '10' }));
-    const other = textToBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['mdl'] }));
+    const entry = toBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['pid'], transaction_data_hashes_alg: ['sha-256'], amount: '10' }));
+    const other = toBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['mdl'] }));
     const { verifier, wallet, pid } = await setup({ transactionData: [entry, other] });
     const request = await wallet.receive(verifier.authorizeUrl);
     await wallet.respond(request);
