@@ -294,7 +294,7 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       expect(await admin.exists(`${prefix}c:i1:k`)).toBe(1);
     });
 
-    it('regression: redisOptions { lazyConnect: true } no longer leaves a client it owns unconnected for ever', async () => {
+    it('redisOptions { lazyConnect: true } no longer leaves a client it owns unconnected for ever', async () => {
       prefix = testPrefix();
       store = redisStore({ url: url!, keyPrefix: prefix, redisOptions: { lazyConnect: true } });
       await expect(store.consume('i1:none')).resolves.toBeNull();
