@@ -21,6 +21,7 @@ export default defineConfig({
       entry('@vp-authorizer/local', 'local/src/index.ts'),
       entry('@vp-authorizer/testing', 'testing/src/index.ts'),
       entry('@vp-authorizer/testing/contracts', 'testing/src/contracts.ts'),
+      entry('@vp-authorizer/testing/redis', 'testing/src/redis.ts'),
     ],
   },
   test: {

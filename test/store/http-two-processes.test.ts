@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, DCQL_SD_JWT, devSigning, encryptResponse, makeSdJwt } from '../../packages/core/test/support/test-authorizer.js';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
 import type { ServerConfig, ServerMessage } from './authorizer-server-worker.js';
 import { bundleWorker, type BundledWorker } from './bundle-worker.js';
 

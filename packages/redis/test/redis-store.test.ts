@@ -4,8 +4,8 @@ import { Redis } from 'ioredis';
 import { ConfigError, StoreUnavailableError, type AuthorizationRecord } from '@vp-authorizer/core';
 import { makeTestRecord } from '@vp-authorizer/testing';
 import { RecordFormatError, redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from './redis-test-env.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
+import { startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
 
 const url = redisUrlForTests('packages/redis/test/redis-store.test.ts');
 const code = { instanceId: 'i1', authorizationId: 'a1' };

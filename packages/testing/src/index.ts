@@ -9,3 +9,4 @@ export { createFakeAuthorizer, FAKE_SECRET_DETAIL, type FakeAuthorizer } from '.
 export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-contract/http-target.js';
 export type { CorsTarget, CorsTargetStart } from './cors-contract/cors-target.js';
 export { rawRequest, header, headerList, type RawResponse } from './cors-contract/raw-request.js';
+export { startTcpProxy, type TcpProxy } from './net/tcp-proxy.js';
