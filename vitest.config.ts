@@ -1,17 +1,30 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
-const pkg = (name: string) => ({ find: new RegExp(`^@vp-authorizer/${name}$`), replacement: src(`${name}/src/index.ts`) });
+const source = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+// Exact matches: a string alias also matches every subpath of its key (`@vp-authorizer/testing`
+// would swallow `@vp-authorizer/testing/contracts`), so each specifier gets its own anchored regex.
+const entry = (specifier: string, path: string) => ({
+  find: new RegExp(`^${specifier.replace(/[/]/g, '\\/')}$`),
+  replacement: source(path),
+});
 
 // Tests run against the TypeScript sources; the built dist is checked by publint and the examples.
-// Exact-match entries: a string key would also match as a prefix ('@vp-authorizer/core/http').
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@vp-authorizer\/core\/http$/, replacement: src('core/src/http/index.ts') },
-      { find: /^@vp-authorizer\/core\/formats$/, replacement: src('core/src/formats/index.ts') },
-      ...['core', 'express', 'hono', 'koa', 'fastify', 'redis', 'local', 'testing'].map(pkg),
+      entry('@vp-authorizer/core', 'core/src/index.ts'),
+      entry('@vp-authorizer/express', 'express/src/index.ts'),
+      entry('@vp-authorizer/hono', 'hono/src/index.ts'),
+      entry('@vp-authorizer/koa', 'koa/src/index.ts'),
+      entry('@vp-authorizer/redis', 'redis/src/index.ts'),
+      entry('@vp-authorizer/local', 'local/src/index.ts'),
+      entry('@vp-authorizer/testing', 'testing/src/index.ts'),
+      entry('@vp-authorizer/testing/contracts', 'testing/src/contracts.ts'),
+      entry('@vp-authorizer/testing/redis', 'testing/src/redis.ts'),
+      entry('@vp-authorizer/core/http', 'core/src/http/index.ts'),
+      entry('@vp-authorizer/core/formats', 'core/src/formats/index.ts'),
+      entry('@vp-authorizer/fastify', 'fastify/src/index.ts'),
     ],
   },
   test: {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeHttpContract, fetchHandlerTarget } from '@vp-authorizer/testing';
+import { describeHttpContract, fetchHandlerTarget } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
 
 // The whole HTTP contract with the authorizer on the Redis store instead of the in-memory one:
 // same routes, same flows, every record and response code going through Redis.

@@ -1,3 +1,3 @@
-import { describeHttpContract, fetchHandlerTarget } from '@vp-authorizer/testing';
+import { describeHttpContract, fetchHandlerTarget } from '@vp-authorizer/testing/contracts';
 
 describeHttpContract('fetch handler (authorizer.fetch on node:http)', fetchHandlerTarget());

@@ -1,4 +1,4 @@
-import { describeHttpContract } from '@vp-authorizer/testing';
+import { describeHttpContract } from '@vp-authorizer/testing/contracts';
 import { honoTarget } from '../../packages/hono/test/hono-target.js';
 
 describeHttpContract('Hono 4', honoTarget());

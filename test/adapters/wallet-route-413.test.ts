@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
-import { fetchHandlerTarget, type HttpTarget, type MountedHttpTarget } from '@vp-authorizer/testing';
+import { fetchHandlerTarget } from '@vp-authorizer/testing/contracts';
+import type { HttpTarget, MountedHttpTarget } from '@vp-authorizer/testing';
 import { express4Target, express5Target } from '../../packages/express/test/express-target.js';
 import { fastifyTarget } from '../../packages/fastify/test/fastify-target.js';
 import { honoTarget } from '../../packages/hono/test/hono-target.js';

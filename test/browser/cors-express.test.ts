@@ -1,4 +1,4 @@
-import { describeCorsBrowserContract } from '@vp-authorizer/testing';
+import { describeCorsBrowserContract } from '@vp-authorizer/testing/contracts';
 import { express4CorsTarget, express5CorsTarget } from '../../packages/express/test/express-cors-target.js';
 
 describeCorsBrowserContract('Express 5', express5CorsTarget());

@@ -1,4 +1,4 @@
-import { describeCorsBrowserContract } from '@vp-authorizer/testing';
+import { describeCorsBrowserContract } from '@vp-authorizer/testing/contracts';
 import { fastifyCorsTarget } from '../../packages/fastify/test/fastify-cors-target.js';
 
 describeCorsBrowserContract('Fastify 5', fastifyCorsTarget());

@@ -5,15 +5,15 @@
  * `error` with a reason once the claim deadline (policy timeouts + grace) has passed, responses
  * processed by the survivor complete normally, and no response is ever accepted twice.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
 import { API_KEY, devSigning } from '../../packages/core/test/support/test-authorizer.js';
-import { bundleWorker, type BundledWorker } from '../store/bundle-worker.js';
+import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../support/worker-processes.js';
 import { startFaultService, type FaultService } from './support/fault-service.js';
 import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type PreparedResponse, type WalletAnswer } from './support/flow.js';
 import { redisAvailable, startRedis, type RedisProcess } from './support/redis-process.js';
-import type { WorkerCommand, WorkerConfig, WorkerMessage } from './support/slow-verifier-server-worker.js';
+import type { WorkerCommand, WorkerConfig, WorkerReply } from './support/slow-verifier-server-worker.js';
 
 const PUBLIC_ORIGIN = 'https://verifier.example';
 const VERIFIER_DELAY_MS = 2_500;
@@ -27,7 +27,7 @@ const ON_B = 2;
 interface ServerProcess {
   origin: string;
   child: ChildProcess;
-  seq: number;
+  process: WorkerProcess<{ origin: string; pid: number }, WorkerCommand, WorkerReply>;
 }
 
 describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet responses are being processed (two processes, one Redis)', () => {
@@ -56,7 +56,6 @@ describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet resp
     observerStore = redisStore({ url: redis.url, keyPrefix, commandTimeoutMs: 1_000 });
     const { signing } = await devSigning();
     const config: WorkerConfig = {
-      type: 'start',
       redisUrl: redis.url,
       keyPrefix,
       publicBaseUrl: `${PUBLIC_ORIGIN}/authz`,
@@ -67,11 +66,12 @@ describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet resp
       verifyTimeoutMs: VERIFY_TIMEOUT_MS,
       clientTimeoutMs: CLIENT_TIMEOUT_MS,
     };
-    [a, b] = await Promise.all([startServer(worker.file, config), startServer(worker.file, config)]);
+    const started = await startWorkers<WorkerConfig, { origin: string; pid: number }, WorkerCommand, WorkerReply>(worker.file, [config, config]);
+    [a, b] = started.map((proc) => ({ origin: proc.ready.origin, child: proc.child, process: proc })) as [ServerProcess, ServerProcess];
   }, 60_000);
 
   afterAll(async () => {
-    for (const server of [a, b]) if (server) await stopServer(server);
+    for (const server of [a, b]) if (server) await server.process.stop();
     await observerStore?.close();
     await verifier?.close();
     await redis?.dispose();
@@ -150,15 +150,15 @@ describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet resp
   it('after the claim deadline the abandoned authorizations end error with a reason, via the sweep and via a plain read', async () => {
     expect(prepared.onA.length).toBe(ON_A);
     // Nothing is ended early: still pending just before the deadline.
-    const sweptEarly = await command(b, { type: 'sweep', seq: 0 });
+    const sweptEarly = await command(b, { type: 'sweep' });
     expect(sweptEarly.error).toBeUndefined();
     for (const p of prepared.onA) expect((await readStatus(apiOn(b), p.authorizationId)).body.status).toBe('pending');
 
-    await command(b, { type: 'advance', ms: VERIFY_TIMEOUT_MS + CLAIM_MARGIN_MS + 2_000, seq: 0 });
+    await command(b, { type: 'advance', ms: VERIFY_TIMEOUT_MS + CLAIM_MARGIN_MS + 2_000 });
     // Half are ended by a plain read (lazy transition), the rest by the sweep.
     const [byRead, bySweep] = [prepared.onA.slice(0, ON_A / 2), prepared.onA.slice(ON_A / 2)];
     for (const p of byRead) expect((await readStatus(apiOn(b), p.authorizationId)).body.status).toBe('error');
-    const swept = await command(b, { type: 'sweep', seq: 0 });
+    const swept = await command(b, { type: 'sweep' });
     expect(swept.error).toBeUndefined();
     expect(swept.value).toBe(bySweep.length);
 
@@ -199,50 +199,8 @@ describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet resp
     };
   }
 
-  function command(server: ServerProcess, message: WorkerCommand): Promise<{ value?: number; error?: string }> {
-    const seq = ++server.seq;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        server.child.off('message', listener);
-        reject(new Error(`worker did not answer ${message.type} within 10 s`));
-      }, 10_000);
-      const listener = (reply: WorkerMessage) => {
-        if (reply.type !== 'done' || reply.seq !== seq) return;
-        clearTimeout(timer);
-        server.child.off('message', listener);
-        resolve({ ...(reply.value !== undefined ? { value: reply.value } : {}), ...(reply.error !== undefined ? { error: reply.error } : {}) });
-      };
-      server.child.on('message', listener);
-      server.child.send({ ...message, seq });
-    });
+  function command(server: ServerProcess, message: WorkerCommand): Promise<WorkerReply> {
+    return server.process.call(message, 10_000);
   }
 });
 
-function startServer(file: string, config: WorkerConfig): Promise<ServerProcess> {
-  const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('server process did not start within 20 s'));
-    }, 20_000);
-    child.once('message', (message: WorkerMessage) => {
-      clearTimeout(timer);
-      if (message.type === 'listening') resolve({ origin: message.origin, child, seq: 0 });
-      else reject(new Error(`server process failed: ${message.type === 'failed' ? message.message : message.type}`));
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server process exited early (code ${code})`));
-    });
-    child.send(config);
-  });
-}
-
-async function stopServer({ child }: ServerProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  if (child.connected) child.disconnect();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}

@@ -1,9 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, DCQL_SD_JWT, devSigning, encryptResponse, makeSdJwt } from '../../packages/core/test/support/test-authorizer.js';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
-import type { ServerConfig, ServerMessage } from './authorizer-server-worker.js';
-import { bundleWorker, type BundledWorker } from './bundle-worker.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
+import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../support/worker-processes.js';
+import type { ServerConfig } from './authorizer-server-worker.js';
 
 const url = redisUrlForTests('test/store/http-two-processes.test.ts');
 
@@ -13,7 +12,7 @@ const PUBLIC_ORIGIN = 'https://verifier.example';
 
 interface ServerProcess {
   origin: string;
-  child: ChildProcess;
+  process: WorkerProcess<{ origin: string }, never, never>;
 }
 
 describe.skipIf(url === undefined)('the HTTP flow across two server processes sharing one Redis', () => {
@@ -27,7 +26,6 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     admin = testClient(url!);
     const { signing } = await devSigning();
     const config: ServerConfig = {
-      type: 'start',
       redisUrl: url!,
       keyPrefix,
       publicBaseUrl: `${PUBLIC_ORIGIN}/authz`,
@@ -35,11 +33,11 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
       signing,
       redirectUri: 'https://rp.example/callback',
     };
-    servers = await Promise.all([startServer(worker.file, config), startServer(worker.file, config)]);
+    servers = (await startWorkers<ServerConfig, { origin: string }>(worker.file, [config, config])).map((proc) => ({ origin: proc.ready.origin, process: proc }));
   });
 
   afterAll(async () => {
-    await Promise.all(servers.map(stopServer));
+    await Promise.all(servers.map((server) => server.process.stop()));
     await deleteKeys(admin, keyPrefix);
     await admin.quit();
     await worker?.dispose();
@@ -166,27 +164,6 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     expect((await resolve(other)).status).toBe(404);
   });
 });
-
-function startServer(file: string, config: ServerConfig): Promise<ServerProcess> {
-  const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: ServerMessage) => {
-      if (message.type === 'listening') resolve({ origin: message.origin, child });
-      else reject(new Error(`server process failed: ${message.message}`));
-    });
-    child.once('exit', (code) => reject(new Error(`server process exited early (code ${code})`)));
-    child.send(config);
-  });
-}
-
-async function stopServer({ child }: ServerProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.disconnect();
-  const timer = setTimeout(() => child.kill(), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 function jwtPayload(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;

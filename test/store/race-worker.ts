@@ -1,50 +1,46 @@
 /**
- * Child process of the cross-process race tests (bundled by bundle-worker.ts, run with
- * child_process.fork). Connects its own redisStore, reports ready, waits for "go", then fires
- * its whole share of the race at once and reports what it won. Never logs keys or values.
+ * Worker process of the cross-process race tests (test/support/worker-processes.ts). Connects its
+ * own redisStore and reads what it needs before reporting ready; on "go" fires its whole share of
+ * the race at once and answers what it won.
  */
 import { redisStore } from '@vp-authorizer/redis';
 import type { AuthorizationRecord } from '@vp-authorizer/core';
+import { runWorker } from '../support/worker-process-child.js';
 
 export type RaceTask =
   | { kind: 'consume'; keys: string[] }
   | { kind: 'claim'; targets: { instanceId: string; id: string }[]; attempts: number; worker: number };
+export interface RaceInit {
+  url: string;
+  keyPrefix: string;
+  task: RaceTask;
+}
+export interface RaceOutcome {
+  won: string[];
+  operations: number;
+}
 
-export type ParentMessage = { type: 'init'; url: string; keyPrefix: string; task: RaceTask } | { type: 'go' };
-export type WorkerMessage =
-  | { type: 'ready' }
-  | { type: 'done'; won: string[]; operations: number }
-  | { type: 'failed'; message: string };
-
-const send = (message: WorkerMessage) => process.send!(message);
-
-process.once('message', async (init: ParentMessage) => {
-  try {
-    if (init.type !== 'init') throw new Error('expected init');
-    const store = redisStore({ url: init.url, keyPrefix: init.keyPrefix, commandTimeoutMs: 10_000 });
-    const task = init.task;
-    // Everything that is not the race itself happens before "ready": connecting, reading records.
-    const records = new Map<string, AuthorizationRecord>();
-    if (task.kind === 'claim') {
-      for (const target of task.targets) {
-        const record = await store.get(target.instanceId, target.id);
-        if (record === null) throw new Error('race record missing');
-        records.set(target.id, record);
-      }
-    } else {
-      await store.consume('warm-up:none');
+runWorker<RaceInit, null, 'go', RaceOutcome>(async ({ url, keyPrefix, task }) => {
+  const store = redisStore({ url, keyPrefix, commandTimeoutMs: 10_000 });
+  // Everything that is not the race itself happens before "ready": connecting, reading records.
+  const records = new Map<string, AuthorizationRecord>();
+  if (task.kind === 'claim') {
+    for (const target of task.targets) {
+      const record = await store.get(target.instanceId, target.id);
+      if (record === null) throw new Error('race record missing');
+      records.set(target.id, record);
     }
-    const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
-    send({ type: 'ready' });
-    await go;
-
-    let won: string[];
-    let operations: number;
-    if (task.kind === 'consume') {
-      const results = await Promise.all(task.keys.map(async (key) => ((await store.consume(key)) === null ? null : key)));
-      won = results.filter((key): key is string => key !== null);
-      operations = task.keys.length;
-    } else {
+  } else {
+    await store.consume('warm-up:none');
+  }
+  return {
+    ready: null,
+    close: () => store.close(),
+    async handle() {
+      if (task.kind === 'consume') {
+        const results = await Promise.all(task.keys.map(async (key) => ((await store.consume(key)) === null ? null : key)));
+        return { won: results.filter((key): key is string => key !== null), operations: task.keys.length };
+      }
       const claims = [...records.values()].flatMap((record) =>
         Array.from({ length: task.attempts }, (_, attempt) => {
           // A marker naming this worker and attempt, to check that the stored claim is the winner's.
@@ -59,13 +55,7 @@ process.once('message', async (init: ParentMessage) => {
           return store.compareAndSet(next, record.version).then((ok) => (ok ? `${record.id}/${marker}` : null));
         }),
       );
-      won = (await Promise.all(claims)).filter((w): w is string => w !== null);
-      operations = claims.length;
-    }
-    await store.close();
-    send({ type: 'done', won, operations });
-  } catch (error) {
-    send({ type: 'failed', message: error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error' });
-  }
-  process.disconnect();
+      return { won: (await Promise.all(claims)).filter((w): w is string => w !== null), operations: claims.length };
+    },
+  };
 });

@@ -2,8 +2,8 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
 import { createDcqlAuthorization, startAuthorizer } from '../../packages/core/test/support/test-authorizer.js';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '../../packages/redis/test/redis-test-env.js';
-import { startTcpProxy, type TcpProxy } from '../../packages/redis/test/tcp-proxy.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
+import { startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
 
 const url = redisUrlForTests('test/store/store-unavailable-http.test.ts (outage part)');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestClock, describeStoreContract } from '@vp-authorizer/testing';
+import { createTestClock, describeStoreContract } from '@vp-authorizer/testing/contracts';
 import { loggingMapStore } from '../src/logging-map-store.js';
 
 // The same suite the memory and Redis stores run: this is all a custom store needs.

@@ -4,7 +4,7 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthorizerEvent, PolicyResult } from '@vp-authorizer/core';
-import { createTestClock } from '@vp-authorizer/testing';
+import { manualClock } from './support/manual-clock.js';
 import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
@@ -27,7 +27,7 @@ const CLAIM_LIFETIME_MS = TIMEOUT_MS + 15_000;
 
 /** An authorizer whose verifier hangs (real time stands still) until `finish()`: a processing that never ends on its own. */
 async function startWithHangingVerifier() {
-  const clock = createTestClock();
+  const clock = manualClock();
   const events: AuthorizerEvent[] = [];
   let entered!: () => void;
   const verifying = new Promise<void>((r) => (entered = r));

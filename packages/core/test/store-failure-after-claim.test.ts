@@ -3,7 +3,7 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError, memoryStore, type AuthorizationRecord, type MemoryStore } from '@vp-authorizer/core';
-import { createTestClock } from '@vp-authorizer/testing';
+import { manualClock } from './support/manual-clock.js';
 import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
@@ -61,7 +61,7 @@ async function resolve(redirectUri: string) {
 
 describe('the store fails after the claim', () => {
   it('the claim is released: 503 + Retry-After, and the same POST retried is accepted (authorized)', async () => {
-    const clock = createTestClock();
+    const clock = manualClock();
     const faulty = faultyStore(clock);
     let failures = 0;
     faulty.onCompareAndSet((next) => (isTerminalWrite(next) && failures++ === 0 ? Promise.reject(new StoreUnavailableError('stalled', { retryAfterSeconds: 2 })) : undefined));
@@ -83,7 +83,7 @@ describe('the store fails after the claim', () => {
   });
 
   it('storing the response code fails: the claim is released and the retry is accepted', async () => {
-    const clock = createTestClock();
+    const clock = manualClock();
     const faulty = faultyStore(clock);
     const put = faulty.store.put;
     let failures = 0;
@@ -101,7 +101,7 @@ describe('the store fails after the claim', () => {
   });
 
   it('the claim cannot be released while the store is down: 503 + Retry-After, and the retry once it is back is accepted', async () => {
-    const clock = createTestClock();
+    const clock = manualClock();
     const faulty = faultyStore(clock);
     const store = downAfterFirstClaim(faulty);
     env = await startAuthorizer({ store: faulty.store, clock });
@@ -121,7 +121,7 @@ describe('the store fails after the claim', () => {
   });
 
   it('a claim owed back is released in the background once the store answers, so a retry on any process succeeds', async () => {
-    const clock = createTestClock();
+    const clock = manualClock();
     const faulty = faultyStore(clock);
     const store = downAfterFirstClaim(faulty);
     env = await startAuthorizer({ store: faulty.store, clock });
@@ -136,7 +136,7 @@ describe('the store fails after the claim', () => {
   });
 
   it('a claim whose release never lands (the process died) ends error at its deadline', async () => {
-    const clock = createTestClock();
+    const clock = manualClock();
     const faulty = faultyStore(clock);
     const store = downAfterFirstClaim(faulty);
     env = await startAuthorizer({ store: faulty.store, clock, instance: { config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { validate: { timeoutMs: 5_000 }, verify: { timeoutMs: 5_000 } } } } });
@@ -150,7 +150,7 @@ describe('the store fails after the claim', () => {
   });
 
   it('a terminal write that timed out but reached the store is answered as the success it was', async () => {
-    const clock = createTestClock();
+    const clock = manualClock();
     const faulty = faultyStore(clock);
     faulty.onCompareAndSet((next, apply) => (isTerminalWrite(next) ? apply().then(() => Promise.reject(new StoreUnavailableError('timed out'))) : undefined));
     env = await startAuthorizer({ store: faulty.store, clock });
@@ -164,7 +164,7 @@ describe('the store fails after the claim', () => {
   });
 
   it('a claim that timed out but reached the store is undone, so the invited retry is accepted', async () => {
-    const clock = createTestClock();
+    const clock = manualClock();
     const faulty = faultyStore(clock);
     let failures = 0;
     faulty.onCompareAndSet((next, apply) => (isClaim(next) && failures++ === 0 ? apply().then(() => Promise.reject(new StoreUnavailableError('timed out'))) : undefined));

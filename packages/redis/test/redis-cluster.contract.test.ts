@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from 'ioredis';
-import { describeStoreContract, makeTestRecord } from '@vp-authorizer/testing';
+import { describeStoreContract, makeTestRecord } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
 import { startRedisCluster, type LocalRedisCluster } from './redis-cluster-fixture.js';
-import { redisServerPath, redisUrlForTests, testPrefix } from './redis-test-env.js';
+import { redisServerPath, redisUrlForTests, testPrefix } from '@vp-authorizer/testing/redis';
 
 const file = 'packages/redis/test/redis-cluster.contract.test.ts';
 // Same switch as every Redis suite (REDIS_URL from scripts/with-redis.mjs), plus the binary to

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Redis } from 'ioredis';
-import { describeStoreContract } from '@vp-authorizer/testing';
+import { describeStoreContract } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from './redis-test-env.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
 
 const url = redisUrlForTests('packages/redis/test/redis-store.contract.test.ts');
 

@@ -4,8 +4,8 @@ import { Redis } from 'ioredis';
 import { ConfigError, StoreUnavailableError, type AuthorizationRecord } from '@vp-authorizer/core';
 import { makeTestRecord } from '@vp-authorizer/testing';
 import { RecordFormatError, redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from './redis-test-env.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
+import { startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
 
 const url = redisUrlForTests('packages/redis/test/redis-store.test.ts');
 const code = { instanceId: 'i1', authorizationId: 'a1' };
@@ -294,7 +294,7 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       expect(await admin.exists(`${prefix}c:i1:k`)).toBe(1);
     });
 
-    it('regression: redisOptions { lazyConnect: true } no longer leaves a client it owns unconnected for ever', async () => {
+    it('redisOptions { lazyConnect: true } no longer leaves a client it owns unconnected for ever', async () => {
       prefix = testPrefix();
       store = redisStore({ url: url!, keyPrefix: prefix, redisOptions: { lazyConnect: true } });
       await expect(store.consume('i1:none')).resolves.toBeNull();

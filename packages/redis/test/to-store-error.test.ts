@@ -6,7 +6,7 @@ import { toStoreError } from '../src/to-store-error.js';
 const reply = (message: string) => new ReplyError(message);
 
 describe('toStoreError', () => {
-  it('regression: Cluster "Too many Cluster redirections" is a StoreUnavailableError, not a 500', () => {
+  it('Cluster "Too many Cluster redirections" is a StoreUnavailableError, not a 500', () => {
     // What ioredis' Cluster rejects with once MOVED/ASK/TRYAGAIN kept bouncing (resharding, failover).
     const error = new Error('Too many Cluster redirections. Last error: ReplyError: TRYAGAIN Multiple keys request during rehashing of slot');
     const mapped = toStoreError(error);

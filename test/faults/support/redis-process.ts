@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { redisServerPath } from '../../../packages/redis/test/redis-test-env.js';
+import { redisServerPath } from '@vp-authorizer/testing/redis';
 
 export interface RedisProcess {
   url: string;

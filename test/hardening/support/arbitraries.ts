@@ -1,9 +1,9 @@
 import fc from 'fast-check';
+import { toBase64Url } from '@vp-authorizer/testing';
 
 /** Keys that break naive object handling (prototype pollution, inherited lookups). */
 export const POISON_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '...', '_sd', ''];
 
-const b64u = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
 
 /** Strings: printable, full Unicode (incl. lone surrogates), control characters, poison keys. */
 export const anyString = fc.oneof(
@@ -37,14 +37,14 @@ export const deepJsonText = fc
 
 /** Base64url segments: valid JSON objects, JSON non-objects, garbage, invalid UTF-8, padding. */
 export const segment = fc.oneof(
-  hostileJson.map((v) => b64u(JSON.stringify(v) ?? 'null')),
-  fc.dictionary(key, hostileJson, { maxKeys: 5 }).map((o) => b64u(JSON.stringify(o))),
-  fc.uint8Array({ maxLength: 40 }).map(b64u),
+  hostileJson.map((v) => toBase64Url(JSON.stringify(v) ?? 'null')),
+  fc.dictionary(key, hostileJson, { maxKeys: 5 }).map((o) => toBase64Url(JSON.stringify(o))),
+  fc.uint8Array({ maxLength: 40 }).map(toBase64Url),
   fc.string({ maxLength: 30 }),
-  fc.constantFrom('', '=', 'e30', 'e30=', 'e30.', b64u(new Uint8Array([0xff, 0xfe, 0x7b, 0x7d])), b64u('{"a":1}') + '!', 'A', 'AAAAA'),
+  fc.constantFrom('', '=', 'e30', 'e30=', 'e30.', toBase64Url(new Uint8Array([0xff, 0xfe, 0x7b, 0x7d])), toBase64Url('{"a":1}') + '!', 'A', 'AAAAA'),
 );
 
-const objectSegment = fc.dictionary(key, hostileJson, { maxKeys: 4 }).map((o) => b64u(JSON.stringify(o)));
+const objectSegment = fc.dictionary(key, hostileJson, { maxKeys: 4 }).map((o) => toBase64Url(JSON.stringify(o)));
 
 /** Compact-JWT-like strings: 0..6 segments joined by dots, sometimes with tildes or spaces; a share is well-formed. */
 export const jwtLike = fc.oneof(
@@ -54,7 +54,6 @@ export const jwtLike = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
 );
 
-export const b64url = b64u;
 
 /** Raw bytes that are often invalid UTF-8 (overlongs, lone continuation bytes, surrogates, truncations). */
 export const invalidUtf8 = fc
@@ -79,7 +78,7 @@ export const invalidUtf8 = fc
 export const bearer = (good: string, other: string) =>
   fc.oneof(
     fc.constantFrom(`Bearer ${good}`, `bearer ${good}`, `Bearer ${other}`, `Bearer   ${good}  `),
-    fc.constantFrom(undefined, '', 'Bearer', 'Bearer ', `Basic ${b64u(`u:${good}`)}`, `Bearer ${good}x`, `Bearer ${good.slice(0, -1)}`, `Bearer ${good} ${good}`, `Token ${good}`),
+    fc.constantFrom(undefined, '', 'Bearer', 'Bearer ', `Basic ${toBase64Url(`u:${good}`)}`, `Bearer ${good}x`, `Bearer ${good.slice(0, -1)}`, `Bearer ${good} ${good}`, `Token ${good}`),
     fc.string({ unit: fc.constantFrom(...'Bearer abcXYZ0123456789-._~+/= \t'.split('')), maxLength: 40 }),
     fc.string({ maxLength: 20 }).map((s) => `Bearer ${s}`),
     fc.constant(`Bearer ${'k'.repeat(5000)}`),

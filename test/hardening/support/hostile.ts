@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { toBase64Url } from '@vp-authorizer/testing';
 
 /** Hand-built hostile inputs, each within the default 1 MiB body limit. Byte-level CBOR on purpose: encoders refuse to produce most of it. */
 
-const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 
 /** CBOR head: major type + argument in the shortest form (or a forced 8-byte form). */
 export function head(major: number, n: number | bigint, forceLong = false): Buffer {
@@ -48,7 +48,7 @@ export function deviceResponse(items: Uint8Array[], documentsHead?: Buffer): str
     [text('issuerSigned'), map([[text('nameSpaces'), map([[text('org.iso.18013.5.1'), array(items.map((i) => Buffer.from(i)))]])], [text('issuerAuth'), issuerAuth]])],
   ]);
   const documents = documentsHead ? Buffer.concat([documentsHead, document]) : array([document]);
-  return b64u(map([[text('version'), text('1.0')], [text('documents'), documents], [text('status'), head(0, 0)]]));
+  return toBase64Url(map([[text('version'), text('1.0')], [text('documents'), documents], [text('status'), head(0, 0)]]));
 }
 
 /** `[#6.28([0 × width]), #6.29(0) × refs]`: one shared array referenced `refs` times (width × refs nodes once expanded). */
@@ -95,9 +95,9 @@ const sha = (s: string) => createHash('sha256').update(s, 'ascii').digest('base6
 
 /** A structurally valid SD-JWT (digests match, signature is junk) with `count` disclosures of `size` bytes each. */
 export function bigSdJwt(count: number, size: number): string {
-  const disclosures = Array.from({ length: count }, (_, i) => b64u(JSON.stringify([`s${i}`, `claim_${i}`, 'v'.repeat(size)])));
+  const disclosures = Array.from({ length: count }, (_, i) => toBase64Url(JSON.stringify([`s${i}`, `claim_${i}`, 'v'.repeat(size)])));
   const payload = { iss: 'https://issuer.example', vct: 'urn:eudi:pid:1', _sd: disclosures.map(sha) };
-  const jwt = `${b64u('{"alg":"ES256","typ":"dc+sd-jwt"}')}.${b64u(JSON.stringify(payload))}.c2ln`;
+  const jwt = `${toBase64Url('{"alg":"ES256","typ":"dc+sd-jwt"}')}.${toBase64Url(JSON.stringify(payload))}.c2ln`;
   return `${jwt}~${disclosures.join('~')}~`;
 }
 

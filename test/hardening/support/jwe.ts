@@ -1,6 +1,6 @@
 import { createCipheriv, createHash, createPublicKey, diffieHellman, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { toBase64Url } from '@vp-authorizer/testing';
 
-const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 
 const u32 = (n: number) => {
   const b = Buffer.alloc(4);
@@ -37,7 +37,7 @@ export function ecdhEsJwe(recipient: JsonWebKey, spec: JweSpec): string {
   if (!('epk' in header)) header.epk = { kty: epk.kty, crv: epk.crv, x: epk.x, y: epk.y };
   else if (header.epk === null) delete header.epk;
   const text = spec.headerText ? spec.headerText(header) : JSON.stringify(header);
-  const protectedB64 = b64u(text);
+  const protectedB64 = toBase64Url(text);
   const z = diffieHellman({ privateKey: eph.privateKey, publicKey: createPublicKey({ key: recipient as never, format: 'jwk' }) });
   const fromB64 = (v: unknown) => (typeof v === 'string' ? Buffer.from(v, 'base64url') : Buffer.alloc(0));
   const bits = spec.cipherEnc === 'A128GCM' ? 128 : 256;
@@ -46,5 +46,5 @@ export function ecdhEsJwe(recipient: JsonWebKey, spec: JweSpec): string {
   const cipher = createCipheriv(bits === 128 ? 'aes-128-gcm' : 'aes-256-gcm', cek, iv);
   cipher.setAAD(Buffer.from(protectedB64, 'ascii'));
   const ciphertext = Buffer.concat([cipher.update(spec.plaintext), cipher.final()]);
-  return `${protectedB64}..${b64u(iv)}.${b64u(ciphertext)}.${b64u(cipher.getAuthTag())}`;
+  return `${protectedB64}..${toBase64Url(iv)}.${toBase64Url(ciphertext)}.${toBase64Url(cipher.getAuthTag())}`;
 }

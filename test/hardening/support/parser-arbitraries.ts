@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { toBase64Url } from '@vp-authorizer/testing';
 import { cbor } from '../../../packages/core/src/formats/shared/test-fixtures.js';
-import { POISON_KEYS, anyString, b64url, hostileJson, jwtLike, key, segment } from './arbitraries.js';
+import { POISON_KEYS, anyString, hostileJson, jwtLike, key, segment } from './arbitraries.js';
 
 export const FORMATS = ['dc+sd-jwt', 'vc+sd-jwt', 'mso_mdoc', 'jwt_vc_json', 'jwt_vp_json', 'jwt_vp', 'jwt_vc', 'ldp_vp', 'ldp_vc', 'unknown_fmt', '__proto__', 'constructor'];
 
@@ -25,9 +26,9 @@ export const structuredSdJwt = fc
     // Each member is mostly right, so both outcomes are common (a spec wrong everywhere only tests the first check).
     sdAlg: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(undefined, 'sha-256', 'SHA-256') }, { weight: 1, arbitrary: fc.constantFrom('md5', 7, null) }),
     extra: fc.dictionary(key, hostileJson, { maxKeys: 3 }),
-    header: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(b64url('{"alg":"ES256","typ":"dc+sd-jwt"}'), b64url('{"alg":"none"}')) }, { weight: 1, arbitrary: fc.constant(b64url('[]')) }),
+    header: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(toBase64Url('{"alg":"ES256","typ":"dc+sd-jwt"}'), toBase64Url('{"alg":"none"}')) }, { weight: 1, arbitrary: fc.constant(toBase64Url('[]')) }),
     sig: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('c2ln', 'A') }, { weight: 1, arbitrary: fc.constantFrom('', 'c2ln!') }),
-    kb: fc.oneof({ weight: 4, arbitrary: fc.constant('') }, { weight: 2, arbitrary: fc.constant(`${b64url('{"alg":"ES256","typ":"kb+jwt"}')}.${b64url('{"sd_hash":"x"}')}.c2ln`) }, { weight: 1, arbitrary: jwtLike }),
+    kb: fc.oneof({ weight: 4, arbitrary: fc.constant('') }, { weight: 2, arbitrary: fc.constant(`${toBase64Url('{"alg":"ES256","typ":"kb+jwt"}')}.${toBase64Url('{"sd_hash":"x"}')}.c2ln`) }, { weight: 1, arbitrary: jwtLike }),
     junk: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.constantFrom('', '~', 'AAAA', '!!'), { minLength: 1, maxLength: 2 }) }),
   })
   .map((spec) => {
@@ -38,20 +39,20 @@ export const structuredSdJwt = fc
       let value = d.value;
       if (refs.length > 0) value = d.asArray ? refs.map((r) => ({ '...': r })) : { _sd: refs };
       const array = d.name === undefined ? [d.salt, value] : [d.salt, d.name, value];
-      const e = b64url(JSON.stringify(array));
+      const e = toBase64Url(JSON.stringify(array));
       encoded.push(e);
       digests.push(sha256(e));
     });
     const pick = (refs: number[]) => (digests.length === 0 ? [] : refs.map((r) => digests[r % digests.length]!));
     const payload: Record<string, unknown> = { iss: 'https://issuer.example', vct: 'urn:x', ...spec.extra, _sd: pick(spec.topRefs), list: pick(spec.arrayRefs).map((r) => ({ '...': r })) };
     if (spec.sdAlg !== undefined) payload._sd_alg = spec.sdAlg;
-    const jwt = `${spec.header}.${b64url(JSON.stringify(payload))}.${spec.sig}`;
+    const jwt = `${spec.header}.${toBase64Url(JSON.stringify(payload))}.${spec.sig}`;
     return [jwt, ...encoded, ...spec.junk, spec.kb].join('~');
   });
 
 /** Tilde-separated junk built from JWT-ish and base64url segments. */
 export const sdJwtLike = fc.oneof(
-  fc.array(fc.oneof(jwtLike, segment, hostileJson.map((v) => b64url(JSON.stringify(v) ?? ''))), { maxLength: 6 }).map((p) => p.join('~')),
+  fc.array(fc.oneof(jwtLike, segment, hostileJson.map((v) => toBase64Url(JSON.stringify(v) ?? ''))), { maxLength: 6 }).map((p) => p.join('~')),
   fc.string({ maxLength: 40 }),
   hostileJson,
 );
@@ -148,7 +149,7 @@ export const deviceResponse = fc
     status: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(0, 10, 20) }, { weight: 1, arbitrary: fc.oneof(fc.double(), fc.bigInt(), cborValue) }),
     documents: fc.oneof({ weight: 6, arbitrary: fc.array(fc.oneof({ weight: 8, arbitrary: documentMap }, { weight: 1, arbitrary: cborValue }), { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: cborValue }),
   })
-  .map((r) => b64url(cbor.encode(new Map<string, unknown>([['version', r.version], ['status', r.status], ['documents', r.documents]]))));
+  .map((r) => toBase64Url(cbor.encode(new Map<string, unknown>([['version', r.version], ['status', r.status], ['documents', r.documents]]))));
 
 // ------------------------------------------------------------------ queries
 

@@ -5,7 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import { webcrypto } from 'node:crypto';
 import { SubjectAlternativeNameExtension } from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestCa, type TestCa } from '../verifier/__fixtures__/test-ca.js';
+import { createTestCa, type TestCa } from '@vp-authorizer/testing';
 import type { OutboundLookup } from './outbound-lookup.js';
 import { outboundFetchPolicy, outboundGet } from './outbound-fetch-policy.js';
 

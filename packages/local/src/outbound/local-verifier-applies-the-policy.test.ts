@@ -1,7 +1,7 @@
 import type { PolicyResult } from '@vp-authorizer/core';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSdJwtFixture, type SdJwtFixture } from '../verifier/__fixtures__/sd-jwt-issuer.js';
-import { createTestCa, type TestCa } from '../verifier/__fixtures__/test-ca.js';
+import { createTestCa, type TestCa } from '@vp-authorizer/testing';
 import { sdJwtPresentation, signal, verifyInput } from '../verifier/__fixtures__/verify-input.js';
 import { resolveLocalVerifierOptions } from '../verifier/local-verifier-options.js';
 import { localVerifier } from '../verifier/local-verifier.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { startStatusListServer, statusListToken, type StatusListServer } from '../verifier/__fixtures__/status-list-server.js';
-import { createTestCa } from '../verifier/__fixtures__/test-ca.js';
+import { createTestCa } from '@vp-authorizer/testing';
 import { StatusListClient } from './status-list-client.js';
 
 let server: StatusListServer;

@@ -2,7 +2,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { ConfigError, type AuthorizationQuery, type DcqlQuery, type ParsedPresentation, type PolicyResult } from '@vp-authorizer/core';
 import { localValidator } from './index.js';
 import { jwtVc, jwtVp, ldp, mdoc, sdJwt } from './__fixtures__/presentations.js';
-import { createTestCa, type TestCa } from './__fixtures__/test-ca.js';
+import { authorityKeyIdentifier, createTestCa } from '@vp-authorizer/testing';
 
 const signal = new AbortController().signal;
 const dcql = (query: DcqlQuery): AuthorizationQuery => ({ type: 'DCQL', dcql: query });
@@ -217,12 +217,19 @@ describe('localValidator — credential sets and the strictness rule (checklist 
   });
 });
 
+/** A root and the issuer leaf it signed, in the shapes the validator sees. */
+async function issuerChain(name: string) {
+  const root = await createTestCa(`CN=${name} root`);
+  const leaf = await root.issue({ subject: `CN=${name} issuer` });
+  return { rootPem: root.pem, x5c: [leaf.x5c], leafDer: leaf.der, leafAki: authorityKeyIdentifier(leaf) };
+}
+
 describe('localValidator — trusted_authorities (aki) and trusted issuers', () => {
-  let ca: TestCa;
-  let other: TestCa;
+  let ca: Awaited<ReturnType<typeof issuerChain>>;
+  let other: Awaited<ReturnType<typeof issuerChain>>;
   beforeAll(async () => {
-    ca = await createTestCa('issuer-a');
-    other = await createTestCa('issuer-b');
+    ca = await issuerChain('issuer-a');
+    other = await issuerChain('issuer-b');
   });
 
   it('matches an aki value against the SD-JWT x5c chain', async () => {

@@ -3,7 +3,7 @@ import type { PolicyResult, SessionTranscriptInput } from '@vp-authorizer/core';
 import { sessionTranscriptBytes } from '@vp-authorizer/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMdocFixture, type MdocFixture } from './__fixtures__/mdoc-issuer.js';
-import { createTestCa, generateKeys, type TestCa } from './__fixtures__/test-ca.js';
+import { createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';
 import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from './__fixtures__/verify-input.js';
 import { localVerifier } from './local-verifier.js';
 
@@ -25,7 +25,7 @@ describe('localVerifier.supportedAlgorithms', () => {
   });
 
   it('follows allowedAlgs: what it declares is what verify accepts (ES384 mdoc issuerAuth)', async () => {
-    const signer384 = await ca.issue({ subject: 'CN=mDL Document Signer ES384,C=DE', keys: await generateKeys('P-384') });
+    const signer384 = await ca.issue({ subject: 'CN=mDL Document Signer ES384,C=DE', keys: await generateTestKeys('P-384') });
     const raw = await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), signerCert: signer384, issuerAlg: 'ES384' });
     const verify = (verifier: ReturnType<typeof localVerifier>, profile?: 'haip') => {
       const input = verifyInput([], profile ? { profile } : {});

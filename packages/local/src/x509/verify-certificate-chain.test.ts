@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
 import { ExtendedKeyUsageExtension, Extension, KeyUsageFlags } from '@peculiar/x509';
-import { createSelfSignedLeaf, createTestCa, withIssue } from '../verifier/__fixtures__/test-ca.js';
+import { createSelfSignedLeaf, createTestCa, withIssue } from '@vp-authorizer/testing';
 import { authorityKeyIdentifiers } from './authority-key-identifiers.js';
 import { verifyCertificateChain } from './verify-certificate-chain.js';
 

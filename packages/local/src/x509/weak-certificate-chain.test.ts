@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { generateKeyPairSync, webcrypto } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension, X509CertificateGenerator, type X509Certificate } from '@peculiar/x509';
-import { createTestCa } from '../verifier/__fixtures__/test-ca.js';
+import { createTestCa } from '@vp-authorizer/testing';
 import { verifyCertificateChain } from './verify-certificate-chain.js';
 import { weakKeyProblem } from './certificate-strength.js';
 import type { ParsedCertificate } from './certificate.js';

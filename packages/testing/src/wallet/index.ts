@@ -1,3 +1,4 @@
+export * from './base64url.js';
 export * from './holder-key.js';
 export * from './did-jwk.js';
 export * from './test-ca.js';

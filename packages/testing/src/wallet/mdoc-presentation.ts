@@ -1,6 +1,6 @@
 import { DataItem, DeviceRequest, DeviceResponse, MDoc, cborEncode, parseIssuerSigned } from '@animo-id/mdoc';
 import type { JWK } from 'jose';
-import { base64UrlToBytes, bytesToBase64Url } from './base64url.js';
+import { base64UrlToBytes, toBase64Url } from './base64url.js';
 import { generateP256KeyPair } from './holder-key.js';
 import { mdocContext } from './mdoc-context.js';
 import { type HandoverInput, sessionTranscriptBytes } from './session-transcript.js';
@@ -36,5 +36,5 @@ export async function presentMdoc(input: MdocPresentationInput): Promise<string>
     .usingSessionTranscriptBytes(cborEncode(new DataItem({ buffer: transcript })))
     .authenticateWithSignature(deviceKey.privateJwk as JWK, 'ES256')
     .sign(mdocContext);
-  return bytesToBase64Url(response.encode());
+  return toBase64Url(response.encode());
 }

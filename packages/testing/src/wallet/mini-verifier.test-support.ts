@@ -35,9 +35,9 @@ export interface MiniVerifierOptions {
 }
 
 export async function startMiniVerifier(options: MiniVerifierOptions = {}): Promise<MiniVerifier> {
-  const ca = await createTestCa({ commonName: 'mini verifier root' });
-  const leaf = await ca.issueLeaf({ commonName: 'mini verifier', dnsName: 'localhost' });
-  const clientId = `x509_hash:${createHash('sha256').update(leaf.certificateDer).digest('base64url')}`;
+  const ca = await createTestCa('CN=mini verifier root');
+  const leaf = await ca.issue({ subject: 'CN=mini verifier', dnsName: 'localhost' });
+  const clientId = `x509_hash:${createHash('sha256').update(leaf.der).digest('base64url')}`;
   const encryption = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
   const encryptionPublicJwk = { ...(await exportJWK(encryption.publicKey)), kid: 'enc-1', alg: 'ECDH-ES', use: 'enc' } as JWK & { kid: string };
   const nonce = randomBytes(16).toString('base64url');
@@ -71,7 +71,7 @@ export async function startMiniVerifier(options: MiniVerifierOptions = {}): Prom
         ...(walletNonce ? { wallet_nonce: walletNonce } : {}),
       };
       let jwt = await new SignJWT(payload)
-        .setProtectedHeader({ alg: 'ES256', typ: options.breakRequest === 'typ' ? 'JWT' : 'oauth-authz-req+jwt', x5c: [leaf.certificateBase64] })
+        .setProtectedHeader({ alg: 'ES256', typ: options.breakRequest === 'typ' ? 'JWT' : 'oauth-authz-req+jwt', x5c: [leaf.x5c] })
         .setIssuedAt()
         .setExpirationTime('5m')
         .sign(await importJWK(leaf.privateJwk as JWK, 'ES256'));
@@ -96,7 +96,7 @@ export async function startMiniVerifier(options: MiniVerifierOptions = {}): Prom
     nonce,
     state,
     responseUri: `${base}/response`,
-    rootCertificatePem: ca.rootCertificatePem,
+    rootCertificatePem: ca.pem,
     encryptionPrivateJwk: await exportJWK(encryption.privateKey),
     encryptionPublicJwk,
     requestPosts,

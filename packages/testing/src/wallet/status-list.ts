@@ -1,5 +1,5 @@
 import { deflateSync, inflateSync } from 'node:zlib';
-import { base64UrlToBytes, bytesToBase64Url } from './base64url.js';
+import { base64UrlToBytes, toBase64Url } from './base64url.js';
 
 export type StatusListBits = 1 | 2 | 4 | 8;
 
@@ -19,7 +19,7 @@ export function encodeStatusList(statuses: readonly number[], bits: StatusListBi
     const bit = idx * bits;
     bytes[bit >> 3] = bytes[bit >> 3]! | (status << (bit & 7));
   });
-  return bytesToBase64Url(deflateSync(bytes));
+  return toBase64Url(deflateSync(bytes));
 }
 
 /** Reads the entry at `idx` of an encoded `lst`; throws when `idx` is out of range. */

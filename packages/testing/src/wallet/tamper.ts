@@ -1,4 +1,4 @@
-import { base64UrlToBytes, bytesToBase64Url } from './base64url.js';
+import { base64UrlToBytes, toBase64Url } from './base64url.js';
 
 /** Flips one bit of a byte string: the result has the right shape but no longer verifies. */
 export function flipBit(bytes: Uint8Array, index = 0): Uint8Array {
@@ -11,5 +11,5 @@ export function flipBit(bytes: Uint8Array, index = 0): Uint8Array {
 export function breakJwsSignature(compact: string): string {
   const [header, payload, signature] = compact.split('.');
   if (header === undefined || payload === undefined || signature === undefined) throw new TypeError('not a compact JWS');
-  return `${header}.${payload}.${bytesToBase64Url(flipBit(base64UrlToBytes(signature)))}`;
+  return `${header}.${payload}.${toBase64Url(flipBit(base64UrlToBytes(signature)))}`;
 }

@@ -1,88 +1,148 @@
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { exportJWK, type JWK } from 'jose';
 
 // @peculiar/x509 needs a WebCrypto provider; Node's own is enough.
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
-const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
 
-/** A leaf certificate with its private key, issued by a {@link TestCa}. */
-export interface TestLeaf {
-  certificatePem: string;
-  /** Standard base64 DER, as it goes into a JOSE `x5c` array. */
-  certificateBase64: string;
-  certificateDer: Uint8Array;
-  privateJwk: JsonWebKey;
-  publicJwk: JsonWebKey;
+/** An ECDSA key pair with both halves as JWK (`kty`, `crv`, `x`, `y`[, `d`] only). */
+export interface TestKeys {
+  keys: CryptoKeyPair;
+  publicJwk: JWK;
+  privateJwk: JWK;
 }
 
-export interface TestCa {
-  rootCertificatePem: string;
-  rootCertificateDer: Uint8Array;
-  /** Issues a leaf (not self-signed, not a CA) signed by the root. */
-  issueLeaf(options: { commonName: string; dnsName?: string }): Promise<TestLeaf>;
+/** An ECDSA key pair, P-256 unless `namedCurve` says otherwise (P-384 for ES384 tests). */
+export async function generateTestKeys(namedCurve: 'P-256' | 'P-384' = 'P-256'): Promise<TestKeys> {
+  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return { keys, publicJwk: await exportJWK(keys.publicKey), privateJwk: await exportJWK(keys.privateKey) };
+}
+
+/** A certificate with its key pair, in every encoding tests hand to verifiers. */
+export interface IssuedCertificate extends TestKeys {
+  cert: x509.X509Certificate;
+  /** Standard base64 DER, as it goes into a JOSE `x5c` array. */
+  x5c: string;
+  der: Uint8Array;
+  pem: string;
+}
+
+/** A certificate that can sign others: a root from {@link createTestCa}, or anything it issued. */
+export interface TestCa extends IssuedCertificate {
+  issue(options: IssueOptions): Promise<TestCa>;
+}
+
+export interface IssueOptions {
+  /** Distinguished name, e.g. `CN=Issuer,C=UT` (mdoc verifiers read the country from the leaf). */
+  subject: string;
+  /** Issue a CA certificate (basicConstraints cA) instead of an end-entity one. */
+  ca?: boolean;
+  /** basicConstraints pathLenConstraint of a CA certificate. */
+  pathLength?: number;
+  /** Adds a subjectAltName dNSName. */
+  dnsName?: string;
+  notBefore?: Date;
+  notAfter?: Date;
+  keys?: TestKeys;
+  /** Overrides the default key usage (keyCertSign|cRLSign for CAs, digitalSignature otherwise); null omits it. */
+  keyUsage?: x509.KeyUsageFlags | null;
+  /** Extra extensions (EKU, nameConstraints, …). */
+  extensions?: x509.Extension[];
+}
+
+function toIssued(cert: x509.X509Certificate, keys: TestKeys): IssuedCertificate {
+  const der = new Uint8Array(cert.rawData);
+  return { ...keys, cert, der, x5c: Buffer.from(der).toString('base64'), pem: cert.toString('pem') };
 }
 
 /**
- * A self-signed root CA that lives only in memory. Two-level chains (root → leaf) meet the HAIP
- * rules: the leaf is not self-signed and the root never appears in `x5c`.
+ * Lets any issued certificate sign others. Chains stay correct by default (SKI/AKI, the issuer's
+ * subject); tests build broken ones by issuing from a leaf or overriding the key usage.
  */
-export async function createTestCa(options: { commonName?: string } = {}): Promise<TestCa> {
-  const notBefore = new Date(Date.now() - DAY_MS);
-  const notAfter = new Date(Date.now() + 365 * DAY_MS);
-  const rootKeys = (await webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const root = await x509.X509CertificateGenerator.createSelfSigned({
-    name: [{ CN: [options.commonName ?? 'vp-authorizer test issuer root CA'] }, { C: ['UT'] }],
-    keys: rootKeys,
-    serialNumber: randomSerial(),
-    notBefore,
-    notAfter,
-    signingAlgorithm: SIGNING,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(rootKeys.publicKey),
-    ],
-  });
-
+export function withIssue(issuer: IssuedCertificate): TestCa {
   return {
-    rootCertificatePem: root.toString('pem'),
-    rootCertificateDer: new Uint8Array(root.rawData),
-    async issueLeaf({ commonName, dnsName }) {
-      const leafKeys = (await webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify'])) as CryptoKeyPair;
-      const leaf = await x509.X509CertificateGenerator.create({
-        // mdoc verifiers read the issuing country from the leaf; give them one.
-        subject: [{ CN: [commonName] }, { C: ['UT'] }],
-        issuer: root.subject,
-        publicKey: leafKeys.publicKey,
-        signingKey: rootKeys.privateKey,
+    ...issuer,
+    async issue(options) {
+      const isCa = options.ca ?? false;
+      const usage = options.keyUsage === undefined ? (isCa ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature) : options.keyUsage;
+      const subjectKeys = options.keys ?? (await generateTestKeys());
+      const cert = await x509.X509CertificateGenerator.create({
+        subject: options.subject,
+        issuer: issuer.cert.subject,
         serialNumber: randomSerial(),
-        notBefore,
-        notAfter,
+        notBefore: options.notBefore ?? new Date(Date.now() - DAY_MS),
+        notAfter: options.notAfter ?? new Date(Date.now() + 365 * DAY_MS),
+        publicKey: subjectKeys.keys.publicKey,
+        signingKey: issuer.keys.privateKey,
         signingAlgorithm: SIGNING,
         extensions: [
-          new x509.BasicConstraintsExtension(false, undefined, true),
-          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-          ...(dnsName ? [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: dnsName }])] : []),
-          await x509.SubjectKeyIdentifierExtension.create(leafKeys.publicKey),
-          await x509.AuthorityKeyIdentifierExtension.create(rootKeys.publicKey),
+          new x509.BasicConstraintsExtension(isCa, isCa ? options.pathLength : undefined, true),
+          ...(usage === null ? [] : [new x509.KeyUsagesExtension(usage, true)]),
+          ...(options.dnsName ? [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: options.dnsName }])] : []),
+          await x509.SubjectKeyIdentifierExtension.create(subjectKeys.keys.publicKey),
+          await x509.AuthorityKeyIdentifierExtension.create(issuer.keys.publicKey),
+          ...(options.extensions ?? []),
         ],
       });
-      const privateJwk = (await webcrypto.subtle.exportKey('jwk', leafKeys.privateKey)) as JsonWebKey;
-      const { kty, crv, x, y, d } = privateJwk;
-      const der = new Uint8Array(leaf.rawData);
-      return {
-        certificatePem: leaf.toString('pem'),
-        certificateBase64: Buffer.from(der).toString('base64'),
-        certificateDer: der,
-        privateJwk: { kty, crv, x, y, d },
-        publicJwk: { kty, crv, x, y },
-      };
+      return withIssue(toIssued(cert, subjectKeys));
     },
   };
+}
+
+export interface TestCaOptions {
+  notBefore?: Date;
+  notAfter?: Date;
+  /** basicConstraints pathLenConstraint; default 1 (one intermediate allowed). */
+  pathLength?: number;
+}
+
+/**
+ * A self-signed root CA (P-256, basicConstraints cA, keyCertSign) that lives only in memory.
+ * Root → leaf chains meet the HAIP rules: the leaf is not self-signed and the root never appears
+ * in `x5c`.
+ */
+export async function createTestCa(subject = 'CN=Test Root CA,O=vp-authorizer tests', options: TestCaOptions = {}): Promise<TestCa> {
+  const keys = await generateTestKeys();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    name: subject,
+    keys: keys.keys,
+    serialNumber: randomSerial(),
+    notBefore: options.notBefore ?? new Date(Date.now() - DAY_MS),
+    notAfter: options.notAfter ?? new Date(Date.now() + 3650 * DAY_MS),
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, options.pathLength ?? 1, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.keys.publicKey),
+    ],
+  });
+  return withIssue(toIssued(cert, keys));
+}
+
+/** A self-signed end-entity certificate (not a CA) that can be pinned as a trust anchor itself. */
+export async function createSelfSignedLeaf(subject = 'CN=Pinned Issuer'): Promise<IssuedCertificate> {
+  const keys = await generateTestKeys();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    name: subject,
+    keys: keys.keys,
+    serialNumber: randomSerial(),
+    notBefore: new Date(Date.now() - DAY_MS),
+    notAfter: new Date(Date.now() + 365 * DAY_MS),
+    signingAlgorithm: SIGNING,
+    extensions: [new x509.BasicConstraintsExtension(false, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
+  });
+  return toIssued(cert, keys);
+}
+
+/** The keyIdentifier of a certificate's authorityKeyIdentifier, base64url (a DCQL `aki` value). */
+export function authorityKeyIdentifier(certificate: IssuedCertificate): string {
+  const keyId = certificate.cert.getExtension(x509.AuthorityKeyIdentifierExtension)?.keyId;
+  if (!keyId) throw new Error('The certificate has no authorityKeyIdentifier keyIdentifier.');
+  return Buffer.from(keyId, 'hex').toString('base64url');
 }
 
 // Positive serials (high bit cleared) from the CSPRNG, as RFC 5280 wants.

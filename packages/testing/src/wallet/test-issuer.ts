@@ -3,7 +3,7 @@ import { Document, type IssuerSignedDocument, cborEncode } from '@animo-id/mdoc'
 import { ES256, digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { type JWK, SignJWT, importJWK } from 'jose';
-import { bytesToBase64Url } from './base64url.js';
+import { toBase64Url } from './base64url.js';
 import { didJwk } from './did-jwk.js';
 import { mdocContext } from './mdoc-context.js';
 import { type StatusListBits, encodeStatusList } from './status-list.js';
@@ -119,8 +119,9 @@ export interface CreateTestIssuerOptions {
  * signed by the leaf with ES256 and carries `x5c = [leaf]`.
  */
 export async function createTestIssuer(options: CreateTestIssuerOptions = {}): Promise<TestIssuer> {
-  const ca = options.ca ?? (await createTestCa());
-  const leaf = await ca.issueLeaf({ commonName: options.commonName ?? 'vp-authorizer test issuer' });
+  // pathLength 0: the issuer's root signs leaves only.
+  const ca = options.ca ?? (await createTestCa('CN=vp-authorizer test issuer root CA,C=UT', { pathLength: 0, notAfter: new Date(Date.now() + 365 * 86_400_000) }));
+  const leaf = await ca.issue({ subject: `CN=${options.commonName ?? 'vp-authorizer test issuer'},C=UT` });
   const issuerId = options.issuerId ?? 'https://issuer.test.invalid';
   const { did, kid } = didJwk(leaf.publicJwk);
   const signingKey = await importJWK(leaf.privateJwk as JWK, 'ES256');
@@ -135,7 +136,7 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
   async function createStatusListToken(input: CreateStatusListTokenOptions): Promise<string> {
     const bits = input.bits ?? 1;
     return new SignJWT({ status_list: { bits, lst: encodeStatusList(input.statuses, bits) }, ...(input.ttlSeconds ? { ttl: input.ttlSeconds } : {}) })
-      .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: [leaf.certificateBase64] })
+      .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: [leaf.x5c] })
       .setSubject(input.uri)
       .setIssuedAt()
       .setExpirationTime(now() + (input.expiresInSeconds ?? 86_400))
@@ -143,9 +144,9 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
   }
 
   return {
-    rootCertificatePem: ca.rootCertificatePem,
-    leafCertificatePem: leaf.certificatePem,
-    x5c: [leaf.certificateBase64],
+    rootCertificatePem: ca.pem,
+    leafCertificatePem: leaf.pem,
+    x5c: [leaf.x5c],
     issuerId,
     did,
     publicJwk: leaf.publicJwk,
@@ -163,7 +164,7 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
         ...(input.status ? { status: { status_list: input.status } } : {}),
       };
       const compact = await sdJwt.issue(payload as never, disclosureFrame(input.disclosable ?? Object.keys(input.claims)) as never, {
-        header: { typ: input.typ ?? 'dc+sd-jwt', x5c: input.x5c ?? [leaf.certificateBase64] },
+        header: { typ: input.typ ?? 'dc+sd-jwt', x5c: input.x5c ?? [leaf.x5c] },
       });
       if (input.tamper !== 'issuer-signature') return compact;
       const [issuerJwt, ...rest] = compact.split('~');
@@ -178,12 +179,12 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
         .addDeviceKeyInfo({ deviceKey: input.deviceKeyJwk as JWK });
       for (const [namespace, values] of Object.entries(input.namespaces)) document = document.addIssuerNameSpace(namespace, values);
       const signed: IssuerSignedDocument = await document.sign(
-        { issuerPrivateKey: leaf.privateJwk as JWK, issuerCertificate: leaf.certificateDer, alg: 'ES256' },
+        { issuerPrivateKey: leaf.privateJwk as JWK, issuerCertificate: leaf.der, alg: 'ES256' },
         mdocContext,
       );
       if (input.tamper === 'issuer-signature') signed.issuerSigned.issuerAuth.signature = flipBit(signed.issuerSigned.issuerAuth.signature);
       const issuerSigned = signed.prepare().get('issuerSigned');
-      return { docType: input.docType, issuerSigned: bytesToBase64Url(cborEncode(issuerSigned)) };
+      return { docType: input.docType, issuerSigned: toBase64Url(cborEncode(issuerSigned)) };
     },
 
     async issueJwtVc(input) {
@@ -196,7 +197,7 @@ export async function createTestIssuer(options: CreateTestIssuerOptions = {}): P
       const credentialStatus = input.status
         ? { id: `${input.status.uri}#${input.status.idx}`, type: 'TokenStatusList', statusListIndex: input.status.idx, statusListCredential: input.status.uri }
         : undefined;
-      const header = identity === 'did:jwk' ? { kid } : { x5c: [leaf.certificateBase64] };
+      const header = identity === 'did:jwk' ? { kid } : { x5c: [leaf.x5c] };
       let jwt: string;
       if (input.dataModel === '1.1') {
         const vc = { '@context': ['https://www.w3.org/2018/credentials/v1'], type, credentialSubject, ...(credentialStatus ? { credentialStatus } : {}) };

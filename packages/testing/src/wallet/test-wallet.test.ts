@@ -5,7 +5,7 @@ import { sessionTranscriptBytes as coreSessionTranscriptBytes } from '@vp-author
 import * as x509 from '@peculiar/x509';
 import { type JWK, calculateJwkThumbprint, compactDecrypt, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { base64UrlToBytes, base64UrlToText, textToBase64Url } from './base64url.js';
+import { base64UrlToBytes, base64UrlToText, toBase64Url } from './base64url.js';
 import { mdocContext } from './mdoc-context.js';
 import { type MiniVerifier, type MiniVerifierOptions, startMiniVerifier } from './mini-verifier.test-support.js';
 import { RequestObjectFetchError } from './receive-request.js';
@@ -141,7 +141,7 @@ describe('wallet.respond (direct_post.jwt)', () => {
     expect((await decryptLastResponse(verifier)).header.enc).toBe('A128GCM');
     await wallet.respond(request, { encryption: 'openid4vc' });
     const { header, payload } = await decryptLastResponse(verifier);
-    expect(header).toMatchObject({ alg: 'ECDH-ES', kid: 'enc-1', apv: textToBase64Url(verifier.nonce) });
+    expect(header).toMatchObject({ alg: 'ECDH-ES', kid: 'enc-1', apv: toBase64Url(verifier.nonce) });
     expect(payload.state).toBe(verifier.state);
   });
 
@@ -216,8 +216,8 @@ describe('SD-JWT negative knobs', () => {
 
 describe('transaction data, JWT VP, SIOP and PE', () => {
   it('KB-JWT carries transaction_data_hashes over the entry strings as sent', async () => {
-    const entry = textToBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['pid'], transaction_data_hashes_alg: ['sha-256'], amount: '10' }));
-    const other = textToBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['mdl'] }));
+    const entry = toBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['pid'], transaction_data_hashes_alg: ['sha-256'], amount: '10' }));
+    const other = toBase64Url(JSON.stringify({ type: 'payment', credential_ids: ['mdl'] }));
     const { verifier, wallet, pid } = await setup({ transactionData: [entry, other] });
     const request = await wallet.receive(verifier.authorizeUrl);
     await wallet.respond(request);
@@ -323,8 +323,8 @@ describe('DC API', () => {
     const { SignJWT } = await import('jose');
     const { createTestCa } = await import('./test-ca.js');
     const ca = await createTestCa();
-    const leaf = await ca.issueLeaf({ commonName: 'dc verifier' });
-    const clientId = `x509_hash:${createHash('sha256').update(leaf.certificateDer).digest('base64url')}`;
+    const leaf = await ca.issue({ subject: 'CN=dc verifier' });
+    const clientId = `x509_hash:${createHash('sha256').update(leaf.der).digest('base64url')}`;
     const sign = async (expectedOrigins: string[]) =>
       new SignJWT({
         client_id: clientId,
@@ -335,14 +335,14 @@ describe('DC API', () => {
         dcql_query: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] },
         client_metadata: { vp_formats_supported: { 'dc+sd-jwt': {} } },
       })
-        .setProtectedHeader({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [leaf.certificateBase64] })
+        .setProtectedHeader({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [leaf.x5c] })
         .setIssuedAt()
         .sign(await importJWK(leaf.privateJwk as JWK, 'ES256'));
     const wallet = await createTestWallet();
     const pid = await wallet.addSdJwtVc(issuer, { vct: PID, claims: { given_name: 'Erika' } });
     const { request, digitalCredentialGetResponse } = await wallet.respondDcApi(
       { protocol: 'openid4vp-v1-signed', data: { request: await sign(['https://rp.example']) } },
-      { origin: 'https://rp.example', verifierTrustAnchors: [ca.rootCertificatePem] },
+      { origin: 'https://rp.example', verifierTrustAnchors: [ca.pem] },
     );
     expect(request.clientId).toBe(clientId);
     const presentation = (digitalCredentialGetResponse as { vp_token: Record<string, string[]> }).vp_token.pid![0]!;

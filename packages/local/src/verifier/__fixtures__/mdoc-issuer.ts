@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, randomBytes, sign as cryptoSign } from 'node:crypto';
 import { DeviceResponse, Document, MDoc, type MdocContext } from '@animo-id/mdoc';
 import { tag24Encoding } from '../mdoc/mdoc-cbor.js';
-import { generateKeys, type IssuedCertificate, type TestCa, type TestKeys } from './test-ca.js';
+import { generateTestKeys, type IssuedCertificate, type TestCa, type TestKeys } from '@vp-authorizer/testing';
 
 const HASHES = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;
 
@@ -63,7 +63,7 @@ export interface MdocFixture {
 /** A real mDL issuer (document signer under `ca`) and device key, via @animo-id/mdoc. */
 export async function createMdocFixture(ca: TestCa): Promise<MdocFixture> {
   const issuerCert = await ca.issue({ subject: 'CN=mDL Document Signer,C=DE' });
-  const device = await generateKeys();
+  const device = await generateTestKeys();
   return {
     issuerCert,
     device,

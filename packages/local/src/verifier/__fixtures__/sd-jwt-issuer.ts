@@ -2,7 +2,7 @@ import { randomBytes, createHash } from 'node:crypto';
 import { ES256, ES384 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { importJWK, SignJWT, type JWK } from 'jose';
-import { generateKeys, type TestCa, type TestKeys } from './test-ca.js';
+import { generateTestKeys, type TestCa, type TestKeys } from '@vp-authorizer/testing';
 
 const hasher = (data: string | ArrayBuffer, alg: string) => {
   if (alg !== 'sha-256') throw new Error(`unsupported ${alg}`);
@@ -30,7 +30,7 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** A real SD-JWT VC issuer (ES256, x5c leaf under `ca`) and holder (ES256 cnf.jwk). */
 export async function createSdJwtFixture(ca: TestCa): Promise<SdJwtFixture> {
   const issuerCert = await ca.issue({ subject: 'CN=PID Issuer,O=vp-authorizer tests' });
-  const holder = await generateKeys();
+  const holder = await generateTestKeys();
   return {
     issuerCert,
     holder,

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { importJWK, SignJWT } from 'jose';
-import type { IssuedCertificate } from './test-ca.js';
+import type { IssuedCertificate } from '@vp-authorizer/testing';
 
 /** Packs status values LSB-first, `bits` per entry (Token Status List section 4.1). */
 export function packStatusList(values: number[], bits: 1 | 2 | 4 | 8): Uint8Array {

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { didJwk, didKey, type DidKeyPair } from '../__fixtures__/did-keys.js';
 import { nowSeconds } from '../__fixtures__/sd-jwt-issuer.js';
-import { createTestCa, type TestCa } from '../__fixtures__/test-ca.js';
+import { createTestCa, type TestCa } from '@vp-authorizer/testing';
 import { CLIENT_ID, NONCE, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 

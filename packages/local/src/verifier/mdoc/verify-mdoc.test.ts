@@ -4,7 +4,7 @@ import { ExtendedKeyUsageExtension } from '@peculiar/x509';
 import { Tag } from 'cbor-x';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMdocFixture, MDL, type MdocFixture } from '../__fixtures__/mdoc-issuer.js';
-import { createTestCa, generateKeys, type TestCa } from '../__fixtures__/test-ca.js';
+import { createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';
 import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 import { decodeCbor, encodeCbor } from './mdoc-cbor.js';
@@ -65,7 +65,7 @@ describe('localVerifier: mdoc', () => {
   });
 
   it('rejects a device signature made with a key other than the MSO device key', async () => {
-    const raw = await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), deviceKeys: await generateKeys() });
+    const raw = await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), deviceKeys: await generateTestKeys() });
     expect(errorsOf(await verify(raw))).toEqual(['holderBinding:mdoc.device_signature_invalid']);
   });
 
@@ -94,7 +94,7 @@ describe('localVerifier: mdoc', () => {
   });
 
   it('rejects an issuerAuth signed by another key and an untrusted IACA', async () => {
-    expect(errorsOf(await verify(await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), issuerKeys: await generateKeys() })))).toEqual(['proof:proof.signature_invalid']);
+    expect(errorsOf(await verify(await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), issuerKeys: await generateTestKeys() })))).toEqual(['proof:proof.signature_invalid']);
     const other = localVerifier({ trustAnchors: [(await createTestCa('CN=Other IACA')).pem] });
     expect(errorsOf(await verify(await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect) }), {}, other))).toEqual(['proof:trusted_issuer.untrusted']);
   });
@@ -132,7 +132,7 @@ describe('localVerifier: mdoc', () => {
   it('HAIP: rejects an issuerAuth signed with ES384 (COSE -35); accepted outside HAIP, ES256 accepted under HAIP', async () => {
     const transcript = sessionTranscriptBytes(redirect);
     expect(errorsOf(await verify(await fx.deviceResponse({ transcript }), { profile: 'haip' }))).toEqual([]);
-    const signer384 = await ca.issue({ subject: 'CN=mDL Document Signer ES384,C=DE', keys: await generateKeys('P-384') });
+    const signer384 = await ca.issue({ subject: 'CN=mDL Document Signer ES384,C=DE', keys: await generateTestKeys('P-384') });
     const raw = await fx.deviceResponse({ transcript, signerCert: signer384, issuerAlg: 'ES384' });
     expect(coseAlgOf(raw, (doc) => (doc.get('issuerSigned') as Map<string, unknown>).get('issuerAuth'))).toBe(-35);
     const open = await verify(raw);
@@ -144,7 +144,7 @@ describe('localVerifier: mdoc', () => {
   });
 
   it('HAIP: rejects a deviceSignature made with ES384 (COSE -35); accepted outside HAIP', async () => {
-    const device384 = await generateKeys('P-384');
+    const device384 = await generateTestKeys('P-384');
     const raw = await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), msoDeviceKey: device384, deviceAlg: 'ES384' });
     expect(coseAlgOf(raw, (doc) => ((doc.get('deviceSigned') as Map<string, unknown>).get('deviceAuth') as Map<string, unknown>).get('deviceSignature'))).toBe(-35);
     const open = await verify(raw);

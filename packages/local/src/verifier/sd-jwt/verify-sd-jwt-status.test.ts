@@ -3,7 +3,7 @@ import { CompactSign, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSdJwtFixture, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
 import { startStatusListServer, statusListToken, type StatusListServer } from '../__fixtures__/status-list-server.js';
-import { createTestCa, type TestCa } from '../__fixtures__/test-ca.js';
+import { createTestCa, type TestCa } from '@vp-authorizer/testing';
 import { sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 

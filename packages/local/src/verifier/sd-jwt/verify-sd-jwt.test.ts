@@ -5,7 +5,7 @@ import { ConfigError, type PolicyResult } from '@vp-authorizer/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSdJwtFixture, nowSeconds, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
 import { didJwk } from '../__fixtures__/did-keys.js';
-import { createSelfSignedLeaf, createTestCa, generateKeys, type TestCa } from '../__fixtures__/test-ca.js';
+import { createSelfSignedLeaf, createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';
 import { CLIENT_ID, NONCE, sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
@@ -35,7 +35,7 @@ describe('localVerifier: SD-JWT VC', () => {
   });
 
   it('rejects a bad issuer signature', async () => {
-    const other = await generateKeys();
+    const other = await generateTestKeys();
     const results = await verify(await fx.present(await fx.issue({ issuerKeys: other })));
     expect(errorsOf(results)).toEqual(['proof:proof.signature_invalid']);
     expect(results[0]!.error!.type).toBe('https://vp-authorizer.dev/errors/proof.signature_invalid');
@@ -55,7 +55,7 @@ describe('localVerifier: SD-JWT VC', () => {
   });
 
   it('rejects a KB-JWT signed by another key', async () => {
-    const results = await verify(await fx.present(await fx.issue(), { holderKeys: await generateKeys() }));
+    const results = await verify(await fx.present(await fx.issue(), { holderKeys: await generateTestKeys() }));
     expect(errorsOf(results)).toEqual(['holderBinding:holder_binding.signature_invalid']);
   });
 
@@ -141,7 +141,7 @@ describe('localVerifier: SD-JWT VC', () => {
   });
 
   it('HAIP: rejects an issuer JWT signed with ES384 (proof.algorithm_not_allowed); accepted outside HAIP', async () => {
-    const p384 = await ca.issue({ subject: 'CN=PID Issuer ES384', keys: await generateKeys('P-384') });
+    const p384 = await ca.issue({ subject: 'CN=PID Issuer ES384', keys: await generateTestKeys('P-384') });
     const raw = await fx.present(await fx.issue({ alg: 'ES384', issuerKeys: p384, header: { x5c: [p384.x5c] } }));
     const open = await verify(raw);
     expect(errorsOf(open)).toEqual([]);
@@ -152,7 +152,7 @@ describe('localVerifier: SD-JWT VC', () => {
   });
 
   it('HAIP: rejects a KB-JWT signed with ES384 (holderBinding proof.algorithm_not_allowed); accepted outside HAIP', async () => {
-    const holder384 = await generateKeys('P-384');
+    const holder384 = await generateTestKeys('P-384');
     const raw = await fx.present(await fx.issue({ cnf: holder384.publicJwk }), { holderKeys: holder384, kb: { alg: 'ES384' } });
     const open = await verify(raw);
     expect(errorsOf(open)).toEqual([]);

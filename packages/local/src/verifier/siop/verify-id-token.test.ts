@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { didJwk } from '../__fixtures__/did-keys.js';
 import { nowSeconds } from '../__fixtures__/sd-jwt-issuer.js';
-import { generateKeys, type TestKeys } from '../__fixtures__/test-ca.js';
+import { generateTestKeys, type TestKeys } from '@vp-authorizer/testing';
 import { CLIENT_ID, NONCE, signal } from '../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
@@ -27,7 +27,7 @@ let keys: TestKeys;
 let sub: string;
 
 beforeAll(async () => {
-  keys = await generateKeys();
+  keys = await generateTestKeys();
   sub = `urn:ietf:params:oauth:jwk-thumbprint:sha-256:${await calculateJwkThumbprint(keys.publicJwk, 'sha256')}`;
 });
 
@@ -55,7 +55,7 @@ describe('localVerifier.verifyIdToken (SIOPv2)', () => {
   });
 
   it('rejects each broken rule with its own code', async () => {
-    const other = await generateKeys();
+    const other = await generateTestKeys();
     expect(errorsOf(await verify(await idToken({ iss: 'https://op.example' })))).toEqual(['id_token.not_self_issued']);
     expect(errorsOf(await verify(await idToken({ sub_jwk: other.publicJwk })))).toEqual(['id_token.sub_mismatch']);
     expect(errorsOf(await verify(await idToken({ sub_jwk: undefined })))).toEqual(['id_token.sub_jwk_missing']);

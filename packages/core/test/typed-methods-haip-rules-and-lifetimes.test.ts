@@ -1,5 +1,5 @@
-// Cases the acceptance review found untested: typed methods, every HAIP rule over HTTP, wallet
-// metadata refusal, multisigned DC API creation, rejected/error events, TTL boundaries, refetch.
+// Typed methods, every HAIP rule over HTTP, wallet metadata refusal, multisigned DC API creation,
+// rejected/error events, TTL boundaries, refetch.
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthorizerEvent } from '@vp-authorizer/core';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestClock, describeStoreContract, makeTestRecord } from '@vp-authorizer/testing';
-import { memoryStore, type MemoryStore } from './memory-store.js';
+import { createTestClock, describeStoreContract, makeTestRecord } from '@vp-authorizer/testing/contracts';
+import { memoryStore, type MemoryStore } from '@vp-authorizer/core';
 
 describeStoreContract('memoryStore', {
   async create() {

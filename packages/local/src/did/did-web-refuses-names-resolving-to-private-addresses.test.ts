@@ -24,7 +24,7 @@ const resolve = (lookup: OutboundLookup) =>
 
 beforeEach(() => vi.mocked(pinnedGet).mockReset());
 
-describe('did:web SSRF through DNS', () => {
+describe('did:web refuses names that resolve to non-public addresses', () => {
   it.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', '::ffff:127.0.0.1', 'fd00::1', '100.64.0.1', '::1'])('did:web refuses a name that resolves to %s', async (address) => {
     const lookup = resolvesTo(address);
     const failure = (await resolve(lookup).then(() => undefined, (e: unknown) => e)) as Error;
