@@ -1,6 +1,6 @@
 import { ClaimReleases } from './authorization/claim-releases.js';
 import { sweepExpired } from './authorization/transitions.js';
-import { authorizerOptionsSchema, type AuthorizerOptions, type InstanceOptions } from './config/authorizer-options.js';
+import { authorizerOptionsSchema, type AuthorizerOptions, type ResolvedInstanceOptions } from './config/authorizer-options.js';
 import { parseConfig } from './config/validate-config.js';
 import { AuthorizerError } from './errors/authorizer-error.js';
 import { ConfigError } from './errors/config-error.js';
@@ -62,16 +62,15 @@ export interface Authorizer {
 /** Build an authorizer. Options and every instance configuration are validated here, once. */
 export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const parsed = parseConfig(authorizerOptionsSchema, options, 'authorizer options');
-  const registry = options.clients ?? {};
-  const instances = new Map<string, InstanceRuntime>(options.instances.map((instance: InstanceOptions, i) => [instance.id, createInstanceRuntime(instance, i, registry)]));
-  const ownStore = options.store ? undefined : memoryStore({ ...(options.clock ? { clock: options.clock } : {}) });
-  const logger: Logger = guardLogger(options.logger ?? silentLogger);
-  const onEvent = options.onEvent;
+  const instances = new Map<string, InstanceRuntime>(parsed.instances.map((instance, i) => [instance.id, createInstanceRuntime(instance, i, parsed.clients)]));
+  const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
+  const logger: Logger = guardLogger(parsed.logger ?? silentLogger);
+  const onEvent = parsed.onEvent;
 
   const ctx: AuthorizerContext = {
     publicBaseUrl: parsed.publicBaseUrl,
-    store: options.store ?? ownStore!,
-    clock: options.clock ?? { now: () => Date.now() },
+    store: parsed.store ?? ownStore!,
+    clock: parsed.clock,
     logger,
     instances,
     emit(event: AuthorizerEvent) {
@@ -86,7 +85,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   };
 
   ctx.claimReleases = new ClaimReleases(ctx);
-  assertDistinctApiKeys(options.instances);
+  assertDistinctApiKeys(parsed.instances);
   const instanceFor = (id: string) => {
     const instance = instances.get(id);
     if (!instance) throw new AuthorizerError('authorization.not_found', { message: 'Unknown instance.' });
@@ -126,7 +125,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       } else {
         logger.error?.({ route: routeName, err: describeError(error) }, 'unexpected error');
         try {
-          (handleOptions.onError ?? options.onError)?.(error);
+          (handleOptions.onError ?? parsed.onError)?.(error);
         } catch {
           // The host's reporter failing must not turn into an unanswered request.
         }
@@ -180,11 +179,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   };
 }
 
-export type { AuthorizerOptions, InstanceOptions } from './config/authorizer-options.js';
+export type { AuthorizerOptions, InstanceOptions, ResolvedAuthorizerOptions, ResolvedInstanceOptions } from './config/authorizer-options.js';
 export type { HandleOptions } from './http/core-request.js';
 
 /** One key must identify one instance: a shared key would silently pick whichever came first. */
-function assertDistinctApiKeys(instances: InstanceOptions[]): void {
+function assertDistinctApiKeys(instances: ResolvedInstanceOptions[]): void {
   const seen = new Map<string, string>();
   for (const instance of instances) {
     for (const key of instance.apiKeys) {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, createAuthorizer, httpValidatorClient, passThroughVerifier } from '@vp-authorizer/core';
+import { ConfigError, createAuthorizer, httpValidatorClient, passThroughVerifier, type VerifyInput } from '@vp-authorizer/core';
 import { createDcqlAuthorization, devSigning, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;
@@ -52,6 +52,96 @@ describe('configuration is validated once, at construction', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).message).not.toContain('short');
     }
+  });
+
+  it('checks the options and every instance configuration in one pass, naming each problem by its path', async () => {
+    const { signing } = await devSigning();
+    const options = {
+      publicBaseUrl: 'https://rp.example/?q=1',
+      instances: [
+        { id: 'a', apiKeys: ['k-123456789'], signing, config: { openId4vp: { expiresAfter: 5 } } },
+        { id: 'b', apiKeys: ['k-987654321'], signing, config: { didMethods: { methods: { ebsi: { registry: { environment: 'prod' } } } } }, verifier: { verify: () => [] } },
+      ],
+      clock: Date.now,
+    };
+    const error = (() => {
+      try {
+        createAuthorizer(options as never);
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.code).toBe('config.invalid');
+    expect(error.issues.map((i) => i.path).sort()).toEqual(['clock', 'instances.0.config.openId4vp.expiresAfter', 'instances.1.config.didMethods.methods.ebsi.registry.environment', 'instances.1.verifier', 'publicBaseUrl']);
+    expect(error.message).toMatch(/^Invalid authorizer options:\n/);
+    expect(error.message).toContain('  - instances.1.verifier: verifier must have verify(), verifyIdToken()');
+    expect(error.message).toContain('  - clock: clock must have now()');
+  });
+
+  it('accepts a hosted-API configuration whose members have no meaning here (trustAnchor.type, serviceRole)', async () => {
+    const { signing } = await devSigning();
+    const authorizer = createAuthorizer({
+      publicBaseUrl: 'https://rp.example',
+      sweepIntervalMs: 0,
+      clients: { verifiers: { eu: passThroughVerifier() } },
+      instances: [
+        {
+          id: 'a',
+          apiKeys: ['k-123456789'],
+          signing,
+          config: {
+            policies: { validate: { skip: true }, verify: { verifier: { type: 'instance', resourceId: 'eu', serviceRole: { owner: 'managed', resourceId: 'verifier_all_actions' } } } },
+            openId4vp: { trustAnchor: { type: 'vidos', anchor: 'account' } },
+          } as never,
+        },
+      ],
+    });
+    const answer = await authorizer.fetch(new Request('https://rp.example/instances/oid4vp-trust-anchor', { headers: { authorization: 'Bearer k-123456789' } }));
+    expect(((await answer.json()) as { anchorType: string }).anchorType).toBe('account');
+    await authorizer.close();
+  });
+
+  it('passes registered clients and hooks through validation: the named verifier resolves and onEvent is called', async () => {
+    const { signing } = await devSigning();
+    const verifier = passThroughVerifier();
+    const seen: string[] = [];
+    const authorizer = createAuthorizer({
+      publicBaseUrl: 'https://rp.example',
+      instances: [{ id: 'a', apiKeys: ['k-123456789'], signing, config: { policies: { validate: { skip: true }, verify: { verifier: { type: 'instance', resourceId: 'counting' } } } } }],
+      clients: { verifiers: { counting: verifier } },
+      onEvent: (event) => void seen.push(event.type),
+      sweepIntervalMs: 0,
+    });
+    const created = await authorizer.fetch(
+      new Request('https://rp.example/openid4/vp/v1_0/authorizations', {
+        method: 'POST',
+        headers: { authorization: 'Bearer k-123456789', 'content-type': 'application/json' },
+        body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } } }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect(seen).toEqual(['authorization.created']);
+    await authorizer.close();
+  });
+});
+
+describe('the DID-method configuration reaches the verifier', () => {
+  it('verify receives didMethods with defaults filled in and the response settings as configured', async () => {
+    const seen: VerifyInput[] = [];
+    const verifier = { ...passThroughVerifier(), verify: async (input: VerifyInput) => (seen.push(input), passThroughVerifier().verify(input, { signal: new AbortController().signal })) };
+    env = await startAuthorizer({
+      instance: { verifier, config: { didMethods: { methods: { ebsi: { enabled: true, registry: { environment: 'pilot.v5' } } }, response: { contentType: 'application/did+ld+json' } } } },
+    });
+    const { status } = await runFlow();
+    expect(status).toBe('authorized');
+    expect(seen).toHaveLength(1);
+    const { didMethods } = seen[0]!;
+    expect(didMethods.methods.ebsi).toEqual({ enabled: true, registry: { environment: 'pilot.v5' } });
+    expect(didMethods.methods.key).toEqual({ enabled: true });
+    expect(didMethods.methods.ethr).toEqual({ enabled: false });
+    expect(didMethods.response).toEqual({ contentType: 'application/did+ld+json', preferredPublicKeyEncoding: 'publicKeyJwk' });
   });
 });
 

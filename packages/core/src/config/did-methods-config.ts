@@ -17,8 +17,17 @@ export const didMethodsConfigSchema = v.pipe(
   v.optional(
     v.strictObject({
       methods: v.optional(
-        v.strictObject(Object.fromEntries(DID_METHODS.map((m) => [m, v.optional(m === 'ebsi' ? ebsiSchema : methodSchema)])) as Record<DidMethod, v.OptionalSchema<typeof methodSchema, undefined>>),
+        v.strictObject(
+          Object.fromEntries(DID_METHODS.map((m) => [m, v.optional(m === 'ebsi' ? ebsiSchema : methodSchema)])) as {
+            [M in DidMethod]: v.OptionalSchema<M extends 'ebsi' ? typeof ebsiSchema : typeof methodSchema, undefined>;
+          },
+        ),
       ),
+      /**
+       * How a DID resolver should represent documents. Handed to the verifier in
+       * `VerifyInput.didMethods` (a remote verifier resolving through a DID resolver applies it); the
+       * local verifier reads keys straight from did:jwk / did:key / did:web and has no choice to make.
+       */
       response: v.optional(
         v.strictObject({
           contentType: v.optional(v.picklist(['application/did+ld+json', 'application/did+json'])),
@@ -28,21 +37,15 @@ export const didMethodsConfigSchema = v.pipe(
     }),
     {},
   ),
-  v.transform((input) => {
-    const methods = Object.fromEntries(
-      DID_METHODS.map((m) => {
-        const given = (input.methods as Record<string, { enabled?: boolean; registry?: { environment: string } } | undefined> | undefined)?.[m];
-        return [m, { ...given, enabled: given?.enabled ?? ENABLED_BY_DEFAULT.includes(m) }];
-      }),
-    ) as Record<DidMethod, { enabled: boolean; registry?: { environment: 'conformance.v5' | 'pilot.v5' } }>;
-    return {
-      methods,
-      response: {
-        contentType: input.response?.contentType ?? 'application/did+json',
-        preferredPublicKeyEncoding: input.response?.preferredPublicKeyEncoding ?? 'publicKeyJwk',
-      },
-    };
-  }),
+  v.transform((input) => ({
+    methods: Object.fromEntries(DID_METHODS.map((m) => [m, { ...input.methods?.[m], enabled: input.methods?.[m]?.enabled ?? ENABLED_BY_DEFAULT.includes(m) }])) as {
+      [M in DidMethod]: Omit<NonNullable<v.InferOutput<M extends 'ebsi' ? typeof ebsiSchema : typeof methodSchema>>, 'enabled'> & { enabled: boolean };
+    },
+    response: {
+      contentType: input.response?.contentType ?? 'application/did+json',
+      preferredPublicKeyEncoding: input.response?.preferredPublicKeyEncoding ?? 'publicKeyJwk',
+    },
+  })),
 );
 
 export type DidMethodsConfigInput = v.InferInput<typeof didMethodsConfigSchema>;

@@ -3,10 +3,13 @@ import { corsConfigSchema } from './cors-config.js';
 import { didMethodsConfigSchema } from './did-methods-config.js';
 import { isExpectedOrigin } from '../request/origin.js';
 
-/** `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by name. */
+/**
+ * `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by
+ * name. (The hosted API's `serviceRole` has no meaning here: the client object carries its own credentials.)
+ */
 export const serviceInstanceReferenceSchema = v.variant('type', [
   v.object({ type: v.literal('managed') }),
-  v.object({ type: v.literal('instance'), resourceId: v.pipe(v.string(), v.minLength(1)), serviceRole: v.optional(v.unknown()) }),
+  v.object({ type: v.literal('instance'), resourceId: v.pipe(v.string(), v.minLength(1)) }),
 ]);
 export type ServiceInstanceReference = v.InferOutput<typeof serviceInstanceReferenceSchema>;
 
@@ -49,7 +52,8 @@ export const instanceConfigSchema = v.optional(
           }),
           {},
         ),
-        trustAnchor: v.optional(v.object({ type: v.optional(v.string(), 'instance'), anchor: v.optional(v.picklist(['root', 'account', 'instance']), 'root') }), {}),
+        /** `anchor` is reported as `anchorType` by GET /instances/oid4vp-trust-anchor (the certificate is `signing.trustAnchor`). */
+        trustAnchor: v.optional(v.object({ anchor: v.optional(v.picklist(['root', 'account', 'instance']), 'root') }), {}),
         /**
          * What a wallet is answered when its presentation is `rejected` by a policy (direct_post modes):
          * 'error' = 400 `invalid_request` (what wallets and the conformance suite expect); 'redirect' =

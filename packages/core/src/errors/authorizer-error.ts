@@ -4,7 +4,8 @@ import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 export interface FieldError {
   pointer: string;
   detail: string;
-  code?: string;
+  /** The rule the field breaks, when it has its own code (for example `haip.response_mode`). */
+  code?: ErrorCode;
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { ValidatorClient } from '../clients/validator-client.js';
 import type { VerifierClient } from '../clients/verifier-client.js';
-import type { InstanceOptions } from '../config/authorizer-options.js';
-import { instanceConfigSchema, type InstanceConfig } from '../config/instance-config.js';
+import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
+import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
-import { parseConfig } from '../config/validate-config.js';
 import { checkSigningInput, loadSigningMaterial, type SigningInput, type SigningMaterial } from '../request/signing-material.js';
 import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
 
@@ -32,12 +31,13 @@ export interface InstanceRuntime {
 export const CLAIM_MARGIN_MS = 15_000;
 
 export function createInstanceRuntime(
-  options: InstanceOptions,
+  /** Validated by authorizerOptionsSchema: `config` has its defaults. */
+  options: ResolvedInstanceOptions,
   index: number,
   registry: { validators?: Record<string, ValidatorClient>; verifiers?: Record<string, VerifierClient> },
 ): InstanceRuntime {
   const where = `instances[${index}] (${options.id})`;
-  const config = parseConfig(instanceConfigSchema, options.config, `configuration of ${where}`);
+  const { config } = options;
   const signingInput: SigningInput = checkSigningInput(options.signing, `instances.${index}.signing`);
   const keyDigests = options.apiKeys.map(sha256Digest);
   const { validate, verify } = config.policies;
