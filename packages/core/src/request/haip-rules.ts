@@ -8,7 +8,6 @@ import { checkWalletMetadata } from './wallet-metadata.js';
 
 export { checkWalletMetadata, parseWalletMetadataParam } from './wallet-metadata.js';
 
-
 /** Formats a query asks for (DCQL credential formats; PE definition-level and descriptor-level format keys). */
 export function queryFormats(body: Pick<CreateAuthorizationBody, 'query'>): string[] {
   if (body.query.type === 'DCQL') return [...new Set(body.query.dcql.credentials.map((c) => c.format))];
