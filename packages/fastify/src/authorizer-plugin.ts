@@ -1,8 +1,8 @@
 import type { FastifyPluginCallback, RouteHandlerMethod } from 'fastify';
 import type { CoreHandler, CorsSource } from '@vp-authorizer/core/http';
 import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponse } from '@vp-authorizer/core/http';
-import { cors } from './cors.js';
 import { AuthorizerFailure } from './authorizer-failure.js';
+import { cors } from './cors.js';
 
 export interface AuthorizerPluginOptions {
   authorizer: CoreHandler;
@@ -34,7 +34,6 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
     reply.hijack(); // the shared Node writer answers, byte for byte as under Express and Koa
     writeNodeResponse(reply.raw, response);
   };
-  scope.all('/', handler);
-  scope.all('/*', handler);
+  scope.all('/', handler).all('/*', handler);
   done();
 };
