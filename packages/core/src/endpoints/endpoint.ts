@@ -46,8 +46,8 @@ export interface Endpoint {
   audience: Audience;
   summary: string;
   description?: string;
-  /** One description per `{param}` of `path`. */
-  pathParams?: Record<string, string>;
+  /** An object schema with one member per `{param}` of `path`, in order. */
+  pathParams?: AnySchema;
   /** An object schema of the query parameters (all strings). */
   query?: AnySchema;
   body?: RequestBodySpec;

@@ -38,17 +38,25 @@ function responseObject(spec: ResponseSpec, status: number): Record<string, unkn
   };
 }
 
+/** Parameters are described member by member: their object schema's properties. */
+function propertiesOf(schema: AnySchema | undefined): { properties: Record<string, JsonSchema & { description?: string }>; required: string[] } {
+  if (!schema) return { properties: {}, required: [] };
+  const converted = schemaOf(schema) as { properties?: Record<string, JsonSchema & { description?: string }>; required?: string[] };
+  return { properties: converted.properties ?? {}, required: converted.required ?? [] };
+}
+
 function parametersOf(endpoint: Endpoint): Record<string, unknown>[] {
   const parameters: Record<string, unknown>[] = [];
+  const path = propertiesOf(endpoint.pathParams);
   for (const name of endpoint.path.match(/\{([^}]+)\}/g) ?? []) {
     const key = name.slice(1, -1);
-    parameters.push({ name: key, in: 'path', required: true, description: endpoint.pathParams?.[key], schema: { type: 'string' } });
+    const { description, ...schema } = path.properties[key] ?? { type: 'string' };
+    parameters.push({ name: key, in: 'path', required: true, ...(description ? { description } : {}), schema });
   }
   if (endpoint.query) {
-    const query = schemaOf(endpoint.query) as { properties?: Record<string, JsonSchema & { description?: string }>; required?: string[] };
-    for (const [name, schema] of Object.entries(query.properties ?? {})) {
-      const { description, ...rest } = schema;
-      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest });
+    const query = propertiesOf(endpoint.query);
+    for (const [name, { description, ...schema }] of Object.entries(query.properties)) {
+      parameters.push({ name, in: 'query', required: query.required.includes(name), ...(description ? { description } : {}), schema });
     }
   }
   return parameters;

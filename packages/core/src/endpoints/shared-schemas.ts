@@ -64,5 +64,5 @@ export const extractedCredentialSchema = v.pipe(
   v.title('Credential'),
 );
 
-/** `{authorizationId}` path parameter. */
-export const AUTHORIZATION_ID = { authorizationId: 'The authorizationId returned by createAuthorization.' };
+/** The `{authorizationId}` path parameter. */
+export const AUTHORIZATION_ID = v.object({ authorizationId: v.pipe(v.string(), v.description('The authorizationId returned by createAuthorization.')) });
