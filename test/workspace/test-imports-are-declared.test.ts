@@ -92,7 +92,7 @@ const KNOWN_REACHES: Array<[from: RegExp, to: RegExp]> = [
   [/^test[/\\](adapters|browser)[/\\]/, /^packages[/\\](express|hono|koa)[/\\]test[/\\][a-z-]+-target\.ts$/],
   // Core's HTTP test support (an authorizer on a real server with pass-through clients), also used
   // by core's own tests, which cannot use @vp-authorizer/testing (it depends on core: a cycle).
-  [/^test[/\\](store|faults)[/\\]/, /^packages[/\\]core[/\\]test[/\\]support[/\\](test-authorizer|serve-fetch)\.ts$/],
+  [/^test[/\\](store|faults)[/\\]/, /^packages[/\\]core[/\\]test[/\\]__fixtures__[/\\](test-authorizer|serve-fetch)\.ts$/],
   // Parser fixtures of core's format folder, which is moving to formats/ in the same release.
   [/^test[/\\]hardening[/\\]/, /^packages[/\\]core[/\\]src[/\\]format[/\\]test-fixtures\.ts$/],
 ];
