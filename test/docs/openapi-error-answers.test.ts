@@ -11,7 +11,7 @@ import {
   passThroughVerifier,
   type Authorizer,
 } from '@vp-authorizer/core';
-import { createResponseValidator } from '@vp-authorizer/testing';
+import { createResponseValidator } from '@vp-authorizer/testing/contracts';
 
 const KEY = 'openapi-errors-key-0001';
 const BASE = 'https://verifier.example';

@@ -8,11 +8,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpVerifierClient, type AuthorizerOptions } from '@vp-authorizer/core';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { startAuthorizer } from '../../packages/core/test/support/test-authorizer.js';
-import { startFaultService, type FaultService } from './support/fault-service.js';
-import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type WalletAnswer } from './support/flow.js';
-import { redisAvailable, startRedis, type RedisProcess } from './support/redis-process.js';
-import { startReplyCuttingProxy } from './support/reply-cutting-proxy.js';
+import { startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { startFaultService, type FaultService } from './__fixtures__/fault-service.js';
+import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type WalletAnswer } from './__fixtures__/flow.js';
+import { redisAvailable, startRedis, type RedisProcess } from './__fixtures__/redis-process.js';
+import { startReplyCuttingProxy } from './__fixtures__/reply-cutting-proxy.js';
 
 const COMMAND_TIMEOUT_MS = 500;
 /** Every answer during an outage must come within this (several store calls, each bounded by COMMAND_TIMEOUT_MS). */

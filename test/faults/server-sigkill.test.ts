@@ -8,12 +8,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { API_KEY, devSigning } from '../../packages/core/test/support/test-authorizer.js';
-import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../support/worker-processes.js';
-import { startFaultService, type FaultService } from './support/fault-service.js';
-import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type PreparedResponse, type WalletAnswer } from './support/flow.js';
-import { redisAvailable, startRedis, type RedisProcess } from './support/redis-process.js';
-import type { WorkerCommand, WorkerConfig, WorkerReply } from './support/slow-verifier-server-worker.js';
+import { API_KEY, devSigning } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../__fixtures__/worker-processes.js';
+import { startFaultService, type FaultService } from './__fixtures__/fault-service.js';
+import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type PreparedResponse, type WalletAnswer } from './__fixtures__/flow.js';
+import { redisAvailable, startRedis, type RedisProcess } from './__fixtures__/redis-process.js';
+import type { WorkerCommand, WorkerConfig, WorkerReply } from './__fixtures__/slow-verifier-server-worker.js';
 
 const PUBLIC_ORIGIN = 'https://verifier.example';
 const VERIFIER_DELAY_MS = 2_500;
@@ -52,7 +52,7 @@ describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet resp
   beforeAll(async () => {
     redis = await startRedis({ persistent: false });
     verifier = await startFaultService('verifier', { kind: 'slow-ok', delayMs: VERIFIER_DELAY_MS });
-    worker = await bundleWorker('test/faults/support/slow-verifier-server-worker.ts');
+    worker = await bundleWorker('test/faults/__fixtures__/slow-verifier-server-worker.ts');
     observerStore = redisStore({ url: redis.url, keyPrefix, commandTimeoutMs: 1_000 });
     const { signing } = await devSigning();
     const config: WorkerConfig = {

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpValidatorClient, httpVerifierClient, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
-import { DCQL_SD_JWT, makeSdJwt, startAuthorizer } from '../../packages/core/test/support/test-authorizer.js';
-import { gzipBomb, startFaultService, type Fault, type FaultService } from './support/fault-service.js';
-import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, type Api } from './support/flow.js';
+import { DCQL_SD_JWT, makeSdJwt, startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { gzipBomb, startFaultService, type Fault, type FaultService } from './__fixtures__/fault-service.js';
+import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, type Api } from './__fixtures__/flow.js';
 
 /** The client's own deadline for the whole call (every attempt and backoff). */
 const CLIENT_TIMEOUT_MS = 700;

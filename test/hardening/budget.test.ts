@@ -1,7 +1,7 @@
 /** The suite's size is fixed before anything runs: at least 100,000 generated cases per CI run. */
 import { afterAll, expect, it } from 'vitest';
-import { PLANNED_TOTAL, RUNS } from './support/fuzz-budget.js';
-import { reportTally } from './support/fuzz-harness.js';
+import { PLANNED_TOTAL, RUNS } from './__fixtures__/fuzz-budget.js';
+import { reportTally } from './__fixtures__/fuzz-harness.js';
 
 afterAll(() => reportTally('budget'));
 

@@ -11,7 +11,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, type CoreResponse } from '@vp-authorizer/core
 import { FormatFailure } from '../../packages/core/src/formats/format-error.js';
 import { parseMdoc } from '../../packages/core/src/formats/mso-mdoc/parse-mdoc.js';
 import { parseSdJwt } from '../../packages/core/src/formats/sd-jwt-vc/parse-sd-jwt.js';
-import { STALL_BUDGET_MS } from './support/fuzz-budget.js';
+import { STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
 import {
   DCQL_MIXED,
   PE_DEFINITION,
@@ -24,9 +24,9 @@ import {
   startFuzzAuthorizer,
   statusOf,
   type FuzzEnv,
-} from './support/fuzz-authorizer.js';
-import { countCases, measureAsync, measureSync, reportTally } from './support/fuzz-harness.js';
-import { bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sharedReferenceLaughs, sharedReferences } from './support/hostile.js';
+} from './__fixtures__/fuzz-authorizer.js';
+import { countCases, measureAsync, measureSync, reportTally } from './__fixtures__/fuzz-harness.js';
+import { bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sharedReferenceLaughs, sharedReferences } from './__fixtures__/hostile.js';
 
 let env: FuzzEnv;
 const stalls: [string, number, number][] = [];

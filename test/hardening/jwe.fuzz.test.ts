@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthorizerError, ENCRYPTED_RESPONSE_ENC_VALUES, generateEncryptionKey, type EncryptionKeyRecord } from '@vp-authorizer/core';
 import { decryptAuthorizationResponse } from '../../packages/core/src/response/decrypt-response.js';
-import { hostileJson, key } from './support/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './support/fuzz-budget.js';
-import { fuzzAsync, measureAsync, describeInput, reportTally } from './support/fuzz-harness.js';
-import { ecdhEsJwe } from './support/jwe.js';
+import { hostileJson, key } from './__fixtures__/arbitraries.js';
+import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { fuzzAsync, measureAsync, describeInput, reportTally } from './__fixtures__/fuzz-harness.js';
+import { ecdhEsJwe } from './__fixtures__/jwe.js';
 
 afterAll(() => reportTally('jwe'));
 

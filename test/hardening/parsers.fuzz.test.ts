@@ -19,9 +19,9 @@ import { runFormatPolicy } from '../../packages/core/src/formats/policy/run-form
 import { buildDeviceResponse, buildSdJwt, cbor, es256Key } from '../../packages/core/src/formats/shared/test-fixtures.js';
 import { parseCreateAuthorizationBody } from '../../packages/core/src/request/create-authorization-body.js';
 import { checkWalletMetadata, parseWalletMetadataParam } from '../../packages/core/src/request/wallet-metadata.js';
-import { anyString, contentType, deepJsonText, formText, hostileJson, invalidUtf8, jwtLike, key } from './support/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './support/fuzz-budget.js';
-import { fuzz, measureSync, reportTally, type Outcome } from './support/fuzz-harness.js';
+import { anyString, contentType, deepJsonText, formText, hostileJson, invalidUtf8, jwtLike, key } from './__fixtures__/arbitraries.js';
+import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { fuzz, measureSync, reportTally, type Outcome } from './__fixtures__/fuzz-harness.js';
 import {
   FORMATS,
   cborTokens,
@@ -35,7 +35,7 @@ import {
   sdJwtLike,
   structuredSdJwt,
   submission,
-} from './support/parser-arbitraries.js';
+} from './__fixtures__/parser-arbitraries.js';
 
 const TIMEOUT = 120_000;
 const REF = { path: ['q', 0], queryId: 'q', index: 0 };

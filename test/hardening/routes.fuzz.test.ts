@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type CoreRequest } from '@vp-authorizer/core';
-import { anyString, bearer, contentType, deepJsonText, formText, hostileJson, httpMethod, invalidUtf8, jwtLike, key } from './support/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './support/fuzz-budget.js';
+import { anyString, bearer, contentType, deepJsonText, formText, hostileJson, httpMethod, invalidUtf8, jwtLike, key } from './__fixtures__/arbitraries.js';
+import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
 import {
   API_KEY,
   DCQL_MIXED,
@@ -22,9 +22,9 @@ import {
   fetchRequestObject,
   startFuzzAuthorizer,
   type FuzzEnv,
-} from './support/fuzz-authorizer.js';
-import { describeInput, fuzzAsync, measureAsync, reportTally } from './support/fuzz-harness.js';
-import { presentationValue, submission } from './support/parser-arbitraries.js';
+} from './__fixtures__/fuzz-authorizer.js';
+import { describeInput, fuzzAsync, measureAsync, reportTally } from './__fixtures__/fuzz-harness.js';
+import { presentationValue, submission } from './__fixtures__/parser-arbitraries.js';
 
 let env: FuzzEnv;
 const ids: string[] = [];

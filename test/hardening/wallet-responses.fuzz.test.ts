@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anyString, contentType, hostileJson, jwtLike, key } from './support/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './support/fuzz-budget.js';
+import { anyString, contentType, hostileJson, jwtLike, key } from './__fixtures__/arbitraries.js';
+import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
 import {
   API_KEY,
   DCQL_MIXED,
@@ -25,10 +25,10 @@ import {
   startFuzzAuthorizer,
   statusOf,
   type FuzzEnv,
-} from './support/fuzz-authorizer.js';
-import { describeInput, fuzzAsync, measureAsync, reportTally } from './support/fuzz-harness.js';
-import { ecdhEsJwe } from './support/jwe.js';
-import { presentationValue, submission } from './support/parser-arbitraries.js';
+} from './__fixtures__/fuzz-authorizer.js';
+import { describeInput, fuzzAsync, measureAsync, reportTally } from './__fixtures__/fuzz-harness.js';
+import { ecdhEsJwe } from './__fixtures__/jwe.js';
+import { presentationValue, submission } from './__fixtures__/parser-arbitraries.js';
 
 let env: FuzzEnv;
 const outcomes = new Map<string, number>();

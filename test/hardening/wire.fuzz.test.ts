@@ -10,10 +10,10 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
-import { bearer, contentType, formText, hostileJson, invalidUtf8 } from './support/arbitraries.js';
-import { API_KEY, DCQL_SD_JWT, OTHER_KEY, V, expectContract, isWalletPath } from './support/fuzz-authorizer.js';
-import { RUNS, STALL_BUDGET_MS } from './support/fuzz-budget.js';
-import { describeInput, fuzzAsync, measureAsync, reportTally } from './support/fuzz-harness.js';
+import { bearer, contentType, formText, hostileJson, invalidUtf8 } from './__fixtures__/arbitraries.js';
+import { API_KEY, DCQL_SD_JWT, OTHER_KEY, V, expectContract, isWalletPath } from './__fixtures__/fuzz-authorizer.js';
+import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { describeInput, fuzzAsync, measureAsync, reportTally } from './__fixtures__/fuzz-harness.js';
 
 let server: Server;
 let authorizer: Authorizer;

@@ -1,12 +1,12 @@
 /**
- * Worker process of the two-process HTTP test (test/support/worker-processes.ts): one authorizer
+ * Worker process of the two-process HTTP test (test/__fixtures__/worker-processes.ts): one authorizer
  * on the Redis store behind a real HTTP server on 127.0.0.1. Every process gets the same
  * configuration, as replicas behind a load balancer would.
  */
 import { createAuthorizer, passThroughValidator, passThroughVerifier, type SigningInput } from '@vp-authorizer/core';
 import { redisStore } from '@vp-authorizer/redis';
-import { serveFetch } from '../../packages/core/test/support/serve-fetch.js';
-import { runWorker } from '../support/worker-process-child.js';
+import { serveFetch } from '../../packages/core/test/__fixtures__/serve-fetch.js';
+import { runWorker } from '../__fixtures__/worker-process-child.js';
 
 export interface ServerConfig {
   redisUrl: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestRecord } from '@vp-authorizer/testing';
 import { redisStore } from '@vp-authorizer/redis';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
-import { bundleWorker, type BundledWorker } from '../support/worker-processes.js';
+import { bundleWorker, type BundledWorker } from '../__fixtures__/worker-processes.js';
 import { race } from './race.js';
 
 const url = redisUrlForTests('test/store/claim-race.test.ts');

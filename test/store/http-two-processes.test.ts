@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, DCQL_SD_JWT, devSigning, encryptResponse, makeSdJwt } from '../../packages/core/test/support/test-authorizer.js';
+import { API_KEY, DCQL_SD_JWT, devSigning, encryptResponse, makeSdJwt } from '../../packages/core/test/__fixtures__/test-authorizer.js';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
-import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../support/worker-processes.js';
+import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../__fixtures__/worker-processes.js';
 import type { ServerConfig } from './authorizer-server-worker.js';
 
 const url = redisUrlForTests('test/store/http-two-processes.test.ts');

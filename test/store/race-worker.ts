@@ -1,11 +1,11 @@
 /**
- * Worker process of the cross-process race tests (test/support/worker-processes.ts). Connects its
+ * Worker process of the cross-process race tests (test/__fixtures__/worker-processes.ts). Connects its
  * own redisStore and reads what it needs before reporting ready; on "go" fires its whole share of
  * the race at once and answers what it won.
  */
 import { redisStore } from '@vp-authorizer/redis';
 import type { AuthorizationRecord } from '@vp-authorizer/core';
-import { runWorker } from '../support/worker-process-child.js';
+import { runWorker } from '../__fixtures__/worker-process-child.js';
 
 export type RaceTask =
   | { kind: 'consume'; keys: string[] }

@@ -1,4 +1,4 @@
-import { callAllOnce } from '../support/worker-processes.js';
+import { callAllOnce } from '../__fixtures__/worker-processes.js';
 // Type-only: importing the worker entry itself would start a worker inside the test process.
 import type { RaceInit, RaceOutcome, RaceTask } from './race-worker.js';
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { createDcqlAuthorization, startAuthorizer } from '../../packages/core/test/support/test-authorizer.js';
+import { createDcqlAuthorization, startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
 import { startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
 

@@ -92,7 +92,7 @@ const KNOWN_REACHES: Array<[from: RegExp, to: RegExp]> = [
   [/^test[/\\](adapters|browser)[/\\]/, /^packages[/\\](express|hono|koa|fastify)[/\\]test[/\\][a-z-]+-target\.ts$/],
   // Core's HTTP test support (an authorizer on a real server with pass-through clients), also used
   // by core's own tests, which cannot use @vp-authorizer/testing (it depends on core: a cycle).
-  [/^test[/\\](store|faults)[/\\]/, /^packages[/\\]core[/\\]test[/\\]support[/\\](test-authorizer|serve-fetch)\.ts$/],
+  [/^test[/\\](store|faults)[/\\]/, /^packages[/\\]core[/\\]test[/\\]__fixtures__[/\\](test-authorizer|serve-fetch)\.ts$/],
   // Core's parser fixtures: the root hardening suites fuzz from the same inputs core's tests use.
   [/^test[/\\]hardening[/\\]/, /^packages[/\\]core[/\\]src[/\\]formats[/\\]shared[/\\]test-fixtures\.ts$/],
 ];

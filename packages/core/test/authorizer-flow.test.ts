@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

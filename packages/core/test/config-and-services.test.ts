@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createAuthorizer, httpValidatorClient, passThroughVerifier, type VerifyInput } from '@vp-authorizer/core';
-import { createDcqlAuthorization, devSigning, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+import { createDcqlAuthorization, devSigning, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;
 let service: Server | undefined;

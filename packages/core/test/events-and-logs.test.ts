@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthorizerEvent } from '@vp-authorizer/core';
-import { API_KEY, createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+import { API_KEY, createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

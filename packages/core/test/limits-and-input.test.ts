@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '@vp-authorizer/core';
-import { DCQL_SD_JWT, createDcqlAuthorization, startAuthorizer } from './support/test-authorizer.js';
+import { DCQL_SD_JWT, createDcqlAuthorization, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ParsedPresentation, PolicyResult } from '@vp-authorizer/core';
 import { sharedItemDeviceResponse } from '../src/formats/shared/hostile-cbor.test-support.js';
-import { fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+import { fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore, StoreUnavailableError, type MemoryStore } from '@vp-authorizer/core';
-import { finishWithResponseCode, resolveCode } from './support/finish-with-response-code.js';
-import { startAuthorizer } from './support/test-authorizer.js';
+import { finishWithResponseCode, resolveCode } from './__fixtures__/finish-with-response-code.js';
+import { startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

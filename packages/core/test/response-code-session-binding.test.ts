@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { finishWithResponseCode, resolveCode } from './support/finish-with-response-code.js';
-import { startAuthorizer } from './support/test-authorizer.js';
+import { finishWithResponseCode, resolveCode } from './__fixtures__/finish-with-response-code.js';
+import { startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

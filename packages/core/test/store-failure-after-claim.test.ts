@@ -3,8 +3,8 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError, memoryStore, type AuthorizationRecord, type MemoryStore } from '@vp-authorizer/core';
-import { manualClock } from './support/manual-clock.js';
-import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+import { manualClock } from './__fixtures__/manual-clock.js';
+import { createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

@@ -3,8 +3,8 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthorizerEvent } from '@vp-authorizer/core';
-import { selfSignedSigningInput } from '../src/request/test-support.js';
-import { DCQL_SD_JWT, createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+import { selfSignedSigningInput } from '../src/request/__fixtures__/request-fixtures.js';
+import { DCQL_SD_JWT, createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

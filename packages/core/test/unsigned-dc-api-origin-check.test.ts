@@ -3,7 +3,7 @@
 // openId4vp.dcApi.allowedOrigins. With neither, the request is refused at creation.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createAuthorizer, passThroughVerifier } from '@vp-authorizer/core';
-import { devSigning, makeSdJwt, startAuthorizer } from './support/test-authorizer.js';
+import { devSigning, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

@@ -3,7 +3,7 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { passThroughVerifier, type SupportedAlgorithms, type VerifierClient } from '@vp-authorizer/core';
-import { DCQL_SD_JWT, createDcqlAuthorization, fetchRequestObject, startAuthorizer } from './support/test-authorizer.js';
+import { DCQL_SD_JWT, createDcqlAuthorization, fetchRequestObject, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from 'ioredis';
 import { describeStoreContract, makeTestRecord } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
-import { startRedisCluster, type LocalRedisCluster } from './redis-cluster-fixture.js';
+import { startRedisCluster, type LocalRedisCluster } from './__fixtures__/redis-cluster.js';
 import { redisServerPath, redisUrlForTests, testPrefix } from '@vp-authorizer/testing/redis';
 
 const file = 'packages/redis/test/redis-cluster.contract.test.ts';

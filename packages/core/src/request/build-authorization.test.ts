@@ -5,7 +5,7 @@ import { generateDevSigningKey } from '../dev/dev-signing-key.js';
 import { buildAuthorization, type DcApiAuthorizationResponse, type DirectPostAuthorizationResponse } from './build-authorization.js';
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
 import { loadSigningMaterial, type SigningMaterial } from './signing-material.js';
-import { b64urlJson, mdocDcql, sdJwtDcql, testConfig } from './test-support.js';
+import { b64urlJson, mdocDcql, sdJwtDcql, testConfig } from './__fixtures__/request-fixtures.js';
 
 const BASE = 'https://verifier.example/authz';
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);

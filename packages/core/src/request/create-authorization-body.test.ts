@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { parseCreateAuthorizationBody, transactionDataOf } from './create-authorization-body.js';
-import { b64urlJson, mdocDcql, sdJwtDcql } from './test-support.js';
+import { b64urlJson, mdocDcql, sdJwtDcql } from './__fixtures__/request-fixtures.js';
 
 const errorsOf = (body: unknown) => {
   try {

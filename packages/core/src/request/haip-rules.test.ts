@@ -5,7 +5,7 @@ import { generateDevSigningKey } from '../dev/dev-signing-key.js';
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
 import { enforceHaipOnCreate } from './haip-rules.js';
 import { loadSigningMaterial, type SigningMaterial } from './signing-material.js';
-import { mdocDcql, sdJwtDcql, selfSignedSigningInput } from './test-support.js';
+import { mdocDcql, sdJwtDcql, selfSignedSigningInput } from './__fixtures__/request-fixtures.js';
 
 let signing: SigningMaterial;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { buildAuthorization, type DirectPostAuthorizationResponse } from './buil
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
 import { signRequestObject } from './request-object.js';
 import { loadSigningMaterial, type SigningMaterial } from './signing-material.js';
-import { b64urlJson, mdocDcql, sdJwtDcql, testConfig } from './test-support.js';
+import { b64urlJson, mdocDcql, sdJwtDcql, testConfig } from './__fixtures__/request-fixtures.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const BASE = 'https://verifier.example';

@@ -4,7 +4,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { x509Hash } from '../crypto/x509-hash.js';
 import { generateDevSigningKey } from '../dev/dev-signing-key.js';
 import { checkSigningInput, clientIdFor, loadSigningMaterial, type SigningInput } from './signing-material.js';
-import { selfSignedSigningInput } from './test-support.js';
+import { selfSignedSigningInput } from './__fixtures__/request-fixtures.js';
 
 let dev: Awaited<ReturnType<typeof generateDevSigningKey>>;
 beforeAll(async () => {

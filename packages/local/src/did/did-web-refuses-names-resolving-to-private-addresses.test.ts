@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OutboundLookup } from '../outbound/outbound-lookup.js';
 import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { pinnedGet } from '../outbound/pinned-get.js';
-import { didJwk } from '../verifier/__fixtures__/did-keys.js';
+import { didJwk } from '../__fixtures__/did-keys.js';
 import { resolveDidKey } from './resolve-did-key.js';
 
 // The transport is replaced: the test proves the refusal happens before any connection, and no

@@ -1,8 +1,8 @@
 import type { PolicyResult } from '@vp-authorizer/core';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSdJwtFixture, type SdJwtFixture } from '../verifier/__fixtures__/sd-jwt-issuer.js';
+import { createSdJwtFixture, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
 import { createTestCa, type TestCa } from '@vp-authorizer/testing';
-import { sdJwtPresentation, signal, verifyInput } from '../verifier/__fixtures__/verify-input.js';
+import { sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { resolveLocalVerifierOptions } from '../verifier/local-verifier-options.js';
 import { localVerifier } from '../verifier/local-verifier.js';
 import type { OutboundLookup } from './outbound-lookup.js';

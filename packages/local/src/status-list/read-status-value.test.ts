@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { packStatusList } from '../verifier/__fixtures__/status-list-server.js';
+import { packStatusList } from '../__fixtures__/status-list-server.js';
 import { decodeStatusList, readStatusValue } from './read-status-value.js';
 import { StatusListError } from './status-list-error.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStatusListServer, statusListToken, type StatusListServer } from '../verifier/__fixtures__/status-list-server.js';
+import { startStatusListServer, statusListToken, type StatusListServer } from '../__fixtures__/status-list-server.js';
 import { createTestCa, type IssuedCertificate, type TestCa } from '@vp-authorizer/testing';
 import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { StatusListClient } from './status-list-client.js';

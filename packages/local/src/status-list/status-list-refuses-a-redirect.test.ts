@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
-import { startStatusListServer, statusListToken, type StatusListServer } from '../verifier/__fixtures__/status-list-server.js';
+import { startStatusListServer, statusListToken, type StatusListServer } from '../__fixtures__/status-list-server.js';
 import { createTestCa } from '@vp-authorizer/testing';
 import { StatusListClient } from './status-list-client.js';
 

@@ -1,9 +1,9 @@
 import type { ParsedLdp, ParsedMdoc, PolicyResult } from '@vp-authorizer/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMdocFixture, type MdocFixture } from './__fixtures__/mdoc-issuer.js';
-import { createSdJwtFixture, type SdJwtFixture } from './__fixtures__/sd-jwt-issuer.js';
+import { createMdocFixture, type MdocFixture } from '../__fixtures__/mdoc-issuer.js';
+import { createSdJwtFixture, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
 import { createTestCa, type TestCa } from '@vp-authorizer/testing';
-import { sdJwtPresentation, signal, verifyInput } from './__fixtures__/verify-input.js';
+import { sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from './local-verifier.js';
 import { decodeCbor, encodeCbor } from './mdoc/mdoc-cbor.js';
 import { sessionTranscriptBytes } from '@vp-authorizer/core';

@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import type { PolicyResult, SessionTranscriptInput } from '@vp-authorizer/core';
 import { sessionTranscriptBytes } from '@vp-authorizer/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMdocFixture, type MdocFixture } from './__fixtures__/mdoc-issuer.js';
+import { createMdocFixture, type MdocFixture } from '../__fixtures__/mdoc-issuer.js';
 import { createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';
-import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from './__fixtures__/verify-input.js';
+import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from './local-verifier.js';
 
 const redirect: SessionTranscriptInput = { kind: 'redirect', clientId: CLIENT_ID, nonce: NONCE, responseUri: RESPONSE_URI, jwkThumbprint: null };

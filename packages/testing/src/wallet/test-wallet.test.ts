@@ -7,7 +7,7 @@ import { type JWK, calculateJwkThumbprint, compactDecrypt, decodeJwt, decodeProt
 import { afterEach, describe, expect, it } from 'vitest';
 import { base64UrlToBytes, base64UrlToText, toBase64Url } from './base64url.js';
 import { mdocContext } from './mdoc-context.js';
-import { type MiniVerifier, type MiniVerifierOptions, startMiniVerifier } from './mini-verifier.test-support.js';
+import { type MiniVerifier, type MiniVerifierOptions, startMiniVerifier } from './__fixtures__/mini-verifier.js';
 import { RequestObjectFetchError } from './receive-request.js';
 import { createTestIssuer } from './test-issuer.js';
 import { type TestWallet, createTestWallet } from './test-wallet.js';

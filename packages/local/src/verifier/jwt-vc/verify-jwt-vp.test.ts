@@ -2,10 +2,10 @@ import { didMethodsConfigSchema, runFormatPolicy, type ParsedJwtVc, type ParsedJ
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { didJwk, didKey, type DidKeyPair } from '../__fixtures__/did-keys.js';
-import { nowSeconds } from '../__fixtures__/sd-jwt-issuer.js';
+import { didJwk, didKey, type DidKeyPair } from '../../__fixtures__/did-keys.js';
+import { nowSeconds } from '../../__fixtures__/sd-jwt-issuer.js';
 import { createTestCa, type TestCa } from '@vp-authorizer/testing';
-import { CLIENT_ID, NONCE, signal, verifyInput } from '../__fixtures__/verify-input.js';
+import { CLIENT_ID, NONCE, signal, verifyInput } from '../../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.path.slice(2).join('/') || '.'}:${r.policy}:${r.error!.code}`);

@@ -3,9 +3,9 @@ import type { ParsedMdoc, PolicyResult, SessionTranscriptInput } from '@vp-autho
 import { ExtendedKeyUsageExtension } from '@peculiar/x509';
 import { Tag } from 'cbor-x';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMdocFixture, MDL, type MdocFixture } from '../__fixtures__/mdoc-issuer.js';
+import { createMdocFixture, MDL, type MdocFixture } from '../../__fixtures__/mdoc-issuer.js';
 import { createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';
-import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from '../__fixtures__/verify-input.js';
+import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from '../../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 import { decodeCbor, encodeCbor } from './mdoc-cbor.js';
 import { sessionTranscriptBytes } from '@vp-authorizer/core';

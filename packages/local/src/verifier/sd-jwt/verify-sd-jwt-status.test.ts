@@ -1,10 +1,10 @@
 import type { PolicyResult } from '@vp-authorizer/core';
 import { CompactSign, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSdJwtFixture, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
-import { startStatusListServer, statusListToken, type StatusListServer } from '../__fixtures__/status-list-server.js';
+import { createSdJwtFixture, type SdJwtFixture } from '../../__fixtures__/sd-jwt-issuer.js';
+import { startStatusListServer, statusListToken, type StatusListServer } from '../../__fixtures__/status-list-server.js';
 import { createTestCa, type TestCa } from '@vp-authorizer/testing';
-import { sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
+import { sdJwtPresentation, signal, verifyInput } from '../../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.policy}:${r.error!.code}`);
@@ -107,7 +107,7 @@ describe('localVerifier: SD-JWT VC Token Status List', () => {
   });
 
   it('reports the status of a DID-issued credential as unavailable (no anchor to tie the list to)', async () => {
-    const { didJwk } = await import('../__fixtures__/did-keys.js');
+    const { didJwk } = await import('../../__fixtures__/did-keys.js');
     const issuer = await didJwk();
     const raw = await fx.present(await fx.issue({ issuerKeys: { ...issuer, keys: undefined as never }, header: { x5c: undefined, kid: issuer.kid }, claims: { iss: issuer.did, status: { status_list: { idx: 0, uri } } } }));
     const results = await localVerifier({ trustAnchors: [ca.pem], outboundFetch: { dangerouslyAllowAnyDestination: true } }).verify(verifyInput([sdJwtPresentation(raw)]), { signal: signal() });

@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { SubjectAlternativeNameExtension } from '@peculiar/x509';
 import { ConfigError, type PolicyResult } from '@vp-authorizer/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSdJwtFixture, nowSeconds, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
-import { didJwk } from '../__fixtures__/did-keys.js';
+import { createSdJwtFixture, nowSeconds, type SdJwtFixture } from '../../__fixtures__/sd-jwt-issuer.js';
+import { didJwk } from '../../__fixtures__/did-keys.js';
 import { createSelfSignedLeaf, createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';
-import { CLIENT_ID, NONCE, sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
+import { CLIENT_ID, NONCE, sdJwtPresentation, signal, verifyInput } from '../../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
 const YEAR = 365 * 86_400;

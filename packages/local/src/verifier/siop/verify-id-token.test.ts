@@ -3,10 +3,10 @@ import { didMethodsConfigSchema } from '@vp-authorizer/core';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { didJwk } from '../__fixtures__/did-keys.js';
-import { nowSeconds } from '../__fixtures__/sd-jwt-issuer.js';
+import { didJwk } from '../../__fixtures__/did-keys.js';
+import { nowSeconds } from '../../__fixtures__/sd-jwt-issuer.js';
 import { generateTestKeys, type TestKeys } from '@vp-authorizer/testing';
-import { CLIENT_ID, NONCE, signal } from '../__fixtures__/verify-input.js';
+import { CLIENT_ID, NONCE, signal } from '../../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => r.error!.code);

@@ -1,13 +1,13 @@
 /**
- * Worker process of the SIGKILL test (test/support/worker-processes.ts): one authorizer on a
+ * Worker process of the SIGKILL test (test/__fixtures__/worker-processes.ts): one authorizer on a
  * shared Redis behind a real HTTP server on 127.0.0.1, whose verifier is a remote HTTP service
  * (the test's slow one). The clock can be moved forward by a call, so claim deadlines can be
  * reached without waiting them out; `sweep` runs authorizer.sweepExpired().
  */
 import { createAuthorizer, httpVerifierClient, passThroughValidator, type SigningInput } from '@vp-authorizer/core';
 import { redisStore } from '@vp-authorizer/redis';
-import { serveFetch } from '../../../packages/core/test/support/serve-fetch.js';
-import { runWorker } from '../../support/worker-process-child.js';
+import { serveFetch } from '../../../packages/core/test/__fixtures__/serve-fetch.js';
+import { runWorker } from '../../__fixtures__/worker-process-child.js';
 
 export interface WorkerConfig {
   redisUrl: string;

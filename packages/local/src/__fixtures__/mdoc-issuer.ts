@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, randomBytes, sign as cryptoSign } from 'node:crypto';
 import { DeviceResponse, Document, MDoc, type MdocContext } from '@animo-id/mdoc';
-import { tag24Encoding } from '../mdoc/mdoc-cbor.js';
+import { tag24Encoding } from '../verifier/mdoc/mdoc-cbor.js';
 import { generateTestKeys, type IssuedCertificate, type TestCa, type TestKeys } from '@vp-authorizer/testing';
 
 const HASHES = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;

@@ -1,5 +1,5 @@
 /** The wallet's side of a direct_post.jwt flow, split into steps so a fault can be placed between them. */
-import { DCQL_SD_JWT, encryptResponse, makeSdJwt } from '../../../packages/core/test/support/test-authorizer.js';
+import { DCQL_SD_JWT, encryptResponse, makeSdJwt } from '../../../packages/core/test/__fixtures__/test-authorizer.js';
 
 export type Api = (path: string, init?: RequestInit & { key?: string | null }) => Promise<Response>;
 

@@ -1,5 +1,5 @@
 /**
- * The child side of test/support/worker-processes.ts, imported by worker entry files (which are
+ * The child side of test/__fixtures__/worker-processes.ts, imported by worker entry files (which are
  * bundled and run with child_process.fork). A worker starts from the parent's init message,
  * reports `ready` (with whatever the parent needs, e.g. its origin), then answers calls until the
  * parent disconnects, when it closes and exits. Never logs keys or values.

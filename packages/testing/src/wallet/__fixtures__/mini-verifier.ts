@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type JWK, SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose';
-import { createTestCa } from './test-ca.js';
+import { createTestCa } from '../test-ca.js';
 
 export interface MiniVerifier {
   authorizeUrl: string;
