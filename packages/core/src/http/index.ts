@@ -6,5 +6,5 @@ export { fromNodeRequest, writeNodeHead, writeNodeResponse, type HostBody, type 
 export { readBodyWithLimit, DEFAULT_BODY_LIMIT_BYTES } from './read-body.js';
 export { errorResponse, jsonResponse, type ErrorAudience } from '../wire/responses.js';
 export { resolveCorsSource, type CorsSource, type CorsConfigProvider } from '../cors/cors-source.js';
-export { corsDecision, type CorsDecision, type CorsRequest } from '../cors/cors-decision.js';
+export { corsDecision, MAX_CORS_REQUEST_HEADERS_LENGTH, type CorsDecision, type CorsRequest } from '../cors/cors-decision.js';
 export { appendVary } from '../cors/append-vary.js';
