@@ -2,6 +2,8 @@
 // stable `code` from core's one table. A newly exported error class without an entry below fails.
 import { describe, expect, it } from 'vitest';
 import * as core from '@vp-authorizer/core';
+import * as coreFormats from '@vp-authorizer/core/formats';
+import * as coreHttp from '@vp-authorizer/core/http';
 import * as local from '@vp-authorizer/local';
 import * as redis from '@vp-authorizer/redis';
 import { CODES } from '@vp-authorizer/core';
@@ -17,8 +19,8 @@ const SAMPLES: Record<string, () => Error[]> = {
   ConfigError: () => [new core.ConfigError('Invalid options:', [{ path: 'publicBaseUrl', message: 'must be a URL' }])],
   StoreUnavailableError: () => [new core.StoreUnavailableError()],
   ServiceCallError: () => (['service.unavailable', 'service.bad_response', 'service.timeout'] as const).map((code) => new core.ServiceCallError(code, 'validator /validate: HTTP 503', { service: 'validator', attempts: 1 })),
-  CborBudgetExceeded: () => [new core.CborBudgetExceeded()],
-  WalletCborRefused: () => [new core.WalletCborRefused('trailing bytes after the CBOR item')],
+  CborBudgetExceeded: () => [new coreFormats.CborBudgetExceeded()],
+  WalletCborRefused: () => [new coreFormats.WalletCborRefused('trailing bytes after the CBOR item')],
   StatusListError: () => [new local.StatusListError('status.unavailable', 'the status list could not be fetched'), new local.StatusListError('status.unsupported', 'unknown status mechanism')],
   DidResolutionError: () => [new local.DidResolutionError('did.invalid', 'not a DID'), new local.DidResolutionError('did.needs_remote_resolver', 'did:ebsi needs a remote resolver')],
   OutboundFetchError: () => (['destination', 'timeout', 'too_large', 'redirect', 'http_status', 'network'] as const).map((reason) => new local.OutboundFetchError(reason)),
@@ -26,7 +28,7 @@ const SAMPLES: Record<string, () => Error[]> = {
 };
 
 function exportedErrorClasses(): [string, ErrorClass][] {
-  const modules = { '@vp-authorizer/core': core, '@vp-authorizer/local': local, '@vp-authorizer/redis': redis };
+  const modules = { '@vp-authorizer/core': core, '@vp-authorizer/core/formats': coreFormats, '@vp-authorizer/core/http': coreHttp, '@vp-authorizer/local': local, '@vp-authorizer/redis': redis };
   return Object.values(modules).flatMap((module) =>
     Object.entries(module).filter((entry): entry is [string, ErrorClass] => typeof entry[1] === 'function' && (entry[1] as { prototype?: unknown }).prototype instanceof Error),
   );

@@ -7,7 +7,7 @@
  * for STALL_BUDGET_MS. The CBOR bombs are also fed to the mdoc parser directly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BODY_LIMIT_BYTES, type CoreResponse } from '@vp-authorizer/core';
+import { DEFAULT_BODY_LIMIT_BYTES, type CoreResponse } from '@vp-authorizer/core/http';
 import { FormatFailure } from '../../packages/core/src/formats/format-error.js';
 import { parseMdoc } from '../../packages/core/src/formats/mso-mdoc/parse-mdoc.js';
 import { parseSdJwt } from '../../packages/core/src/formats/sd-jwt-vc/parse-sd-jwt.js';

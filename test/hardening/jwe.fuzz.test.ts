@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthorizerError, ENCRYPTED_RESPONSE_ENC_VALUES, generateEncryptionKey, type EncryptionKeyRecord } from '@vp-authorizer/core';
+import { AuthorizerError, type EncryptionKeyRecord } from '@vp-authorizer/core';
+import { ENCRYPTED_RESPONSE_ENC_VALUES, generateEncryptionKey } from '../../packages/core/src/request/index.js';
 import { decryptAuthorizationResponse } from '../../packages/core/src/response/decrypt-response.js';
 import { hostileJson, key } from './__fixtures__/arbitraries.js';
 import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthorizerError, ERROR_CODES } from '@vp-authorizer/core';
-import type { CoreRequest } from '../../packages/core/src/http/core-request.js';
-import { parseBody, type BodyKind } from '../../packages/core/src/http/parse-body.js';
+import type { CoreRequest } from '../../packages/core/src/wire/core-request.js';
+import { parseBody, type BodyKind } from '../../packages/core/src/wire/parse-body.js';
 import { cborToJson } from '../../packages/core/src/formats/shared/cbor-to-json.js';
 import { decodeCompactJwt } from '../../packages/core/src/formats/shared/decode-jwt.js';
 import { FormatFailure } from '../../packages/core/src/formats/format-error.js';

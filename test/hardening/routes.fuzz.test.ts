@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, type CoreRequest } from '@vp-authorizer/core';
+import { ROUTES } from '../../packages/core/src/http/routes.js';
+import { type CoreRequest } from '@vp-authorizer/core/http';
 import { anyString, bearer, contentType, deepJsonText, formText, hostileJson, httpMethod, invalidUtf8, jwtLike, key } from './__fixtures__/arbitraries.js';
 import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
 import {

@@ -8,10 +8,10 @@ import { describeError, guardLogger, silentLogger, type Logger } from './events/
 import type { AuthorizerEvent } from './events/authorizer-event.js';
 import type { CorsConfig } from './config/cors-config.js';
 import { corsConfigFromInstances } from './cors/cors-source.js';
-import type { CoreRequest, CoreResponse, HandleOptions } from './http/core-request.js';
+import type { CoreRequest, CoreResponse, HandleOptions } from './wire/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
 import { refuseParsedOverLimit } from './http/node-body-limits.js';
-import { isExpectedError } from './http/responses.js';
+import { isExpectedError } from './wire/responses.js';
 import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
 import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
@@ -180,7 +180,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
 }
 
 export type { AuthorizerOptions, InstanceOptions, ResolvedAuthorizerOptions, ResolvedInstanceOptions } from './config/authorizer-options.js';
-export type { HandleOptions } from './http/core-request.js';
+export type { HandleOptions } from './wire/core-request.js';
 
 /** One key must identify one instance: a shared key would silently pick whichever came first. */
 function assertDistinctApiKeys(instances: ResolvedInstanceOptions[]): void {

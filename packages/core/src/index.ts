@@ -1,44 +1,26 @@
-export * from './errors/error-codes.js';
-export * from './errors/authorizer-error.js';
-export * from './errors/config-error.js';
-export * from './errors/store-unavailable-error.js';
-export * from './authorization/authorization-record.js';
-export * from './clients/policy-result.js';
-export * from './clients/validator-client.js';
-export * from './clients/verifier-client.js';
-export * from './formats/shared/parsed-presentation.js';
-export * from './formats/shared/extracted-credential.js';
-export * from './store/authorization-store.js';
-export * from './http/read-body.js';
-export * from './config/cors-config.js';
-export * from './config/did-methods-config.js';
-export * from './config/instance-config.js';
-export * from './config/validate-config.js';
-export * from './request/index.js';
-// The format policy's public part; the registry and descriptors are in `@vp-authorizer/core/formats`.
-export { runFormatPolicy, type FormatInput, type FormatOutcome } from './formats/policy/run-format-policy.js';
-export type { FormatErrorCode } from './formats/format-error.js';
-export { PresentationSubmissionSchema, type PresentationSubmission } from './formats/policy/parse-pe-vp-token.js';
-export { cborToJson } from './formats/shared/cbor-to-json.js';
-export { CborBudget, CborBudgetExceeded, DEFAULT_CBOR_BUDGET } from './formats/shared/cbor-budget.js';
-export { decodeWalletCbor, WalletCborRefused } from './formats/shared/wallet-cbor.js';
-export { decryptAuthorizationResponse } from './response/decrypt-response.js';
-export { handoverInfoHash, jwkThumbprint, sessionTranscriptBytes } from './crypto/session-transcript.js';
-export * from './cors/index.js';
-export * from './clients/index.js';
-export * from './store/index.js';
-export * from './dev/index.js';
-export * from './authorizer.js';
-export * from './config/authorizer-options.js';
-export * from './events/authorizer-event.js';
-export * from './events/logger.js';
-export * from './http/core-request.js';
-export * from './http/fetch-bridge.js';
-export * from './http/node-body-limits.js';
-export * from './http/parse-body.js';
-export { errorResponse, jsonResponse } from './http/responses.js';
-export { ROUTES, matchRoute, type Route, type RouteAudience } from './http/routes.js';
-export { randomId, constantTimeEqual } from './crypto/secrets.js';
+// The public API of @vp-authorizer/core. Adapters import `@vp-authorizer/core/http`; code that
+// works on presentations (verifiers, validators, new formats) imports `@vp-authorizer/core/formats`.
+
+// The authorizer and its configuration.
+export { createAuthorizer, type Authorizer } from './authorizer.js';
+export type { HandleOptions } from './wire/core-request.js';
+export {
+  authorizerOptionsSchema,
+  instanceOptionsSchema,
+  type AuthorizerOptions,
+  type ResolvedAuthorizerOptions,
+  type InstanceOptions,
+  type ResolvedInstanceOptions,
+  type Clock,
+} from './config/authorizer-options.js';
+export { instanceConfigSchema, type InstanceConfig, type InstanceConfigInput, type ServiceInstanceReference } from './config/instance-config.js';
+export type { SigningInput } from './config/signing-input.js';
+export { corsConfigSchema, CORS_METHODS, type CorsConfig, type CorsConfigInput } from './config/cors-config.js';
+export { corsConfigFromEnv } from './cors/cors-config-from-env.js';
+export { resolveCorsConfig } from './cors/resolve-cors-config.js';
+export { generateDevSigningKey } from './dev/dev-signing-key.js';
+
+// The HTTP API as data: every endpoint, its schemas and the OpenAPI 3.1 document built from them.
 export {
   ENDPOINTS,
   openApiDocument,
@@ -54,3 +36,49 @@ export {
   type RpErrorBody,
   type WalletErrorBody,
 } from './endpoints/index.js';
+export type { CreateAuthorizationResponse, DirectPostAuthorizationResponse, DcApiAuthorizationResponse } from './request/build-authorization.js';
+
+// The model: records, queries, results and the contracts of clients and stores.
+export * from './model/authorization-record.js';
+export * from './model/authorization-query.js';
+export * from './model/policy-result.js';
+export * from './model/extracted-credential.js';
+export * from './model/parsed-presentation.js';
+export * from './model/validator-client.js';
+export * from './model/verifier-client.js';
+export * from './model/authorization-store.js';
+export * from './model/did-methods-config.js';
+
+// Clients, stores, events.
+export { httpValidatorClient } from './clients/http-validator-client.js';
+export { httpVerifierClient } from './clients/http-verifier-client.js';
+export type { HttpServiceClientOptions } from './clients/http-service-options.js';
+export { passThroughValidator, passThroughVerifier } from './clients/pass-through-clients.js';
+export { ServiceCallError, isServiceCallError, type ServiceCallErrorCode } from './clients/service-call-error.js';
+export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
+export type { AuthorizerEvent, AuthorizationEventType, EventHook } from './events/authorizer-event.js';
+export type { Logger } from './events/logger.js';
+
+// Errors: one table of codes, and the classes that carry them.
+export {
+  CODES,
+  ERROR_CODES,
+  ERROR_TYPE_BASE,
+  errorTypeUrl,
+  isCode,
+  policyProblem,
+  type Code,
+  type CodeEntry,
+  type ErrorClassCode,
+  type ErrorCode,
+  type HttpCodeEntry,
+  type OAuthErrorValue,
+  type PolicyCode,
+  type PolicyCodeEntry,
+  type PolicyCodeOf,
+  type PolicyProducer,
+  type ErrorClassCodeEntry,
+} from './errors/error-codes.js';
+export { AuthorizerError, isAuthorizerError, type FieldError } from './errors/authorizer-error.js';
+export { ConfigError } from './errors/config-error.js';
+export { StoreUnavailableError, isStoreUnavailableError } from './errors/store-unavailable-error.js';

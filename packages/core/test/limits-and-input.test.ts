@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROUTES } from '@vp-authorizer/core';
+import { ROUTES } from '../src/http/routes.js';
 import { DCQL_SD_JWT, createDcqlAuthorization, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;

@@ -1,4 +1,4 @@
-import type { PolicyError } from '../clients/policy-result.js';
+import type { PolicyError } from '../model/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { policyProblem } from '../errors/error-codes.js';
 import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
@@ -7,7 +7,7 @@ import { issueResponseCode } from '../response-code/response-code.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { instanceOf } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
-import { isTerminalStatus, type AuthorizationRecord } from './authorization-record.js';
+import { isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
 import { evaluateResponse, type Evaluation, type ResponseChannel, type WalletPayload } from './evaluate-response.js';
 import { releaseClaim } from './claim-releases.js';
 import { commit } from './transitions.js';

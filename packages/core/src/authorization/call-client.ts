@@ -1,4 +1,4 @@
-import type { PolicyError, PolicyResult, ServiceFailureReason } from '../clients/policy-result.js';
+import type { PolicyError, PolicyResult, ServiceFailureReason } from '../model/policy-result.js';
 import { policyProblem } from '../errors/error-codes.js';
 
 export type ClientOutcome = { ok: true; results: PolicyResult[] } | { ok: false; failure: PolicyError };

@@ -1,5 +1,5 @@
-import type { AuthorizerContext } from '../runtime/authorizer-context.js';
-import type { AuthorizationRecord } from './authorization-record.js';
+import type { AuthorizerContext, OwedClaims } from '../runtime/authorizer-context.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
 import { commit } from './transitions.js';
 
 /** A claim this process made and must give back once the store answers again. */
@@ -29,7 +29,7 @@ const isOurs = (record: AuthorizationRecord, owed: OwedRelease) =>
  * reaching this process first releases it inline. Across processes the background release is
  * what makes the retry succeed; after the deadline the claim ends `error` as any abandoned one.
  */
-export class ClaimReleases {
+export class ClaimReleases implements OwedClaims {
   readonly #owed = new Map<string, OwedRelease>();
   #closed = false;
 

@@ -1,10 +1,10 @@
-import type { PolicyError, PolicyResult } from '../clients/policy-result.js';
+import type { PolicyError, PolicyResult } from '../model/policy-result.js';
 import { errorTypeUrl, isCode, policyProblem, type PolicyCode } from '../errors/error-codes.js';
-import type { SessionTranscriptInput } from '../clients/verifier-client.js';
-import type { ExtractedCredential } from '../formats/shared/extracted-credential.js';
+import type { SessionTranscriptInput } from '../model/verifier-client.js';
+import type { ExtractedCredential } from '../model/extracted-credential.js';
 import { runFormatPolicy } from '../formats/policy/run-format-policy.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
-import type { AuthorizationRecord, AuthorizationStatus } from './authorization-record.js';
+import type { AuthorizationRecord, AuthorizationStatus } from '../model/authorization-record.js';
 import { callClient, type ClientOutcome } from './call-client.js';
 
 /** The response parameters, wherever they came from (form, decrypted JWE, DC API data). */

@@ -2,7 +2,7 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import { jwkThumbprint } from '../crypto/session-transcript.js';
 import { ENCRYPTED_RESPONSE_ENC_VALUES } from '../request/client-metadata.js';
 import { decryptAuthorizationResponse } from '../response/decrypt-response.js';
-import type { AuthorizationRecord } from './authorization-record.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { WalletPayload } from './evaluate-response.js';
 
 export interface ReadPayload {

@@ -1,8 +1,8 @@
-import type { PolicyError } from '../clients/policy-result.js';
+import type { PolicyError } from '../model/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { policyProblem } from '../errors/error-codes.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
-import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from './authorization-record.js';
+import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from '../model/authorization-record.js';
 
 /**
  * Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change.

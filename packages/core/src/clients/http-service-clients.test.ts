@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpValidatorClient, httpVerifierClient, isServiceCallError, ServiceCallError } from './index.js';
-import type { ValidateInput } from './validator-client.js';
-import type { VerifyIdTokenInput, VerifyInput } from './verifier-client.js';
-import type { PolicyResult } from './policy-result.js';
+import type { ValidateInput } from '../model/validator-client.js';
+import type { VerifyIdTokenInput, VerifyInput } from '../model/verifier-client.js';
+import type { PolicyResult } from '../model/policy-result.js';
 import { ConfigError } from '../errors/config-error.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string, attempt: number) => void;

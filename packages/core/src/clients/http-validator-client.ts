@@ -1,4 +1,4 @@
-import type { ValidatorClient } from './validator-client.js';
+import type { ValidatorClient } from '../model/validator-client.js';
 import { resolveHttpServiceOptions, type HttpServiceClientOptions } from './http-service-options.js';
 import { invalidOutcomeResults } from './invalid-outcome-results.js';
 import { postToService } from './post-to-service.js';

@@ -1,4 +1,4 @@
-import type { VerifierClient } from './verifier-client.js';
+import type { VerifierClient } from '../model/verifier-client.js';
 import { resolveHttpServiceOptions, type HttpServiceClientOptions } from './http-service-options.js';
 import { invalidOutcomeResults } from './invalid-outcome-results.js';
 import { postToService } from './post-to-service.js';

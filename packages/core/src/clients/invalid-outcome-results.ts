@@ -1,5 +1,5 @@
 import { policyProblem } from '../errors/error-codes.js';
-import type { PolicyResult } from './policy-result.js';
+import type { PolicyResult } from '../model/policy-result.js';
 import type { ServiceOutcome } from './post-to-service.js';
 
 const FAILED = {

@@ -1,6 +1,6 @@
-import type { PolicyResult } from './policy-result.js';
-import type { ValidatorClient } from './validator-client.js';
-import type { VerifierClient } from './verifier-client.js';
+import type { PolicyResult } from '../model/policy-result.js';
+import type { ValidatorClient } from '../model/validator-client.js';
+import type { VerifierClient } from '../model/verifier-client.js';
 
 /**
  * TEST DOUBLE: accepts every presentation without looking at it. For demos and tests of the

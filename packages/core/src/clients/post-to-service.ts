@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { anySignal, delay } from './any-signal.js';
 import type { ResolvedHttpServiceOptions } from './http-service-options.js';
-import type { PolicyError, PolicyResult } from './policy-result.js';
+import type { PolicyError, PolicyResult } from '../model/policy-result.js';
 import { ServiceCallError, type ServiceCallErrorCode } from './service-call-error.js';
 import { invalidResponseSchema, okResponseSchema, problemDetailsSchema } from './service-wire-schema.js';
 

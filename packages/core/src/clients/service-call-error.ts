@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors/error-codes.js';
-import type { PolicyError } from './policy-result.js';
+import type { PolicyError } from '../model/policy-result.js';
 
 export type ServiceCallErrorCode = Extract<ErrorCode, 'service.unavailable' | 'service.bad_response' | 'service.timeout'>;
 

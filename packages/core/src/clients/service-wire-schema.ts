@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { PolicyError, PolicyResult } from './policy-result.js';
+import type { PolicyError, PolicyResult } from '../model/policy-result.js';
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { ValidatorClient } from '../clients/validator-client.js';
-import type { VerifierClient } from '../clients/verifier-client.js';
+import type { ValidatorClient } from '../model/validator-client.js';
+import type { VerifierClient } from '../model/verifier-client.js';
 import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { Logger } from '../events/logger.js';
-import type { AuthorizationStore, CodeStore } from '../store/authorization-store.js';
-import type { SigningInput } from '../request/signing-material.js';
+import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
+import type { SigningInput } from './signing-input.js';
 import { instanceConfigSchema } from './instance-config.js';
 
 export interface Clock {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { corsConfigSchema } from './cors-config.js';
-import { didMethodsConfigSchema } from './did-methods-config.js';
-import { isExpectedOrigin } from '../request/origin.js';
+import { didMethodsConfigSchema } from '../model/did-methods-config.js';
+import { isExpectedOrigin } from './origin.js';
 
 /**
  * `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by

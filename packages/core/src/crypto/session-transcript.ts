@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Encoder } from 'cbor-x';
 import { calculateJwkThumbprint } from 'jose';
-import type { SessionTranscriptInput } from '../clients/verifier-client.js';
+import type { SessionTranscriptInput } from '../model/verifier-client.js';
 import { base64UrlToBytes } from './base64url.js';
 
 // Plain bstr for Uint8Array (cbor-x would add tag 64 by default); no record extension.

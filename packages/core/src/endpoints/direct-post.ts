@@ -1,4 +1,4 @@
-import type { PolicyError } from '../clients/policy-result.js';
+import type { PolicyError } from '../model/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptResponse, assertAcceptsResponse, settleOwedClaim } from '../authorization/accept-response.js';
 import { readResponsePayload } from '../authorization/response-payload.js';

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { CoreRequest, CoreResponse } from '../http/core-request.js';
+import type { CoreRequest, CoreResponse } from '../wire/core-request.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 

@@ -1,4 +1,4 @@
-import { emptyResponse } from '../http/responses.js';
+import { emptyResponse } from '../wire/responses.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const healthEndpoint = defineEndpoint({

@@ -5,7 +5,7 @@ import { checkWalletMetadata, parseWalletMetadataParam } from '../request/haip-r
 import { signRequestObject } from '../request/request-object.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
-import type { CoreResponse } from '../http/core-request.js';
+import type { CoreResponse } from '../wire/core-request.js';
 import * as v from 'valibot';
 import { defineEndpoint, type EndpointInput } from './endpoint.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';

@@ -1,6 +1,6 @@
-import type { CoreRequest, CoreResponse } from '../http/core-request.js';
-import { expectObject, parseBody } from '../http/parse-body.js';
-import { jsonResponse } from '../http/responses.js';
+import type { CoreRequest, CoreResponse } from '../wire/core-request.js';
+import { expectObject, parseBody } from '../wire/parse-body.js';
+import { jsonResponse } from '../wire/responses.js';
 
 /** A JSON answer once the operation's promise settles. */
 export const json = async (status: number, value: Promise<unknown> | unknown): Promise<CoreResponse> => jsonResponse(status, await value);

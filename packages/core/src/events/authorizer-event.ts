@@ -1,4 +1,4 @@
-import type { AuthorizationStatus } from '../authorization/authorization-record.js';
+import type { AuthorizationStatus } from '../model/authorization-record.js';
 
 export type AuthorizationEventType =
   | 'authorization.created'

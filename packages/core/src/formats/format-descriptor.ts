@@ -1,6 +1,6 @@
 import type { CborBudget } from './shared/cbor-budget.js';
-import type { ExtractedCredential } from './shared/extracted-credential.js';
-import type { ParsedJwtVcPresentation, ParsedJwtVp, ParsedLdp, ParsedMdoc, ParsedPresentation, ParsedSdJwt } from './shared/parsed-presentation.js';
+import type { ExtractedCredential } from '../model/extracted-credential.js';
+import type { ParsedJwtVcPresentation, ParsedJwtVp, ParsedLdp, ParsedMdoc, ParsedPresentation, ParsedSdJwt } from '../model/parsed-presentation.js';
 
 /**
  * How a credential is built, which decides how it is matched and verified: SD-JWT VC, ISO mdoc,

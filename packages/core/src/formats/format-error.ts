@@ -1,4 +1,4 @@
-import type { PolicyResult } from '../clients/policy-result.js';
+import type { PolicyResult } from '../model/policy-result.js';
 import { policyProblem, type PolicyCodeOf } from '../errors/error-codes.js';
 
 /** Codes of the format policy (see CODES). They appear as `error.code` and in `error.type`. */

@@ -29,5 +29,8 @@ export { CborBudget, CborBudgetExceeded, DEFAULT_CBOR_BUDGET } from './shared/cb
 export { decodeWalletCbor, WalletCborRefused } from './shared/wallet-cbor.js';
 export { cborToJson } from './shared/cbor-to-json.js';
 export { MAX_JSON_DEPTH, withinJsonDepth } from './shared/json-depth.js';
-export type * from './shared/parsed-presentation.js';
-export type { ExtractedCredential } from './shared/extracted-credential.js';
+export type * from '../model/parsed-presentation.js';
+export type { ExtractedCredential } from '../model/extracted-credential.js';
+// The handover and session-transcript hashing an mdoc or a DC API verifier repeats.
+export { handoverInfoHash, jwkThumbprint, sessionTranscriptBytes } from '../crypto/session-transcript.js';
+export type { SessionTranscriptInput } from '../model/verifier-client.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatParameters } from '../request/client-metadata.js';
 import { ES256_ONLY } from '../request/accepted-algorithms.js';
 import { FORMATS, allowedUnderHaip, dispatchByFamily, formatDescriptor, formatNames, haipFormatIds, isSupportedFormat, presentationFormat, sameFormat } from './registry.js';
-import type { ParsedLdp, ParsedPresentation } from './shared/parsed-presentation.js';
+import type { ParsedLdp, ParsedPresentation } from '../model/parsed-presentation.js';
 
 const ldpPresentation = (format: string): ParsedLdp => ({ kind: 'ldp', path: ['q', 0], queryId: 'q', index: 0, format, raw: {} });
 

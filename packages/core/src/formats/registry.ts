@@ -3,8 +3,8 @@ import { jwtVc, jwtVcJson, jwtVcJsonLd, jwtVp, jwtVpJson } from './jwt-vc/descri
 import { ldp, ldpVc, ldpVp } from './ldp/descriptors.js';
 import { msoMdoc } from './mso-mdoc/descriptor.js';
 import { sdJwtVc } from './sd-jwt-vc/descriptor.js';
-import type { ExtractedCredential } from './shared/extracted-credential.js';
-import type { ParsedPresentation } from './shared/parsed-presentation.js';
+import type { ExtractedCredential } from '../model/extracted-credential.js';
+import type { ParsedPresentation } from '../model/parsed-presentation.js';
 
 /**
  * Every credential format the authorizer decodes. Adding a format = a folder with its descriptor,

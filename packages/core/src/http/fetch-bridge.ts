@@ -1,5 +1,5 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreResponse } from './core-request.js';
+import type { CoreResponse } from '../wire/core-request.js';
 import { readBodyWithLimit } from './read-body.js';
 import { pathBelowMount, type BridgedRequest } from './serve.js';
 

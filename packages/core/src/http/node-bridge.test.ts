@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { CoreRequestBody } from './core-request.js';
+import type { CoreRequestBody } from '../wire/core-request.js';
 import { fromNodeRequest } from './node-bridge.js';
 
 /** An IncomingMessage stand-in: a stream with rawHeaders, as node:http hands it over. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appendVary } from '../cors/append-vary.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreRequestBody, CoreResponse, RequestHeaders } from './core-request.js';
+import type { CoreRequestBody, CoreResponse, RequestHeaders } from '../wire/core-request.js';
 import { clientWentAway, refuseDeclaredOverLimit, refuseParsedOverLimit } from './node-body-limits.js';
 import { readBodyWithLimit } from './read-body.js';
 import type { BridgedRequest } from './serve.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreHandler, CoreRequest } from './core-request.js';
+import type { CoreHandler, CoreRequest } from '../wire/core-request.js';
 import { pathBelowMount, pathBelowSegments, serve, type BridgedRequest } from './serve.js';
 
 const request = (path: string, read: () => Promise<CoreRequest>, method = 'POST', clientGone = false): BridgedRequest => ({

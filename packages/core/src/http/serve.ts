@@ -1,6 +1,6 @@
 import { isAuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreHandler, CoreRequest, CoreResponse, HandleOptions } from './core-request.js';
-import { errorResponse, type ErrorAudience } from './responses.js';
+import type { CoreHandler, CoreRequest, CoreResponse, HandleOptions } from '../wire/core-request.js';
+import { errorResponse, type ErrorAudience } from '../wire/responses.js';
 import { audienceOfPath } from './routes.js';
 
 /**

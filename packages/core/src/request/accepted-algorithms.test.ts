@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VerifierClient } from '../clients/verifier-client.js';
+import type { VerifierClient } from '../model/verifier-client.js';
 import { ES256_ONLY, acceptedAlgorithms } from './accepted-algorithms.js';
 import { vpFormatsSupported } from './client-metadata.js';
 

@@ -1,4 +1,4 @@
-import type { SupportedAlgorithms, VerifierClient } from '../clients/verifier-client.js';
+import type { SupportedAlgorithms, VerifierClient } from '../model/verifier-client.js';
 
 /** What we advertise when the verifier does not say (ES256; COSE -7 ES256 and -9 ESP256). */
 export const ES256_ONLY: SupportedAlgorithms = Object.freeze({ jose: Object.freeze(['ES256']), cose: Object.freeze([-7, -9]) });

@@ -1,5 +1,5 @@
-import type { AuthorizationRecord, AuthorizationRequestParameters } from '../authorization/authorization-record.js';
-import type { SupportedAlgorithms } from '../clients/verifier-client.js';
+import type { AuthorizationRecord, AuthorizationRequestParameters } from '../model/authorization-record.js';
+import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildAuthorizeUrl } from './authorize-url.js';
 import { isDcApiBody, transactionDataOf, verifierInfoOf, type CreateAuthorizationBody } from './create-authorization-body.js';

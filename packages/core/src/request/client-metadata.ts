@@ -1,5 +1,5 @@
-import type { AuthorizationQuery, AuthorizationRecord, DcqlQuery, PresentationDefinition } from '../authorization/authorization-record.js';
-import type { SupportedAlgorithms } from '../clients/verifier-client.js';
+import type { AuthorizationQuery, AuthorizationRecord, DcqlQuery, PresentationDefinition } from '../model/authorization-record.js';
+import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { FORMATS, formatDescriptor, formatNames } from '../formats/registry.js';
 import { ES256_ONLY } from './accepted-algorithms.js';

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { AuthorizationQuery, DcApiProtocol, DcqlQuery, ResponseType } from '../authorization/authorization-record.js';
+import type { AuthorizationQuery, DcApiProtocol, DcqlQuery, ResponseType } from '../model/authorization-record.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
 import { dcqlQueryIssues, dcqlQuerySchema } from './dcql-query.js';
 import { issuePointer } from './json-pointer.js';
-import { isExpectedOrigin } from './origin.js';
-import { plainObject } from './plain-object.js';
+import { isExpectedOrigin } from '../config/origin.js';
+import { plainObject } from '../model/plain-object.js';
 import { presentationDefinitionIssues, presentationDefinitionSchema } from './presentation-definition.js';
 import { transactionDataIssues } from './transaction-data.js';
 import { walletMetadataShapeIssues } from './wallet-metadata.js';

@@ -1,5 +1,5 @@
-import type { AuthorizationRecord } from '../authorization/authorization-record.js';
-import type { SupportedAlgorithms } from '../clients/verifier-client.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './request-object.js';

@@ -1,54 +1,9 @@
 import * as v from 'valibot';
-import type { DcqlQuery } from '../authorization/authorization-record.js';
+import { dcqlQuerySchema, type DcqlQuery } from '../model/authorization-query.js';
+export { dcqlQuerySchema };
 import type { FieldError } from '../errors/authorizer-error.js';
 import { formatDescriptor } from '../formats/registry.js';
 import { jsonPointer } from './json-pointer.js';
-import { plainObject } from './plain-object.js';
-
-const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
-const idSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'must match ^[A-Za-z0-9_-]+$'));
-
-const claimSchema = v.looseObject({
-  id: v.optional(idSchema),
-  path: v.pipe(
-    v.array(v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(0)), v.null()], 'path elements must be strings, non-negative integers or null')),
-    v.minLength(1, 'path must not be empty'),
-  ),
-  values: v.optional(v.pipe(v.array(v.union([v.string(), v.number(), v.boolean()], 'values must be strings, numbers or booleans')), v.minLength(1, 'values must not be empty'))),
-  intent_to_retain: v.optional(v.boolean()),
-});
-
-const credentialSchema = v.looseObject({
-  id: idSchema,
-  format: v.pipe(v.string('format is required'), v.minLength(1, 'format must not be empty')),
-  multiple: v.optional(v.boolean()),
-  meta: v.optional(plainObject('meta must be an object')),
-  trusted_authorities: v.optional(
-    v.pipe(
-      v.array(v.looseObject({ type: v.pipe(v.string(), v.minLength(1)), values: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'values must not be empty')) })),
-      v.minLength(1, 'trusted_authorities must not be empty'),
-    ),
-  ),
-  require_cryptographic_holder_binding: v.optional(v.boolean()),
-  claims: v.optional(v.pipe(v.array(claimSchema), v.minLength(1, 'claims must not be empty'))),
-  claim_sets: v.optional(v.pipe(v.array(v.pipe(v.array(v.string()), v.minLength(1, 'a claim set must not be empty'))), v.minLength(1, 'claim_sets must not be empty'))),
-});
-
-/** DCQL query structure (OpenID4VP 1.0 section 6). Unknown members are kept. Cross-references: `dcqlQueryIssues`. */
-export const dcqlQuerySchema = v.looseObject({
-  credentials: v.pipe(v.array(credentialSchema, 'credentials must be an array'), v.minLength(1, 'credentials must list at least one credential query')),
-  credential_sets: v.optional(
-    v.pipe(
-      v.array(
-        v.looseObject({
-          options: v.pipe(v.array(v.pipe(v.array(v.string()), v.minLength(1, 'an option must not be empty'))), v.minLength(1, 'options must not be empty')),
-          required: v.optional(v.boolean()),
-        }),
-      ),
-      v.minLength(1, 'credential_sets must not be empty'),
-    ),
-  ),
-});
 
 /** The format's own `meta` rules (its descriptor); unknown formats have none here and fail when a response arrives. */
 function metaIssues(format: string, meta: Record<string, unknown> | undefined, at: (string | number)[]): FieldError[] {

@@ -1,5 +1,5 @@
 import { exportJWK, generateKeyPair } from 'jose';
-import type { EncryptionKeyRecord } from '../authorization/authorization-record.js';
+import type { EncryptionKeyRecord } from '../model/authorization-record.js';
 import { randomId } from '../crypto/secrets.js';
 
 /** A fresh ECDH-ES P-256 key for one request's encrypted response (HAIP: per-request keys). */

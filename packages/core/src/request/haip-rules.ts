@@ -1,4 +1,4 @@
-import type { SupportedAlgorithms } from '../clients/verifier-client.js';
+import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
 import { allowedUnderHaip, haipFormatIds } from '../formats/registry.js';

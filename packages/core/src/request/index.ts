@@ -16,7 +16,7 @@ export {
 export { dcqlQuerySchema } from './dcql-query.js';
 export { presentationDefinitionSchema } from './presentation-definition.js';
 export { decodeTransactionData, type TransactionDataEntry } from './transaction-data.js';
-export { isExpectedOrigin } from './origin.js';
+export { isExpectedOrigin } from '../config/origin.js';
 export { enforceHaipOnCreate, checkWalletMetadata, parseWalletMetadataParam, queryFormats } from './haip-rules.js';
 export { buildClientMetadata, vpFormatsSupported, ENCRYPTED_RESPONSE_ENC_VALUES } from './client-metadata.js';
 export { acceptedAlgorithms } from './accepted-algorithms.js';

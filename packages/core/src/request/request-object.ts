@@ -1,6 +1,6 @@
 import { CompactSign, GeneralSign } from 'jose';
-import type { AuthorizationRecord } from '../authorization/authorization-record.js';
-import type { SupportedAlgorithms } from '../clients/verifier-client.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import type { SigningMaterial } from './signing-material.js';

@@ -2,16 +2,9 @@ import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { importJWK } from 'jose';
 import { ConfigError } from '../errors/config-error.js';
 import { certificateDer, x509Hash } from '../crypto/x509-hash.js';
+import type { SigningInput } from '../config/signing-input.js';
 
-/** How an instance's request-signing key and certificate chain are configured. */
-export interface SigningInput {
-  /** P-256 private key: a JWK or a PKCS#8 (or SEC1) PEM. */
-  privateKey: JsonWebKey | string;
-  /** PEM or base64 DER, leaf first, WITHOUT the trust anchor (HAIP). */
-  certificateChain: string[];
-  /** PEM of the root, served at /instances/oid4vp-trust-anchor. */
-  trustAnchor?: string;
-}
+export type { SigningInput } from '../config/signing-input.js';
 
 /** Signing material ready for use; derived once from a SigningInput. */
 export interface SigningMaterial {

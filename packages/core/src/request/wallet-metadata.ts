@@ -1,4 +1,4 @@
-import type { SupportedAlgorithms } from '../clients/verifier-client.js';
+import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import { ES256_ONLY } from './accepted-algorithms.js';
 import { ENCRYPTED_RESPONSE_ENC_VALUES } from './client-metadata.js';
 import { withinJsonDepth } from '../formats/shared/json-depth.js';

@@ -1,4 +1,4 @@
-import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
 import { randomId, sha256Base64url } from '../crypto/secrets.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 

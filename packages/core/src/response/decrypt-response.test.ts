@@ -1,6 +1,6 @@
 import { CompactEncrypt, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
-import type { EncryptionKeyRecord } from '../authorization/authorization-record.js';
+import type { EncryptionKeyRecord } from '../model/authorization-record.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { decryptAuthorizationResponse } from './decrypt-response.js';
 

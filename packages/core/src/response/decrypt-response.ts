@@ -1,5 +1,5 @@
 import { compactDecrypt, decodeProtectedHeader, importJWK } from 'jose';
-import type { EncryptionKeyRecord } from '../authorization/authorization-record.js';
+import type { EncryptionKeyRecord } from '../model/authorization-record.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { withinJsonDepth } from '../formats/shared/json-depth.js';
 

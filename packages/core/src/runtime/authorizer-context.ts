@@ -1,8 +1,8 @@
-import type { ClaimReleases } from '../authorization/claim-releases.js';
 import type { Clock } from '../config/authorizer-options.js';
 import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { Logger } from '../events/logger.js';
-import type { AuthorizationStore, CodeStore } from '../store/authorization-store.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { InstanceRuntime } from './instance-runtime.js';
 
 /** Everything an operation needs; built once by createAuthorizer. */
@@ -14,7 +14,16 @@ export interface AuthorizerContext {
   instances: Map<string, InstanceRuntime>;
   emit(event: AuthorizerEvent): void;
   /** Claims this process could not give back while the store was down (set by createAuthorizer). */
-  claimReleases?: ClaimReleases;
+  claimReleases?: OwedClaims;
+}
+
+/** What the flow needs of the claim releases (implemented in authorization/claim-releases.ts). */
+export interface OwedClaims {
+  /** Remember a claim to give back once the store answers again. */
+  owe(record: Pick<AuthorizationRecord, 'instanceId' | 'id' | 'version' | 'responseClaimedAt' | 'claimExpiresAt'>): void;
+  /** Release an owed claim on this record now, if there is one; the record as it then stands. */
+  settle(record: AuthorizationRecord): Promise<AuthorizationRecord>;
+  close(): void;
 }
 
 export function instanceOf(ctx: AuthorizerContext, id: string): InstanceRuntime {

@@ -1,5 +1,5 @@
-import type { ValidatorClient } from '../clients/validator-client.js';
-import type { VerifierClient } from '../clients/verifier-client.js';
+import type { ValidatorClient } from '../model/validator-client.js';
+import type { VerifierClient } from '../model/verifier-client.js';
 import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';

@@ -1,5 +1,5 @@
-import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../authorization/authorization-record.js';
-import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from './authorization-store.js';
+import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
+import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorization-store.js';
 
 export interface MemoryStoreOptions {
   /** Source of "now" in epoch milliseconds; tests inject one to expire entries without waiting. */

@@ -1,5 +1,5 @@
 import { OutboundFetchError } from './outbound-fetch-error.js';
-import type { OutboundResponse } from './outbound-fetch-policy.js';
+import type { OutboundResponse } from './outbound-response.js';
 
 /**
  * GET through a caller-supplied fetch. Redirects are not followed ('manual': a 3xx or an opaque

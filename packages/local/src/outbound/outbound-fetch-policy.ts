@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { getWithCustomFetch } from './custom-fetch-get.js';
 import { OutboundFetchError } from './outbound-fetch-error.js';
+import type { OutboundResponse } from './outbound-response.js';
 import { systemLookup, type OutboundLookup, type ResolvedAddress } from './outbound-lookup.js';
 import { pinnedGet } from './pinned-get.js';
 import { isPublicAddress } from './public-address.js';
@@ -31,10 +32,7 @@ export interface OutboundGetRequest {
   signal: AbortSignal;
 }
 
-export interface OutboundResponse {
-  body: Uint8Array;
-  contentType: string | null;
-}
+export type { OutboundResponse } from './outbound-response.js';
 
 export const DEFAULT_MAX_HEADER_BYTES = 16_384;
 

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { OutboundFetchError } from './outbound-fetch-error.js';
-import type { OutboundResponse } from './outbound-fetch-policy.js';
+import type { OutboundResponse } from './outbound-response.js';
 import type { ResolvedAddress } from './outbound-lookup.js';
 
 export interface PinnedGetOptions {

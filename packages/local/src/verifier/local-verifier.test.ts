@@ -6,7 +6,7 @@ import { createTestCa, type TestCa } from '@vp-authorizer/testing';
 import { sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { localVerifier } from './local-verifier.js';
 import { decodeCbor, encodeCbor } from './mdoc/mdoc-cbor.js';
-import { sessionTranscriptBytes } from '@vp-authorizer/core';
+import { sessionTranscriptBytes } from '@vp-authorizer/core/formats';
 
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.path.join('/')}:${r.error!.code}`);
 

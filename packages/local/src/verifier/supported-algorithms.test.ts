@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { PolicyResult, SessionTranscriptInput } from '@vp-authorizer/core';
-import { sessionTranscriptBytes } from '@vp-authorizer/core';
+import { sessionTranscriptBytes } from '@vp-authorizer/core/formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMdocFixture, type MdocFixture } from '../__fixtures__/mdoc-issuer.js';
 import { createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';

@@ -1,4 +1,5 @@
-import type { Authorizer, CorsSource } from '@vp-authorizer/core';
+import type { Authorizer } from '@vp-authorizer/core';
+import type { CorsSource } from '@vp-authorizer/core/http';
 
 export interface CorsTargetStart {
   /** Path prefix the adapter is mounted under, for example '/authz'. */

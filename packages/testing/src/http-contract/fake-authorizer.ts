@@ -1,4 +1,5 @@
-import { AuthorizerError, readBodyWithLimit, type Authorizer, type CoreRequest, type CoreResponse, type HandleOptions } from '@vp-authorizer/core';
+import { AuthorizerError, type Authorizer, type HandleOptions } from '@vp-authorizer/core';
+import { readBodyWithLimit, type CoreRequest, type CoreResponse } from '@vp-authorizer/core/http';
 
 export interface FakeAuthorizer extends Authorizer {
   /** Every request the adapter handed over, in order. */

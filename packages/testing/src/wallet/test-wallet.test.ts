@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { DataItem, Verifier, cborEncode } from '@animo-id/mdoc';
-import { sessionTranscriptBytes as coreSessionTranscriptBytes } from '@vp-authorizer/core';
+import { sessionTranscriptBytes as coreSessionTranscriptBytes } from '@vp-authorizer/core/formats';
 import * as x509 from '@peculiar/x509';
 import { type JWK, calculateJwkThumbprint, compactDecrypt, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-
 import { FormatFailure } from '../format-error.js';
 import type { PresentationRef } from '../format-descriptor.js';
 import { w3cTypes } from '../shared/w3c-claims.js';
-import type { DecodedJwt, JsonObject, ParsedJwtVc, ParsedJwtVcPresentation, ParsedJwtVp } from '../shared/parsed-presentation.js';
+import type { DecodedJwt, JsonObject, ParsedJwtVc, ParsedJwtVcPresentation, ParsedJwtVp } from '../../model/parsed-presentation.js';
 
 const VC_TYP = new Set(['vc+jwt', 'vc+ld+json+jwt']);
 const VP_TYP = new Set(['vp+jwt', 'vp+ld+json+jwt']);

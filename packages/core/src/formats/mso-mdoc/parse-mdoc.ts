@@ -4,7 +4,7 @@ import { CborBudget, CborBudgetExceeded } from '../shared/cbor-budget.js';
 import { cborToJson } from '../shared/cbor-to-json.js';
 import { FormatFailure } from '../format-error.js';
 import type { PresentationRef } from '../format-descriptor.js';
-import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from '../shared/parsed-presentation.js';
+import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from '../../model/parsed-presentation.js';
 import { decodeWalletCbor } from '../shared/wallet-cbor.js';
 
 /** Documents one DeviceResponse may carry (ISO 18013-5 wallets send one per requested doctype). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PresentationDefinition } from '../../authorization/authorization-record.js';
+import type { PresentationDefinition } from '../../model/authorization-record.js';
 import { checkPeCoverage } from './check-pe-coverage.js';
 
 const covered = (definition: PresentationDefinition, ids: string[]) => checkPeCoverage(new Set(ids), definition) === undefined;

@@ -2,7 +2,7 @@ import { isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
 import { clip, parseJsonParameter } from '../shared/parse-json-parameter.js';
 import { parsePresentation, type ParseOptions } from './parse-presentation.js';
-import type { ParsedPresentation } from '../shared/parsed-presentation.js';
+import type { ParsedPresentation } from '../../model/parsed-presentation.js';
 import type { DcqlQueryShape } from '../shared/query-shape.js';
 
 /** Presentations one credential query may be answered with (`multiple: true`). */

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PresentationDefinition } from '../../authorization/authorization-record.js';
+import type { PresentationDefinition } from '../../model/authorization-record.js';
 import { FormatFailure } from '../format-error.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
 import { parsePresentation } from './parse-presentation.js';

@@ -5,7 +5,7 @@ import { parseJsonParameter } from '../shared/parse-json-parameter.js';
 import { isSupportedFormat } from '../registry.js';
 import { parsePresentation, type ParseOptions } from './parse-presentation.js';
 import type { PresentationDefinitionShape } from '../shared/query-shape.js';
-import type { ParsedPresentation } from '../shared/parsed-presentation.js';
+import type { ParsedPresentation } from '../../model/parsed-presentation.js';
 
 interface NestedDescriptor {
   id?: string | undefined;

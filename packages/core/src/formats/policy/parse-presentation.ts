@@ -1,7 +1,7 @@
 import { FormatFailure } from '../format-error.js';
 import type { ParseOptions } from '../format-descriptor.js';
 import { formatDescriptor } from '../registry.js';
-import type { ParsedPresentation } from '../shared/parsed-presentation.js';
+import type { ParsedPresentation } from '../../model/parsed-presentation.js';
 
 export type { ParseOptions } from '../format-descriptor.js';
 

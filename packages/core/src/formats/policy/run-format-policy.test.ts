@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuthorizationQuery, DcqlCredentialQuery, PresentationDefinition } from '../../authorization/authorization-record.js';
-import type { PolicyResult } from '../../clients/policy-result.js';
+import type { AuthorizationQuery, DcqlCredentialQuery, PresentationDefinition } from '../../model/authorization-record.js';
+import type { PolicyResult } from '../../model/policy-result.js';
 import { runFormatPolicy, type FormatInput, type FormatOutcome } from './run-format-policy.js';
 import { buildDeviceResponse, buildSdJwt, es256Key, signJwt, type SdJwtParts, type TestKey } from '../shared/test-fixtures.js';
 

@@ -1,14 +1,14 @@
-import type { PolicyResult } from '../../clients/policy-result.js';
+import type { PolicyResult } from '../../model/policy-result.js';
 import { decodeCompactJwt, isDecodeError } from '../shared/decode-jwt.js';
 import { extractCredentials } from '../registry.js';
-import type { ExtractedCredential } from '../shared/extracted-credential.js';
+import type { ExtractedCredential } from '../../model/extracted-credential.js';
 import { FormatFailure, formatErrorResult } from '../format-error.js';
 import { CborBudget } from '../shared/cbor-budget.js';
 import { checkDcqlCoverage } from './check-dcql-coverage.js';
 import { checkPeCoverage } from './check-pe-coverage.js';
 import { parseDcqlVpToken } from './parse-dcql-vp-token.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
-import type { ParsedIdToken, ParsedPresentation } from '../shared/parsed-presentation.js';
+import type { ParsedIdToken, ParsedPresentation } from '../../model/parsed-presentation.js';
 import type { QueryShape } from '../shared/query-shape.js';
 
 export interface FormatInput {

@@ -5,7 +5,7 @@ import { base64UrlToUtf8, isBase64Url } from '../../crypto/base64url.js';
 import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
 import type { PresentationRef } from '../format-descriptor.js';
-import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from '../shared/parsed-presentation.js';
+import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from '../../model/parsed-presentation.js';
 
 /** IANA "Named Information Hash Algorithm" names allowed in `_sd_alg`, mapped to node:crypto. */
 const SD_HASH_ALGORITHMS: Record<string, string> = { 'sha-256': 'sha256', 'sha-384': 'sha384', 'sha-512': 'sha512' };

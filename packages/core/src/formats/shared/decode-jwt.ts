@@ -1,6 +1,6 @@
 import { withinJsonDepth } from './json-depth.js';
 import { base64UrlToUtf8 } from '../../crypto/base64url.js';
-import type { DecodedJwt, JsonObject } from './parsed-presentation.js';
+import type { DecodedJwt, JsonObject } from '../../model/parsed-presentation.js';
 
 export const isJsonObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,7 +1,7 @@
-import type { ExtractedCredential } from './extracted-credential.js';
+import type { ExtractedCredential } from '../../model/extracted-credential.js';
 import { isJsonObject } from './decode-jwt.js';
 import type { QueryIssue } from '../format-descriptor.js';
-import type { JsonObject, ParsedJwtVcPresentation, ParsedJwtVp, ParsedLdp } from './parsed-presentation.js';
+import type { JsonObject, ParsedJwtVcPresentation, ParsedJwtVp, ParsedLdp } from '../../model/parsed-presentation.js';
 
 /** The `type` member of a W3C credential or presentation as a list (a lone string counts). */
 export function w3cTypes(object: JsonObject): string[] {

@@ -1,4 +1,5 @@
-import { didMethodsConfigSchema, runFormatPolicy, type ParsedJwtVc, type ParsedJwtVcPresentation, type ParsedJwtVp, type PolicyResult } from '@vp-authorizer/core';
+import { didMethodsConfigSchema, type ParsedJwtVc, type ParsedJwtVcPresentation, type ParsedJwtVp, type PolicyResult } from '@vp-authorizer/core';
+import { runFormatPolicy } from '@vp-authorizer/core/formats';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { CborBudget, CborBudgetExceeded, WalletCborRefused } from '@vp-authorizer/core';
+import { CborBudget, CborBudgetExceeded, WalletCborRefused } from '@vp-authorizer/core/formats';
 import { Decoder, Encoder, Tag } from 'cbor-x';
 import { describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from './mdoc-cbor.js';

@@ -8,7 +8,7 @@ import { createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/test
 import { CLIENT_ID, NONCE, RESPONSE_URI, signal, verifyInput } from '../../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 import { decodeCbor, encodeCbor } from './mdoc-cbor.js';
-import { sessionTranscriptBytes } from '@vp-authorizer/core';
+import { sessionTranscriptBytes } from '@vp-authorizer/core/formats';
 
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.policy}:${r.error!.code}`);
 const redirect: SessionTranscriptInput = { kind: 'redirect', clientId: CLIENT_ID, nonce: NONCE, responseUri: RESPONSE_URI, jwkThumbprint: null };

@@ -11,7 +11,7 @@ import { checkDocumentSignerEku } from './check-document-signer-eku.js';
 import { coseKeyToJwk } from './cose-key.js';
 import { coseAlgorithm, coseX5chain, parseCoseSign1, verifyCoseSign1 } from './cose-sign1.js';
 import { decodeCbor, encodeCbor, isBytes, isMap, tag24Content, tag24Encoding } from './mdoc-cbor.js';
-import { sessionTranscriptBytes } from '@vp-authorizer/core';
+import { sessionTranscriptBytes } from '@vp-authorizer/core/formats';
 import { unsupportedTransactionData } from '../unsupported-transaction-data.js';
 
 const DIGEST_ALGS: Record<string, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };

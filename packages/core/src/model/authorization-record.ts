@@ -1,46 +1,21 @@
-import type { ExtractedCredential } from '../formats/shared/extracted-credential.js';
-import type { PolicyError, PolicyResult } from '../clients/policy-result.js';
+import * as v from 'valibot';
+import type { ExtractedCredential } from './extracted-credential.js';
+import type { PolicyError, PolicyResult } from './policy-result.js';
 
-export type AuthorizationStatus = 'created' | 'pending' | 'authorized' | 'rejected' | 'error' | 'expired';
-export const TERMINAL_STATUSES: readonly AuthorizationStatus[] = ['authorized', 'rejected', 'error', 'expired'];
+/** Every status an authorization can have; the terminal ones never change. */
+export const authorizationStatusSchema = v.picklist(['created', 'pending', 'authorized', 'rejected', 'error', 'expired']);
+export type AuthorizationStatus = v.InferOutput<typeof authorizationStatusSchema>;
+/** The statuses a finished authorization can have: what dc_api and resolve answer. */
+export const terminalStatusSchema = v.picklist(['authorized', 'rejected', 'error', 'expired']);
+export const TERMINAL_STATUSES: readonly AuthorizationStatus[] = terminalStatusSchema.options;
 export const isTerminalStatus = (status: AuthorizationStatus): boolean => TERMINAL_STATUSES.includes(status);
 
 export type ResponseMode = 'direct_post' | 'direct_post.jwt' | 'dc_api' | 'dc_api.jwt';
 export type ResponseType = 'vp_token' | 'vp_token id_token';
 export type DcApiProtocol = 'openid4vp-v1-unsigned' | 'openid4vp-v1-signed' | 'openid4vp-v1-multisigned';
 
-/** DCQL query as sent to the wallet (OpenID4VP 1.0 section 6). Unknown members are kept. */
-export interface DcqlQuery {
-  credentials: DcqlCredentialQuery[];
-  credential_sets?: { options: string[][]; required?: boolean; [k: string]: unknown }[];
-  [k: string]: unknown;
-}
-export interface DcqlCredentialQuery {
-  id: string;
-  format: string;
-  multiple?: boolean;
-  meta?: Record<string, unknown>;
-  trusted_authorities?: { type: string; values: string[] }[];
-  require_cryptographic_holder_binding?: boolean;
-  claims?: { id?: string; path: (string | number | null)[]; values?: (string | number | boolean)[]; intent_to_retain?: boolean }[];
-  claim_sets?: string[][];
-  [k: string]: unknown;
-}
-
-/** DIF Presentation Exchange v2 definition (legacy flows). */
-export interface PresentationDefinition {
-  id: string;
-  input_descriptors: { id: string; format?: Record<string, unknown>; constraints?: Record<string, unknown>; group?: string[]; [k: string]: unknown }[];
-  submission_requirements?: Record<string, unknown>[];
-  format?: Record<string, unknown>;
-  name?: string;
-  purpose?: string;
-  [k: string]: unknown;
-}
-
-export type AuthorizationQuery =
-  | { type: 'DCQL'; dcql: DcqlQuery }
-  | { type: 'DIF.PresentationExchange'; presentationDefinition: PresentationDefinition };
+export type { AuthorizationQuery, DcqlCredentialQuery, DcqlQuery, PresentationDefinition } from './authorization-query.js';
+import type { AuthorizationQuery } from './authorization-query.js';
 
 /** What the relying party asked for, frozen at creation. */
 export interface AuthorizationRequestParameters {

@@ -1,4 +1,4 @@
-import type { AuthorizationRecord } from '../authorization/authorization-record.js';
+import type { AuthorizationRecord } from './authorization-record.js';
 
 export interface ExpiryCandidate {
   instanceId: string;

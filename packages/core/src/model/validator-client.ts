@@ -1,5 +1,5 @@
-import type { AuthorizationQuery } from '../authorization/authorization-record.js';
-import type { ParsedPresentation } from '../formats/shared/parsed-presentation.js';
+import type { AuthorizationQuery } from './authorization-record.js';
+import type { ParsedPresentation } from './parsed-presentation.js';
 import type { PolicyResult } from './policy-result.js';
 
 /** What the authorizer hands to structural validation (DCQL / PE matching, trust, transaction data). */

@@ -1,6 +1,6 @@
-import type { AuthorizationQuery } from '../authorization/authorization-record.js';
-import type { DidMethodsConfig } from '../config/did-methods-config.js';
-import type { ParsedIdToken, ParsedPresentation } from '../formats/shared/parsed-presentation.js';
+import type { AuthorizationQuery } from './authorization-record.js';
+import type { DidMethodsConfig } from './did-methods-config.js';
+import type { ParsedIdToken, ParsedPresentation } from './parsed-presentation.js';
 import type { ClientCallOptions } from './validator-client.js';
 import type { PolicyResult } from './policy-result.js';
 
