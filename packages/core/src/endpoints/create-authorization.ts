@@ -9,57 +9,15 @@ import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
 import { json, jsonBody } from './respond.js';
 
-const common = {
-  authorizationId: v.string(),
-  expiresAt: v.pipe(v.string(), v.isoTimestamp()),
-  nonce: v.string(),
-};
+export {
+  createAuthorizationResponseSchema,
+  digitalCredentialGetRequestSchema,
+  type CreateAuthorizationResponse,
+  type DirectPostAuthorizationResponse,
+  type DcApiAuthorizationResponse,
+} from '../model/created-authorization.js';
+import { createAuthorizationResponseSchema, type CreateAuthorizationResponse } from '../model/created-authorization.js';
 
-const directPostCreatedSchema = v.pipe(
-  v.object({
-    ...common,
-    /** `<authorizationEndpoint>?client_id=…&request_uri=…&request_uri_method=post`: the QR code or deep link. */
-    authorizeUrl: v.string(),
-    authorizationEndpoint: v.string(),
-  }),
-  v.title('DirectPostAuthorizationCreated'),
-);
-
-const unsignedRequestSchema = v.object({
-  protocol: v.literal('openid4vp-v1-unsigned'),
-  data: v.object({
-    response_type: v.literal('vp_token'),
-    response_mode: v.picklist(['dc_api', 'dc_api.jwt']),
-    nonce: v.string(),
-    client_metadata: v.record(v.string(), v.unknown()),
-    dcql_query: v.record(v.string(), v.unknown()),
-    transaction_data: v.optional(v.array(v.string())),
-    verifier_info: v.optional(v.array(v.unknown())),
-  }),
-});
-const signedRequestSchema = v.object({ protocol: v.literal('openid4vp-v1-signed'), data: v.object({ request: v.string() }) });
-const multiSignedRequestSchema = v.object({
-  protocol: v.literal('openid4vp-v1-multisigned'),
-  data: v.object({ payload: v.string(), signatures: v.array(v.object({ protected: v.string(), signature: v.string() })) }),
-});
-
-/** What the browser passes to `navigator.credentials.get({digital: {requests: [...]}})`. */
-export const digitalCredentialGetRequestSchema = v.variant('protocol', [unsignedRequestSchema, signedRequestSchema, multiSignedRequestSchema]);
-
-const dcApiCreatedSchema = v.pipe(
-  v.object({
-    ...common,
-    digitalCredentialGetRequest: digitalCredentialGetRequestSchema,
-    /** Where the RP posts what the browser returned (`…/dc_api` or `…/dc_api.jwt`). */
-    responseUrl: v.string(),
-  }),
-  v.title('DcApiAuthorizationCreated'),
-);
-
-export const createAuthorizationResponseSchema = v.union([directPostCreatedSchema, dcApiCreatedSchema]);
-export type CreateAuthorizationResponse = v.InferOutput<typeof createAuthorizationResponseSchema>;
-export type DirectPostAuthorizationResponse = v.InferOutput<typeof directPostCreatedSchema>;
-export type DcApiAuthorizationResponse = v.InferOutput<typeof dcApiCreatedSchema>;
 /** The create body as a caller writes it (`responseType` may be left out). */
 export type CreateAuthorizationRequest = v.InferInput<typeof createAuthorizationBodySchema>;
 

@@ -1,3 +1,4 @@
+import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { CborBudget } from './shared/cbor-budget.js';
 import type { ExtractedCredential } from '../model/extracted-credential.js';
 import type { ParsedJwtVcPresentation, ParsedJwtVp, ParsedLdp, ParsedMdoc, ParsedPresentation, ParsedSdJwt } from '../model/parsed-presentation.js';
@@ -25,11 +26,8 @@ export interface ParseOptions {
   budget?: CborBudget;
 }
 
-/** The algorithms the verifier accepts: JOSE names and COSE identifiers (the verifier client's `SupportedAlgorithms`). */
-export interface AlgorithmSets {
-  jose: readonly string[];
-  cose: readonly number[];
-}
+/** The algorithms a verifier accepts, as the format's `vp_formats_supported` entry lists them. */
+export type AlgorithmSets = SupportedAlgorithms;
 
 /** A problem in a DCQL credential query; `path` is relative to the credential query. */
 export interface QueryIssue {

@@ -9,26 +9,8 @@ import { randomId } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { clientIdFor, type SigningMaterial } from './signing-material.js';
 
-/** 201 body for direct_post / direct_post.jwt (wire-api 1.1). */
-export interface DirectPostAuthorizationResponse {
-  authorizationId: string;
-  /** ISO 8601. */
-  expiresAt: string;
-  nonce: string;
-  authorizeUrl: string;
-  authorizationEndpoint: string;
-}
-
-/** 201 body for dc_api / dc_api.jwt (wire-api 1.1). */
-export interface DcApiAuthorizationResponse {
-  authorizationId: string;
-  expiresAt: string;
-  nonce: string;
-  digitalCredentialGetRequest: DigitalCredentialGetRequest;
-  responseUrl: string;
-}
-
-export type CreateAuthorizationResponse = DirectPostAuthorizationResponse | DcApiAuthorizationResponse;
+export type { CreateAuthorizationResponse, DirectPostAuthorizationResponse, DcApiAuthorizationResponse } from '../model/created-authorization.js';
+import type { CreateAuthorizationResponse } from '../model/created-authorization.js';
 
 /** Where the wallet fetches the request object (request_uri). */
 export const requestUriFor = (publicBaseUrl: string, id: string): string => `${publicBaseUrl}/openid4/vp/v1_0/authorizations/${encodeURIComponent(id)}/jwt`;

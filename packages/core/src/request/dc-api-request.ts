@@ -5,21 +5,8 @@ import { buildClientMetadata } from './client-metadata.js';
 import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './request-object.js';
 import type { SigningMaterial } from './signing-material.js';
 
-export interface UnsignedDcApiRequestData {
-  response_type: 'vp_token';
-  response_mode: 'dc_api' | 'dc_api.jwt';
-  nonce: string;
-  client_metadata: Record<string, unknown>;
-  dcql_query: Record<string, unknown>;
-  transaction_data?: string[];
-  verifier_info?: unknown[];
-}
-
-/** The object the browser passes to `navigator.credentials.get({digital: {requests: [...]}})`. */
-export type DigitalCredentialGetRequest =
-  | { protocol: 'openid4vp-v1-unsigned'; data: UnsignedDcApiRequestData }
-  | { protocol: 'openid4vp-v1-signed'; data: { request: string } }
-  | { protocol: 'openid4vp-v1-multisigned'; data: MultiSignedRequest };
+export type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../model/created-authorization.js';
+import type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../model/created-authorization.js';
 
 /**
  * Build the DC API request for a DC API record (OpenID4VP 1.0 appendix A). Unsigned requests

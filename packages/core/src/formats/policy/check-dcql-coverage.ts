@@ -1,5 +1,5 @@
 import { FormatFailure } from '../format-error.js';
-import type { DcqlQueryShape } from '../shared/query-shape.js';
+import type { DcqlQuery } from '../../model/authorization-query.js';
 
 /**
  * Are the vp_token's keys enough to satisfy the query at all? Without `credential_sets` every
@@ -8,7 +8,7 @@ import type { DcqlQueryShape } from '../shared/query-shape.js';
  * presentations), but it keeps an empty or partial vp_token from being authorized when an
  * instance skips validation.
  */
-export function checkDcqlCoverage(presentKeys: ReadonlySet<string>, dcql: DcqlQueryShape): FormatFailure | undefined {
+export function checkDcqlCoverage(presentKeys: ReadonlySet<string>, dcql: DcqlQuery): FormatFailure | undefined {
   if (!dcql.credential_sets?.length) {
     const missing = dcql.credentials.filter((c) => !presentKeys.has(c.id)).map((c) => c.id);
     return missing.length

@@ -1,5 +1,5 @@
 import { FormatFailure } from '../format-error.js';
-import type { PresentationDefinitionShape as PresentationDefinition } from '../shared/query-shape.js';
+import type { PresentationDefinition } from '../../model/authorization-query.js';
 
 type Requirement = Record<string, unknown>;
 const MAX_DEPTH = 8;

@@ -3,7 +3,7 @@ import { FormatFailure } from '../format-error.js';
 import { clip, parseJsonParameter } from '../shared/parse-json-parameter.js';
 import { parsePresentation, type ParseOptions } from './parse-presentation.js';
 import type { ParsedPresentation } from '../../model/parsed-presentation.js';
-import type { DcqlQueryShape } from '../shared/query-shape.js';
+import type { DcqlQuery } from '../../model/authorization-query.js';
 
 /** Presentations one credential query may be answered with (`multiple: true`). */
 export const MAX_PRESENTATIONS_PER_QUERY = 16;
@@ -19,7 +19,7 @@ export const MAX_PRESENTATIONS_PER_QUERY = 16;
  *
  * Collects every presentation failure instead of stopping at the first one.
  */
-export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQueryShape, options: ParseOptions): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
+export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: ParseOptions): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
   const parsed = parseJsonParameter(vpToken);
   if (!parsed.ok || !isJsonObject(parsed.value)) {
     throw new FormatFailure('format.vp_token_invalid', 'vp_token must be a JSON object keyed by credential query id', []);

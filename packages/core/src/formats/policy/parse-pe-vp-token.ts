@@ -4,7 +4,7 @@ import { FormatFailure } from '../format-error.js';
 import { parseJsonParameter } from '../shared/parse-json-parameter.js';
 import { isSupportedFormat } from '../registry.js';
 import { parsePresentation, type ParseOptions } from './parse-presentation.js';
-import type { PresentationDefinitionShape } from '../shared/query-shape.js';
+import type { PresentationDefinition } from '../../model/authorization-query.js';
 import type { ParsedPresentation } from '../../model/parsed-presentation.js';
 
 interface NestedDescriptor {
@@ -71,7 +71,7 @@ function readPeVpToken(vpToken: unknown): unknown {
 export function parsePeVpToken(
   vpToken: unknown,
   submission: unknown,
-  definition: PresentationDefinitionShape,
+  definition: PresentationDefinition,
   options: ParseOptions,
 ): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
   if (submission === undefined || submission === null) {

@@ -9,10 +9,10 @@ import { checkPeCoverage } from './check-pe-coverage.js';
 import { parseDcqlVpToken } from './parse-dcql-vp-token.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
 import type { ParsedIdToken, ParsedPresentation } from '../../model/parsed-presentation.js';
-import type { QueryShape } from '../shared/query-shape.js';
+import type { AuthorizationQuery } from '../../model/authorization-query.js';
 
 export interface FormatInput {
-  query: QueryShape;
+  query: AuthorizationQuery;
   /** `vp_token` or `vp_token id_token` (the record's response type). */
   responseType: string;
   /** As received: a JSON string (form posts) or a value (JWE payload, DC API `data`). */
