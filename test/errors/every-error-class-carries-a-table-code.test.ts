@@ -7,7 +7,6 @@ import * as coreHttp from '@vp-authorizer/core/http';
 import * as local from '@vp-authorizer/local';
 import * as redis from '@vp-authorizer/redis';
 import { CODES } from '@vp-authorizer/core';
-import { FormatFailure } from '../../packages/core/src/formats/format-error.js';
 import { PolicyFailure } from '../../packages/local/src/verifier/policy-failure.js';
 import { UnsupportedJsonPathError } from '../../packages/local/src/validator/presentation-exchange/json-path.js';
 
@@ -24,6 +23,7 @@ const SAMPLES: Record<string, () => Error[]> = {
   StatusListError: () => [new local.StatusListError('status.unavailable', 'the status list could not be fetched'), new local.StatusListError('status.unsupported', 'unknown status mechanism')],
   DidResolutionError: () => [new local.DidResolutionError('did.invalid', 'not a DID'), new local.DidResolutionError('did.needs_remote_resolver', 'did:ebsi needs a remote resolver')],
   OutboundFetchError: () => (['destination', 'timeout', 'too_large', 'redirect', 'http_status', 'network'] as const).map((reason) => new local.OutboundFetchError(reason)),
+  FormatFailure: () => [new coreFormats.FormatFailure('format.cardinality', 'two presentations for one query')],
   RecordFormatError: () => [new redis.RecordFormatError('written by a newer version', 9)],
 };
 
@@ -49,7 +49,7 @@ describe('error classes', () => {
   });
 
   it('the internal failures that end a policy check carry table codes too', () => {
-    const internal: Error[] = [new FormatFailure('format.cardinality', 'two presentations for one query'), new PolicyFailure('proof.signature_invalid'), new UnsupportedJsonPathError('unsupported JSONPath: ..')];
+    const internal: Error[] = [new PolicyFailure('proof.signature_invalid'), new UnsupportedJsonPathError('unsupported JSONPath: ..')];
     for (const error of internal) expect(Object.keys(CODES)).toContain((error as { code?: unknown }).code);
   });
 });

@@ -313,6 +313,7 @@ export interface components {
             status?: number;
             instance?: string;
             code?: string;
+            vidosType?: string;
             errors?: {
                 detail: string;
                 pointer?: string;
@@ -328,6 +329,7 @@ export interface components {
                     status?: number;
                     instance?: string;
                     code?: string;
+                    vidosType?: string;
                     errors?: {
                         detail: string;
                         pointer?: string;
@@ -461,7 +463,14 @@ export interface operations {
                             id: string;
                             input_descriptors: {
                                 id: string;
+                                format?: unknown;
+                                constraints?: unknown;
+                                group?: string[];
                             }[];
+                            submission_requirements?: unknown[];
+                            format?: unknown;
+                            name?: string;
+                            purpose?: string;
                         };
                     };
                     redirectUri?: string;

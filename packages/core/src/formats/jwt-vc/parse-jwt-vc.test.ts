@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FormatFailure } from '../format-error.js';
 import { parseJwtVcOrVp } from './parse-jwt-vc.js';
-import { es256Key, signJwt, type TestKey } from '../shared/test-fixtures.js';
+import { es256Key, signJwt, type TestKey, failure } from '../shared/test-fixtures.js';
 
 const ref = { path: ['degree', 0], queryId: 'degree', index: 0, format: 'jwt_vc_json' };
 let issuer: TestKey;
@@ -9,16 +8,6 @@ let holder: TestKey;
 
 const vc11 = { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential', 'UniversityDegreeCredential'], credentialSubject: { id: 'did:example:1', degree: 'BSc' } };
 const vc20 = { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential', 'EmployeeCredential'], issuer: 'did:example:issuer', credentialSubject: { name: 'Ada' } };
-
-function failure(fn: () => unknown): FormatFailure {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FormatFailure);
-    return error as FormatFailure;
-  }
-  return expect.unreachable('expected a FormatFailure') as never;
-}
 
 describe('parseJwtVcOrVp', () => {
   beforeAll(async () => {

@@ -1,23 +1,12 @@
 import { Tag } from 'cbor-x';
 import { describe, expect, it } from 'vitest';
 import { CborBudget } from '../shared/cbor-budget.js';
-import { FormatFailure } from '../format-error.js';
 import { parseMdoc } from './parse-mdoc.js';
-import { buildDeviceResponse, cbor, encodeCbor } from '../shared/test-fixtures.js';
+import { buildDeviceResponse, cbor, encodeCbor, failure } from '../shared/test-fixtures.js';
 import { sharedItemDeviceResponse } from '../shared/hostile-cbor.test-support.js';
 
 const ref = { path: ['mdl', 0], queryId: 'mdl', index: 0, format: 'mso_mdoc' };
 const NS = 'org.iso.18013.5.1';
-
-function failure(fn: () => unknown): FormatFailure {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FormatFailure);
-    return error as FormatFailure;
-  }
-  return expect.unreachable('expected a FormatFailure') as never;
-}
 
 describe('parseMdoc', () => {
   it('decodes documents and converts element values to JSON', () => {

@@ -3,7 +3,7 @@ import type { PresentationDefinition } from '../../model/authorization-record.js
 import { FormatFailure } from '../format-error.js';
 import { parsePeVpToken } from './parse-pe-vp-token.js';
 import { parsePresentation } from './parse-presentation.js';
-import { buildDeviceResponse, buildSdJwt, es256Key } from '../shared/test-fixtures.js';
+import { buildDeviceResponse, buildSdJwt, es256Key, failure } from '../shared/test-fixtures.js';
 
 // Count decodes: the module under test imports parsePresentation from this module.
 vi.mock('./parse-presentation.js', async (importOriginal) => {
@@ -15,16 +15,6 @@ const decodes = vi.mocked(parsePresentation);
 const descriptors = (n: number, format = 'dc+sd-jwt') => Array.from({ length: n }, (_, i) => ({ id: `d${i}`, format: { [format]: {} } }));
 const definition = (n: number, format?: string): PresentationDefinition => ({ id: 'pd', input_descriptors: descriptors(n, format) });
 const submission = (descriptor_map: unknown[]) => ({ id: 's', definition_id: 'pd', descriptor_map });
-
-function failure(fn: () => unknown): FormatFailure {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FormatFailure);
-    return error as FormatFailure;
-  }
-  return expect.unreachable('expected a FormatFailure') as never;
-}
 
 let sdJwt: string;
 beforeAll(async () => {

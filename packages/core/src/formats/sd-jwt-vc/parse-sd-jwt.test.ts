@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FormatFailure } from '../format-error.js';
 import { MAX_DISCLOSURE_NESTING, MAX_SD_JWT_DISCLOSURES, parseSdJwt } from './parse-sd-jwt.js';
-import { buildSdJwt, disclosure, es256Key, sdDigest, signJwt } from '../shared/test-fixtures.js';
+import { buildSdJwt, disclosure, es256Key, sdDigest, signJwt, failure } from '../shared/test-fixtures.js';
 
 const ref = { path: ['pid', 0], queryId: 'pid', index: 0, format: 'dc+sd-jwt' };
 const b64u = (s: string) => Buffer.from(s).toString('base64url');
-
-function failure(fn: () => unknown): FormatFailure {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FormatFailure);
-    return error as FormatFailure;
-  }
-  return expect.unreachable('expected a FormatFailure') as never;
-}
 
 describe('parseSdJwt', () => {
   it('decodes issuer JWT, disclosures with digests, KB-JWT and resolved claims', async () => {

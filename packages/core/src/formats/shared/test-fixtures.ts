@@ -5,6 +5,8 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { Encoder, Tag } from 'cbor-x';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { expect } from 'vitest';
+import { FormatFailure } from '../format-error.js';
 
 const b64u = (data: Uint8Array | string): string => Buffer.from(data).toString('base64url');
 
@@ -146,3 +148,14 @@ export function buildDeviceResponse(documents: MdocDocumentSpec[], options: { st
 }
 
 export const encodeCbor = (value: unknown): string => b64u(cbor.encode(value));
+
+/** Run `fn` and return the FormatFailure it throws; the test fails if it throws anything else or nothing. */
+export function failure(fn: () => unknown): FormatFailure {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(FormatFailure);
+    return error as FormatFailure;
+  }
+  return expect.unreachable('expected a FormatFailure') as never;
+}
