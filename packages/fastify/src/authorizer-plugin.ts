@@ -1,9 +1,10 @@
 import type { FastifyPluginCallback, RouteHandlerMethod } from 'fastify';
 import type { CoreHandler, CorsSource } from '@vp-authorizer/core/http';
-import { failureResponse, fromNodeRequest, pathBelowSegments, serve, writeNodeResponse } from '@vp-authorizer/core/http';
-import { AuthorizerError } from '@vp-authorizer/core';
+import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponse } from '@vp-authorizer/core/http';
 import { AuthorizerFailure } from './authorizer-failure.js';
 import { cors } from './cors.js';
+
+const FASTIFY_EARLY_REFUSALS = new Set<unknown>(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE']);
 
 export interface AuthorizerPluginOptions {
   authorizer: CoreHandler;
@@ -23,26 +24,28 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
   scope.addContentTypeParser('*', (_request, _payload, next) => next(null));
   if (options.cors) scope.register(cors(options.cors));
   const depth = scope.prefix.split('/').filter(Boolean).length;
-  scope.setErrorHandler((error, request, reply) => {
-    // A Content-Type that is not a media type is refused by Fastify before any parser runs (the
-    // catch-all included): answer the core's 415, in the format of the path's audience.
-    if ((error as { code?: unknown }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      reply.hijack();
-      const response = failureResponse(new AuthorizerError('request.unsupported_media_type'), { method: request.method, path: pathBelowSegments(request.url, depth) });
-      response.headers.push(['connection', 'close']); // the body was never read: close rather than drain it
-      return void writeNodeResponse(reply.raw, response);
-    }
-    if (!(error instanceof AuthorizerFailure)) throw error; // not ours: the host's error handler
-    request.log.error({ err: error.cause }, error.message);
-    reply.hijack();
-    writeNodeResponse(reply.raw, error.response);
-  });
   const handler: RouteHandlerMethod = async (request, reply) => {
     const { response, failure } = await serve(options.authorizer, fromNodeRequest(request.raw, { path: pathBelowSegments(request.url, depth) }));
     if (failure) throw new AuthorizerFailure(response, failure.error);
     reply.hijack(); // the shared Node writer answers, byte for byte as under Express and Koa
     writeNodeResponse(reply.raw, response);
   };
+  scope.setErrorHandler(async (error, request, reply) => {
+    // Refusals Fastify makes before any content-type parser runs (a Content-Type that is not a
+    // media type, QUERY without one): the body is still in the stream, so the core answers as if
+    // the catch-all parser had run, in the format of the path's audience.
+    if (FASTIFY_EARLY_REFUSALS.has((error as { code?: unknown }).code)) {
+      try {
+        return await handler.call(scope, request, reply);
+      } catch (failure) {
+        error = failure as typeof error;
+      }
+    }
+    if (!(error instanceof AuthorizerFailure)) throw error; // not ours: the host's error handler
+    request.log.error({ err: error.cause }, error.message);
+    reply.hijack();
+    writeNodeResponse(reply.raw, error.response);
+  });
   scope.all('/', handler).all('/*', handler);
   done();
 };
