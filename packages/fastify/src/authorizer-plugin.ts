@@ -4,6 +4,8 @@ import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponse } from '@v
 import { AuthorizerFailure } from './authorizer-failure.js';
 import { cors } from './cors.js';
 
+const FASTIFY_EARLY_REFUSALS = new Set<unknown>(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE']);
+
 export interface AuthorizerPluginOptions {
   authorizer: CoreHandler;
   /** CORS for these routes: a `cors` object, or the authorizer to take its instances' `cors` from. */
@@ -21,12 +23,6 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, _payload, next) => next(null));
   if (options.cors) scope.register(cors(options.cors));
-  scope.setErrorHandler((error, request, reply) => {
-    if (!(error instanceof AuthorizerFailure)) throw error; // not ours: the host's error handler
-    request.log.error({ err: error.cause }, error.message);
-    reply.hijack();
-    writeNodeResponse(reply.raw, error.response);
-  });
   const depth = scope.prefix.split('/').filter(Boolean).length;
   const handler: RouteHandlerMethod = async (request, reply) => {
     const { response, failure } = await serve(options.authorizer, fromNodeRequest(request.raw, { path: pathBelowSegments(request.url, depth) }));
@@ -34,6 +30,22 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
     reply.hijack(); // the shared Node writer answers, byte for byte as under Express and Koa
     writeNodeResponse(reply.raw, response);
   };
+  scope.setErrorHandler(async (error, request, reply) => {
+    // Refusals Fastify makes before any content-type parser runs (a Content-Type that is not a
+    // media type, QUERY without one): the body is still in the stream, so the core answers as if
+    // the catch-all parser had run, in the format of the path's audience.
+    if (FASTIFY_EARLY_REFUSALS.has((error as { code?: unknown }).code)) {
+      try {
+        return await handler.call(scope, request, reply);
+      } catch (failure) {
+        error = failure as typeof error;
+      }
+    }
+    if (!(error instanceof AuthorizerFailure)) throw error; // not ours: the host's error handler
+    request.log.error({ err: error.cause }, error.message);
+    reply.hijack();
+    writeNodeResponse(reply.raw, error.response);
+  });
   scope.all('/', handler).all('/*', handler);
   done();
 };

@@ -45,8 +45,9 @@ export const authorizerOptionsSchema = v.object({
     v.check((u) => {
       if (!URL.canParse(u)) return false;
       const url = new URL(u);
-      return /^https?:$/.test(url.protocol) && !url.search && !url.hash;
-    }, 'publicBaseUrl must be an absolute http(s) URL without query or fragment'),
+      // No userinfo: the URL is published (openapi.json servers, response_uri, request_uri).
+      return /^https?:$/.test(url.protocol) && !url.search && !url.hash && !url.username && !url.password;
+    }, 'publicBaseUrl must be an absolute http(s) URL without credentials, query or fragment'),
     v.transform((u) => u.replace(/\/+$/, '')),
   ),
   /** Path prefix `fetch()` strips before routing (for example '/authz'); adapters pass relative paths themselves. */

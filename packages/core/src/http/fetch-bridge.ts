@@ -1,4 +1,4 @@
-import { AuthorizerError } from '../errors/authorizer-error.js';
+import { AuthorizerError, isAuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreResponse } from '../wire/core-request.js';
 import { readBodyWithLimit } from './read-body.js';
 import { pathBelowMount, type BridgedRequest } from './serve.js';
@@ -16,11 +16,14 @@ export interface FetchMount {
 export function fromFetchRequest(request: Request, mount: FetchMount = {}): BridgedRequest {
   const url = new URL(request.url);
   const below = mount.path ?? pathBelowMount(url.pathname, mount.basePath ?? '');
+  // The error the upload stream itself failed with: a broken upload is the client's doing, also
+  // on hosts whose Request signal is not tied to the connection.
+  let uploadFailure: { error: unknown } | undefined;
   return {
     method: request.method,
     // Outside the mount the full path decides the error format, as routing would.
     path: below ?? url.pathname,
-    clientWentAway: () => request.signal.aborted,
+    clientWentAway: (error) => request.signal.aborted || (uploadFailure !== undefined && uploadFailure.error === error),
     async read(limit) {
       if (below === null) throw new AuthorizerError('request.route_not_found');
       // Refuse early when the declared size is already over the cap.
@@ -28,7 +31,13 @@ export function fromFetchRequest(request: Request, mount: FetchMount = {}): Brid
       // GET/HEAD carry no body; not touching request.body spares @hono/node-server a full Request.
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
       const source = !hasBody ? null : mount.consumedBody ? new Response(await mount.consumedBody()).body : request.body;
-      const bytes = await readBodyWithLimit(source, limit);
+      let bytes: Uint8Array;
+      try {
+        bytes = await readBodyWithLimit(source, limit);
+      } catch (error) {
+        if (!isAuthorizerError(error)) uploadFailure = { error };
+        throw error;
+      }
       return {
         method: request.method,
         path: below,
