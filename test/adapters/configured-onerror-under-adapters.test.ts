@@ -20,10 +20,9 @@ const targets: [string, HttpTarget][] = [
 ];
 
 /**
- * Defect: `createAuthorizer({ onError })` is documented as receiving unexpected errors ("handle()
- * may override it per call"). serve() always passes handle() its own per-call onError, and the
- * adapters give serve() none, so under Express, Koa, Hono and Fastify the configured onError is
- * never called (the error only reaches the framework's error path); under authorizer.fetch it is.
+ * `createAuthorizer({ onError })` receives every unexpected error once, whichever way the request
+ * came in: the adapters pass their own reporter to serve() (for the framework's error path), and
+ * that is in addition to the configured one, never instead of it.
  */
 for (const [name, target] of targets) {
   describe(`${name}: the authorizer's configured onError on an unexpected failure`, () => {

@@ -32,6 +32,8 @@ export interface Authorizer {
   /** Web-standard handler; strips `basePath` from the URL path before routing. */
   fetch(request: Request, options?: HandleOptions): Promise<Response>;
   /** Body cap adapters enforce while reading the stream. */
+  /** Hand an unexpected error to the configured `onError` (serve() does, for failures outside `handle()`). */
+  reportError(error: unknown): void;
   readonly bodyLimitBytes: number;
   /**
    * The CORS configuration the instances' `config.cors` objects agree on (the defaults, CORS off,
@@ -102,6 +104,18 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     return found;
   }
 
+  /** A host's reporter failing must not turn into an unanswered request. */
+  function guarded(hook: (error: unknown) => void, error: unknown): void {
+    try {
+      hook(error);
+    } catch {
+      // ignored on purpose
+    }
+  }
+  function report(error: unknown): void {
+    if (parsed.onError) guarded(parsed.onError, error);
+  }
+
   async function handle(request: CoreRequest, handleOptions: HandleOptions = {}): Promise<CoreResponse> {
     const started = ctx.clock.now();
     // Known before matching, so that even a 404/405 on a wallet path answers OAuth-style.
@@ -124,11 +138,10 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         logger.info?.({ route: routeName, status: response.status, code: (error as { code?: string }).code }, 'request refused');
       } else {
         logger.error?.({ route: routeName, err: describeError(error) }, 'unexpected error');
-        try {
-          (handleOptions.onError ?? parsed.onError)?.(error);
-        } catch {
-          // The host's reporter failing must not turn into an unanswered request.
-        }
+        // The configured reporter sees every unexpected error; a per-call one (an adapter passing
+        // it on to its framework's error path) sees it too.
+        report(error);
+        if (handleOptions.onError && handleOptions.onError !== parsed.onError) guarded(handleOptions.onError, error);
       }
       return response;
     }
@@ -144,16 +157,17 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   timer?.unref();
 
   let cors: CorsConfig | undefined;
-  const self: Pick<Authorizer, 'handle' | 'bodyLimitBytes'> = { handle, bodyLimitBytes: parsed.bodyLimitBytes };
+  const self = { handle, bodyLimitBytes: parsed.bodyLimitBytes, reportError: report };
 
   return {
     handle,
     async fetch(request: Request, handleOptions: HandleOptions = {}) {
       // Same path as every adapter: serve() reads (413 before anything else) and renders failures.
-      const { response } = await serve(self, fromFetchRequest(request, { basePath: parsed.basePath }), { onError: handleOptions.onError ?? options.onError });
+      const { response } = await serve(self, fromFetchRequest(request, { basePath: parsed.basePath }), handleOptions);
       return toFetchResponse(response);
     },
     corsConfig: () => (cors ??= corsConfigFromInstances(options.instances)),
+    reportError: report,
     bodyLimitBytes: parsed.bodyLimitBytes,
     createAuthorization: (instanceId, body) => createAuthorization(ctx, instanceFor(instanceId), body),
     getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),

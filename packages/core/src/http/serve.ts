@@ -44,7 +44,15 @@ export async function serve(handler: CoreHandler, request: BridgedRequest, optio
   try {
     response = await handler.handle(await request.read(handler.bodyLimitBytes), { onError });
   } catch (error) {
-    if (!isAuthorizerError(error) && !request.clientWentAway(error)) onError(error);
+    if (!isAuthorizerError(error) && !request.clientWentAway(error)) {
+      // handle() never throws, so this failed before it (reading, bridging): its reporter has not seen it.
+      try {
+        handler.reportError?.(error);
+      } catch {
+        // as above
+      }
+      onError(error);
+    }
     response = failureResponse(error, request);
   }
   // The rest of an oversized upload was never read: ask the host to close rather than drain it.

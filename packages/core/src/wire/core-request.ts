@@ -36,7 +36,10 @@ export interface CoreResponse {
 }
 
 export interface HandleOptions {
-  /** Called with unexpected errors (after a JSON 500 was produced) so hosts can report them. */
+  /**
+   * Called with unexpected errors (after a JSON 500 was produced) so hosts can report them; in
+   * addition to the authorizer's configured `onError`, never instead of it.
+   */
   onError?(error: unknown): void;
 }
 
@@ -46,4 +49,6 @@ export interface CoreHandler {
   handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
   /** Body cap the bridges enforce while reading. */
   readonly bodyLimitBytes: number;
+  /** The handler's own reporter, for unexpected failures serve() meets outside `handle()`. */
+  readonly reportError?: (error: unknown) => void;
 }
