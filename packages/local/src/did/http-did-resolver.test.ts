@@ -1,5 +1,5 @@
 import { createPublicKey, createSign, createVerify, ECDH, generateKeyPairSync } from 'node:crypto';
-import { didMethodsConfigSchema, type DidMethodsConfigInput } from '@vp-authorizer/core';
+import { DID_METHODS, didMethodsConfigSchema, type DidMethodsConfigInput } from '@vp-authorizer/core';
 import { exportJWK } from 'jose';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -191,5 +191,22 @@ describe('public key encodings of resolved verification methods', () => {
     // Built-in methods never reach the resolver.
     await expect(resolveDidKey({ did: 'did:web:example.com' }, 'assertionMethod', { ...options, outbound: outboundFetchPolicy({ fetch: async () => new Response('{}', { status: 404 }) }) })).rejects.toMatchObject({ code: 'did.resolution_failed', message: /did:web/ });
     expect(server.requests.map((r) => r.did)).toEqual([did]);
+  });
+
+  it('with a resolver configured, every one of the fourteen seed methods resolves when enabled (jwk, key and web locally, the rest remotely)', async () => {
+    const { didJwk, didKey } = await import('../__fixtures__/did-keys.js');
+    const jwk = await ed25519Jwk();
+    const local = { jwk: (await didJwk()).did, key: (await didKey('ed25519')).did } as Record<string, string>;
+    const webDid = 'did:web:issuer.example';
+    const webFetch: typeof fetch = async () => new Response(JSON.stringify(doc(webDid, { publicKeyJwk: jwk })));
+    const methods = Object.fromEntries(DID_METHODS.map((m) => [m, { enabled: true }]));
+    for (const method of DID_METHODS) {
+      const did = local[method] ?? (method === 'web' ? webDid : `did:${method}:abc123`);
+      if (!(method in local) && method !== 'web') server.set(did, { document: doc(did, { publicKeyJwk: jwk }) });
+      const outbound = method === 'web' ? outboundFetchPolicy({ fetch: webFetch }) : loopback;
+      const resolved = await resolveDidKey({ did }, 'assertionMethod', { didMethods: config({ methods }), outbound, timeoutMs: 1_000, maxBytes: 10_000, signal: new AbortController().signal, resolver: resolver() });
+      expect(resolved.did, method).toBe(did);
+    }
+    expect(server.requests.map((r) => r.did.split(':')[1])).toEqual(DID_METHODS.filter((m) => !['jwk', 'key', 'web'].includes(m)));
   });
 });
