@@ -6,6 +6,7 @@ export interface VerificationMethod {
   controller?: string;
   publicKeyJwk?: JWK;
   publicKeyMultibase?: string;
+  publicKeyBase58?: string;
   [k: string]: unknown;
 }
 

@@ -4,6 +4,7 @@ import type { DidDocument, ResolvedDidKey, VerificationRelationship } from './di
 import { resolveDidJwk } from './did-jwk.js';
 import { resolveDidKey as resolveDidKeyDocument } from './did-key.js';
 import { DidResolutionError } from './did-resolution-error.js';
+import type { DidDocumentResolver } from './http-did-resolver.js';
 import { resolveDidWeb } from './did-web.js';
 import { parseDidUrl } from './parse-did-url.js';
 import { selectVerificationMethod } from './select-verification-method.js';
@@ -16,6 +17,8 @@ export interface DidResolverOptions {
   timeoutMs: number;
   maxBytes: number;
   signal: AbortSignal;
+  /** Resolves every enabled method the built-in code cannot (all but jwk, key and web). */
+  resolver?: DidDocumentResolver;
 }
 
 const BUILT_IN = new Set<DidMethod>(['jwk', 'key', 'web']);
@@ -26,7 +29,8 @@ export async function resolveDidDocument(did: string, options: DidResolverOption
   if (!(DID_METHODS as readonly string[]).includes(method)) throw new DidResolutionError('did.method_unsupported', `The DID method "${method}" is not supported`);
   if (!options.didMethods.methods[method as DidMethod]?.enabled) throw new DidResolutionError('did.method_disabled', `The DID method "${method}" is disabled in the DID-method configuration`);
   if (!BUILT_IN.has(method as DidMethod)) {
-    throw new DidResolutionError('did.needs_remote_resolver', `The DID method "${method}" is enabled but the local verifier resolves only did:jwk, did:key and did:web; use a remote verifier with a DID resolver`);
+    if (options.resolver) return options.resolver.resolve(bare, { didMethods: options.didMethods, outbound: options.outbound, signal: options.signal });
+    throw new DidResolutionError('did.needs_remote_resolver', `The DID method "${method}" is enabled but the local verifier resolves only did:jwk, did:key and did:web; configure a DID resolver (didResolver: httpDidResolver(…)) or use a remote verifier`);
   }
   if (method === 'jwk') return resolveDidJwk(bare, id);
   if (method === 'key') return resolveDidKeyDocument(bare, id);
@@ -43,5 +47,5 @@ export async function resolveDidKey(input: { did?: string; kid?: string }, purpo
   if (did === undefined) throw new DidResolutionError('did.invalid', 'Neither the issuer nor the kid is a DID');
   if (kidDid !== undefined && kidDid !== did) throw new DidResolutionError('did.key_not_found', 'The kid belongs to a different DID than the signer');
   const doc = await resolveDidDocument(did, options);
-  return selectVerificationMethod(doc, input.kid, purpose);
+  return selectVerificationMethod(doc, input.kid, purpose, options.didMethods.response.preferredPublicKeyEncoding);
 }

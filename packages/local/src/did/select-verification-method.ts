@@ -1,7 +1,6 @@
-import type { JWK } from 'jose';
 import type { DidDocument, ResolvedDidKey, VerificationMethod, VerificationRelationship } from './did-document.js';
 import { DidResolutionError } from './did-resolution-error.js';
-import { multikeyToJwk } from './multikey.js';
+import { verificationMethodJwk, type PublicKeyEncoding } from './public-key-encoding.js';
 
 const absolute = (did: string, ref: string): string => (ref.startsWith('#') ? `${did}${ref}` : ref);
 
@@ -9,7 +8,7 @@ const absolute = (did: string, ref: string): string => (ref.startsWith('#') ? `$
  * Picks the verification method a signature claims (`kid`, absolute or `#fragment`), or the only
  * one of the relationship when there is no kid. The method must be authorized for `purpose`.
  */
-export function selectVerificationMethod(doc: DidDocument, kid: string | undefined, purpose: VerificationRelationship): ResolvedDidKey {
+export function selectVerificationMethod(doc: DidDocument, kid: string | undefined, purpose: VerificationRelationship, preferredEncoding?: PublicKeyEncoding): ResolvedDidKey {
   const methods = new Map<string, VerificationMethod>();
   for (const vm of doc.verificationMethod ?? []) if (typeof vm?.id === 'string') methods.set(absolute(doc.id, vm.id), vm);
   const authorized = new Set<string>();
@@ -29,9 +28,5 @@ export function selectVerificationMethod(doc: DidDocument, kid: string | undefin
     if (authorized.size !== 1) throw new DidResolutionError('did.key_not_found', `The signature has no kid and the DID document does not have exactly one ${purpose} method`);
     id = [...authorized][0]!;
   }
-  const vm = methods.get(id);
-  let jwk: JWK | undefined = vm?.publicKeyJwk;
-  if (!jwk && typeof vm?.publicKeyMultibase === 'string') jwk = multikeyToJwk(vm.publicKeyMultibase);
-  if (!jwk || typeof jwk !== 'object') throw new DidResolutionError('did.key_not_found', 'The verification method has no publicKeyJwk or publicKeyMultibase');
-  return { did: doc.id, keyId: id, jwk };
+  return { did: doc.id, keyId: id, jwk: verificationMethodJwk(methods.get(id), preferredEncoding) };
 }

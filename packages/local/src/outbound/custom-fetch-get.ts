@@ -10,7 +10,7 @@ export async function getWithCustomFetch(fetchFn: typeof fetch, url: URL, option
   const response = await fetchFn(url.href, { method: 'GET', headers: { accept: options.accept }, signal: options.signal, redirect: 'manual' });
   const fail = async (reason: OutboundFetchError['reason']): Promise<never> => {
     await response.body?.cancel().catch(() => undefined);
-    throw new OutboundFetchError(reason);
+    throw new OutboundFetchError(reason, reason === 'http_status' ? response.status : undefined);
   };
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) return fail('redirect');
   if (response.status < 200 || response.status >= 300) return fail('http_status');

@@ -36,7 +36,11 @@ export class OutboundFetchError extends Error {
   override readonly name = 'OutboundFetchError';
   /** The stable code of `reason` in core's CODES table. */
   readonly code: (typeof CODE_OF)[OutboundFetchFailure];
-  constructor(readonly reason: OutboundFetchFailure) {
+  constructor(
+    readonly reason: OutboundFetchFailure,
+    /** The HTTP status of an `http_status` failure, for callers that branch on it (a resolver's 404); never in the message. */
+    readonly status?: number,
+  ) {
     super(MESSAGES[reason]);
     this.code = CODE_OF[reason];
   }

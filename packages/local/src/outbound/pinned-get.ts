@@ -53,7 +53,7 @@ export function pinnedGet(url: URL, address: ResolvedAddress, options: PinnedGet
       res.on('error', fail);
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400) return fail(new OutboundFetchError('redirect'));
-      if (status < 200 || status >= 300) return fail(new OutboundFetchError('http_status'));
+      if (status < 200 || status >= 300) return fail(new OutboundFetchError('http_status', status));
       const declared = Number(res.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared > options.maxBytes) return fail(new OutboundFetchError('too_large'));
       const chunks: Buffer[] = [];

@@ -1,5 +1,6 @@
 import { ConfigError } from '@vp-authorizer/core';
 import * as v from 'valibot';
+import type { DidDocumentResolver } from '../did/http-did-resolver.js';
 import { outboundFetchPolicy, DEFAULT_MAX_HEADER_BYTES, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import type { OutboundLookup } from '../outbound/outbound-lookup.js';
 import { parseTrustAnchors } from '../x509/trust-anchors.js';
@@ -37,7 +38,13 @@ export const localVerifierOptionsSchema = v.strictObject({
     {},
   ),
   /**
-   * The policy for every fetch a wallet can trigger (did:web, status lists): https on port 443 to
+   * Resolves every enabled DID method the verifier cannot resolve itself (all but did:jwk, did:key
+   * and did:web), e.g. `httpDidResolver({ url })`. Its requests go through `outboundFetch` below.
+   * Without one, such DIDs fail with did.needs_remote_resolver.
+   */
+  didResolver: v.optional(v.custom<DidDocumentResolver>((r) => typeof (r as { resolve?: unknown } | null)?.resolve === 'function', 'didResolver must be an object with a resolve() method, e.g. httpDidResolver({ url })')),
+  /**
+   * The policy for every fetch a wallet can trigger (did:web, status lists, the DID resolver): https on port 443 to
    * a DNS name whose every resolved address is public, connected to at the address that was
    * checked, no redirects, bounded headers, body and time (timeoutMs / maxBytes above).
    */

@@ -26,6 +26,7 @@ export async function resolveDidSignerKey(input: { did?: string; kid?: string },
       timeoutMs: ctx.options.didWeb.timeoutMs,
       maxBytes: ctx.options.didWeb.maxBytes,
       signal: ctx.signal,
+      ...(ctx.options.didResolver ? { resolver: ctx.options.didResolver } : {}),
     });
     return { key: publicKeyFromJwk(resolved.jwk, 'did.key_not_found', 'DID verification method key'), data: { did: resolved.did, kid: resolved.keyId } };
   } catch (error) {
