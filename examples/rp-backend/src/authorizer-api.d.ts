@@ -58,6 +58,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openid4/vp/v1_0/authorizations/{authorizationId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the status of an authorization (Server-Sent Events)
+         * @description Server-Sent Events. The first event is the current status, then one event per change, each `event: status` with the body of GET …/status as `data`; the stream ends after a terminal status. Comment lines (`: heartbeat`) keep it open while nothing changes. A change made by another process on the same store arrives within `eventStreams.pollMs`. Clients close their EventSource on a terminal status (EventSource reconnects otherwise).
+         */
+        get: operations["streamAuthorizationEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openid4/vp/v1_0/authorizations/{authorizationId}/policy-response": {
         parameters: {
             query?: never;
@@ -699,6 +719,67 @@ export interface operations {
                 };
             };
             /** @description The state store is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamAuthorizationEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorizationId returned by createAuthorization. */
+                authorizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/event-stream of `event: status` events whose data is an AuthorizationStatus ({status, processing?}). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A valid API key is required (Authorization: Bearer <key>). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or belongs to another instance). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state store is unavailable, or this process serves its maximum of event streams; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

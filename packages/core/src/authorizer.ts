@@ -25,6 +25,7 @@ import { resolveResponseCode, type ResolvedResponseCode } from './endpoints/reso
 import type { AuthorizerContext } from './runtime/authorizer-context.js';
 import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
 import { memoryStore } from './store/memory-store.js';
+import { StatusWatchers } from './runtime/status-watchers.js';
 
 export interface Authorizer {
   /** Serve one request given as the core's request object. Never throws. */
@@ -55,6 +56,8 @@ export interface Authorizer {
   resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<ResolvedResponseCode>;
   /** Move overdue authorizations to `expired` now; returns how many changed. Also runs on a timer. */
   sweepExpired(): Promise<number>;
+  /** Event streams (GET …/events) open in this process, with the status listeners and timers they hold. */
+  eventStreamStats(): { streams: number; listeners: number; timers: number };
   /** Resolves once every instance's signing key is loaded (fails on a bad key). */
   ready(): Promise<void>;
   /** Stop timers (and the default memory store's sweep). Does not close a store you passed in. */
@@ -68,6 +71,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
   const logger: Logger = guardLogger(parsed.logger ?? silentLogger);
   const onEvent = parsed.onEvent;
+  const statusWatchers = new StatusWatchers(parsed.eventStreams);
 
   const ctx: AuthorizerContext = {
     publicBaseUrl: parsed.publicBaseUrl,
@@ -75,7 +79,9 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     clock: parsed.clock,
     logger,
     instances,
+    statusWatchers,
     emit(event: AuthorizerEvent) {
+      statusWatchers.notify(event);
       if (!onEvent) return;
       // A failing hook must never break or slow the flow that emitted the event.
       try {
@@ -129,7 +135,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       routeName = route.name;
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
       const response = await route.run({ ctx, request, params, instance: instance! });
-      if (request.method.toUpperCase() === 'HEAD') delete response.body;
+      if (request.method.toUpperCase() === 'HEAD') {
+        delete response.body;
+        response.stream?.cancel(); // nobody will read it: release its slot and timers now
+        delete response.stream;
+      }
       logger.debug?.({ route: routeName, status: response.status, ms: ctx.clock.now() - started }, 'request handled');
       return response;
     } catch (error) {
@@ -182,12 +192,14 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}),
       }),
     sweepExpired: sweep,
+    eventStreamStats: () => statusWatchers.stats(),
     async ready() {
       await Promise.all([...instances.values()].map((i) => i.signing()));
     },
     async close() {
       if (timer) clearInterval(timer);
       ctx.claimReleases?.close();
+      statusWatchers.closeAll();
       ownStore?.close();
     },
   };

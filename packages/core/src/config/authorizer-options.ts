@@ -77,6 +77,22 @@ export const authorizerOptionsSchema = v.object({
   onError: v.optional(fn<(error: unknown) => void>('onError')),
   /** Request body cap in bytes (default 1 MiB). */
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(50 * 1024 * 1024)), 1024 * 1024),
+  /** The Server-Sent Events of GET …/authorizations/{id}/events. */
+  eventStreams: v.optional(
+    v.object({
+      /** Open streams per process (default 1000); one more answers 503 + Retry-After. 0 turns the endpoint off. */
+      maxStreams: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 1000),
+      /** Heartbeat comment interval in ms (default 15 000). */
+      heartbeatMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100)), 15_000),
+      /**
+       * Each open stream re-reads its record this often, in ms (default 1000): a change written by
+       * another process sharing the store reaches the stream within this delay. One store read per
+       * stream per interval.
+       */
+      pollMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(50)), 1000),
+    }),
+    {},
+  ),
   /** How often to move overdue authorizations to `expired`, in ms (default 30 000; 0 = only lazily on read). */
   sweepIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 30_000),
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isProcessing, loadForInstance } from '../authorization/transitions.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
 import { json } from './respond.js';
@@ -21,9 +22,12 @@ export type StatusResponse = v.InferOutput<typeof statusResponseSchema>;
  * deadline ends `error` (`authorizer.processing_abandoned`) on this read.
  */
 export async function getStatus(ctx: AuthorizerContext, instanceId: string, id: string): Promise<StatusResponse> {
-  const record = await loadForInstance(ctx, instanceId, id);
-  return isProcessing(record) ? { status: record.status, processing: true } : { status: record.status };
+  return statusOf(await loadForInstance(ctx, instanceId, id));
 }
+
+/** The status body of a record (shared with the event stream, whose events carry the same body). */
+export const statusOf = (record: AuthorizationRecord): StatusResponse =>
+  isProcessing(record) ? { status: record.status, processing: true } : { status: record.status };
 
 export const authorizationStatusEndpoint = defineEndpoint({
   operationId: 'getAuthorizationStatus',

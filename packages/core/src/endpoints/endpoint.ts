@@ -21,7 +21,7 @@ export interface EndpointInput {
 export interface ResponseSpec {
   description: string;
   /** Absent for bodiless answers (204). */
-  contentType?: 'application/json' | 'application/oauth-authz-req+jwt';
+  contentType?: 'application/json' | 'application/oauth-authz-req+jwt' | 'text/event-stream';
   schema?: AnySchema;
 }
 

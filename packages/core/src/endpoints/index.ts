@@ -1,3 +1,4 @@
+import { authorizationEventsEndpoint } from './authorization-events.js';
 import { authorizationStatusEndpoint } from './authorization-status.js';
 import { createAuthorizationEndpoint } from './create-authorization.js';
 import { credentialsEndpoint } from './credentials.js';
@@ -25,6 +26,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   healthEndpoint,
   createAuthorizationEndpoint,
   authorizationStatusEndpoint,
+  authorizationEventsEndpoint,
   policyResponseEndpoint,
   credentialsEndpoint,
   getRequestObjectEndpoint,

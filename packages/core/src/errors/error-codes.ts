@@ -103,6 +103,7 @@ export const CODES = {
   'service.bad_response': http(502, 'server_error', 'A delegated validator or verifier service gave an unexpected answer.'),
   'service.timeout': http(504, 'temporarily_unavailable', 'A delegated validator or verifier service did not answer in time.'),
   'server.internal_error': http(500, 'server_error', 'An internal error occurred.'),
+  'events.too_many_streams': http(503, 'temporarily_unavailable', 'This process serves its maximum of open event streams; retry after Retry-After seconds, or poll the status.'),
 
   // ── Policy: the authorizer's own results
   'validate.unexpected_error': policy(AUTHORIZER, 'The validate policy could not be carried out', {

@@ -1,5 +1,5 @@
 import { AuthorizerError, isAuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreResponse } from '../wire/core-request.js';
+import type { CoreResponse, CoreResponseStream } from '../wire/core-request.js';
 import { readBodyWithLimit } from './read-body.js';
 import { pathBelowMount, type BridgedRequest } from './serve.js';
 
@@ -52,5 +52,29 @@ export function fromFetchRequest(request: Request, mount: FetchMount = {}): Brid
 export function toFetchResponse(response: CoreResponse): Response {
   const headers = new Headers();
   for (const [name, value] of response.headers) headers.append(name, value); // Set-Cookie stays separate
-  return new Response(response.body || null, { status: response.status, headers });
+  return new Response(response.stream ? toReadableStream(response.stream) : response.body || null, { status: response.status, headers });
+}
+
+/** Pull-based (highWaterMark 0): a chunk is produced only when the host reads; cancel reaches the producer. */
+function toReadableStream(stream: CoreResponseStream): ReadableStream<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          stream.cancel();
+          controller.error(error);
+        }
+      },
+      cancel() {
+        stream.cancel();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

@@ -1,8 +1,8 @@
 // `@vp-authorizer/core/http`: what adapters need to serve an authorizer from any framework.
-export type { CoreHandler, CoreRequest, CoreRequestBody, CoreResponse, HandleOptions, RequestHeaders } from '../wire/core-request.js';
+export type { CoreHandler, CoreRequest, CoreRequestBody, CoreResponse, CoreResponseStream, HandleOptions, RequestHeaders } from '../wire/core-request.js';
 export { serve, failureResponse, pathBelowMount, pathBelowSegments, type BridgedRequest, type Served } from './serve.js';
 export { fromFetchRequest, toFetchResponse, type FetchMount } from './fetch-bridge.js';
-export { fromNodeRequest, writeNodeHead, writeNodeResponse, type HostBody, type NodeMount } from './node-bridge.js';
+export { fromNodeRequest, writeNodeHead, writeNodeResponse, writeNodeStream, type HostBody, type NodeMount } from './node-bridge.js';
 export { readBodyWithLimit, DEFAULT_BODY_LIMIT_BYTES } from './read-body.js';
 export { errorResponse, jsonResponse, type ErrorAudience } from '../wire/responses.js';
 export { resolveCorsSource, type CorsSource, type CorsConfigProvider } from '../cors/cors-source.js';

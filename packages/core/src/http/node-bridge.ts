@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appendVary } from '../cors/append-vary.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreRequestBody, CoreResponse, RequestHeaders } from '../wire/core-request.js';
+import type { CoreRequestBody, CoreResponse, CoreResponseStream, RequestHeaders } from '../wire/core-request.js';
 import { clientWentAway, refuseDeclaredOverLimit, refuseParsedOverLimit } from './node-body-limits.js';
 import { readBodyWithLimit } from './read-body.js';
 import type { BridgedRequest } from './serve.js';
@@ -98,8 +98,41 @@ export function writeNodeHead(res: ServerResponse, response: CoreResponse): void
  */
 export function writeNodeResponse(res: ServerResponse, response: CoreResponse): void {
   writeNodeHead(res, response);
+  if (response.stream) return void writeNodeStream(res, response.stream);
   if (!response.body) return void res.end();
   const body = Buffer.from(response.body);
   res.setHeader('Content-Length', body.byteLength);
   res.end(body);
+}
+
+/**
+ * Write a streamed body chunk by chunk (headers go out at once), waiting for `drain` so a slow
+ * reader holds at most one chunk here; the client going away cancels the stream. Resolves when done.
+ */
+export async function writeNodeStream(res: ServerResponse, stream: CoreResponseStream): Promise<void> {
+  const cancel = () => stream.cancel();
+  res.once('close', cancel);
+  try {
+    res.flushHeaders();
+    for await (const chunk of stream) {
+      if (res.destroyed) break;
+      if (!res.write(chunk)) await drainedOrClosed(res);
+    }
+  } catch {
+    // A failing producer ends the stream; the status line was already sent, nothing else to answer.
+  } finally {
+    res.off('close', cancel);
+    stream.cancel();
+    if (!res.destroyed) res.end();
+  }
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../events/logger.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { InstanceRuntime } from './instance-runtime.js';
+import type { StatusWatchers } from './status-watchers.js';
 
 /** Everything an operation needs; built once by createAuthorizer. */
 export interface AuthorizerContext {
@@ -13,6 +14,8 @@ export interface AuthorizerContext {
   logger: Logger;
   instances: Map<string, InstanceRuntime>;
   emit(event: AuthorizerEvent): void;
+  /** Listeners of the event streams (GET …/events) and their cap; `emit` notifies them. */
+  statusWatchers: StatusWatchers;
   /** Claims this process could not give back while the store was down (set by createAuthorizer). */
   claimReleases?: OwedClaims;
 }

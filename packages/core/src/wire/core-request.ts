@@ -33,6 +33,18 @@ export interface CoreResponse {
   headers: [string, string][];
   /** UTF-8 text (JSON or a compact JWT); absent for empty bodies. */
   body?: string;
+  /**
+   * A body produced over time (Server-Sent Events), never together with `body`. Bridges write
+   * each chunk as it comes (no buffering, no Content-Length) and call `cancel()` once the client
+   * goes away, so the producer's timers and listeners end with the connection.
+   */
+  stream?: CoreResponseStream;
+}
+
+/** Chunks of UTF-8 text, pulled one at a time by the writer (the producer never runs ahead). */
+export interface CoreResponseStream extends AsyncIterable<string> {
+  /** Stop producing and release what the stream holds; a pending `next()` ends as done. Idempotent. */
+  cancel(): void;
 }
 
 export interface HandleOptions {

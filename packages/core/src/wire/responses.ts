@@ -28,8 +28,11 @@ export function errorResponse(error: unknown, audience: ErrorAudience): CoreResp
     return renderError(new AuthorizerError('store.unavailable'), audience, [['retry-after', retry]]);
   }
   if (error instanceof AuthorizerError) {
-    const allow = (error as { allow?: string[] }).allow;
-    return renderError(error, audience, allow ? [['allow', allow.join(', ')]] : []);
+    const { allow, retryAfterSeconds } = error as { allow?: string[]; retryAfterSeconds?: number };
+    const headers: [string, string][] = [];
+    if (allow) headers.push(['allow', allow.join(', ')]);
+    if (retryAfterSeconds !== undefined) headers.push(['retry-after', String(retryAfterSeconds)]);
+    return renderError(error, audience, headers);
   }
   return renderError(new AuthorizerError('server.internal_error'), audience);
 }
