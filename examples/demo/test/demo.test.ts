@@ -4,7 +4,7 @@ import { startDemo } from '../demo.mjs';
 
 let demo: { origin: string; apiKey: string; close(): Promise<void> };
 beforeAll(async () => {
-  demo = await startDemo({ port: 0, env: {} }) // the embedded defaults, whatever the test runner's environment;
+  demo = await startDemo({ port: 0, env: {} }); // the embedded defaults, whatever the test runner's environment
 });
 afterAll(() => demo?.close());
 
