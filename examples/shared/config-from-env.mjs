@@ -92,6 +92,7 @@ export function configFromEnv(env, { defaultPort }) {
 
   const redisUrl = value('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    // Not quoted: the URL may carry a password.
     problems.push({ variable: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
   }
 
@@ -127,9 +128,9 @@ export async function storeFromConfig(config) {
   let store;
   try {
     store = redisStore({ url: config.redisUrl });
-    await store.ready?.();
-  } catch (error) {
-    throw new EnvConfigError([{ variable: 'REDIS_URL', message: `cannot use the Redis store there (${error?.message ?? error})` }]);
+  } catch {
+    // The URL may carry a password: neither it nor a message that could quote it is shown.
+    throw new EnvConfigError([{ variable: 'REDIS_URL', message: 'the Redis store cannot be created with this URL' }]);
   }
   return { store, close: () => store.close() };
 }
