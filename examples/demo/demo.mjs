@@ -3,9 +3,11 @@
 // standing in for a phone so a full flow can be watched end to end.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
+import { createAuthorizer, generateDevSigningKey, resolveCorsConfig } from '@vp-authorizer/core';
+import { appendVary, corsDecision } from '@vp-authorizer/core/http';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { allowInsecureUrlsForTests, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
+import { configFromEnv, instanceConfigFromEnv, storeFromConfig } from '../shared/config-from-env.mjs';
 import { demoPage } from './page.mjs';
 
 const PID_QUERY = {
@@ -14,11 +16,17 @@ const PID_QUERY = {
   ],
 };
 
-/** Start the demo; resolves once it listens. `port: 0` picks a free port. */
-export async function startDemo({ port = 3000, host = '127.0.0.1' } = {}) {
+/**
+ * Start the demo; resolves once it listens. `port: 0` picks a free port. `env` (default
+ * `process.env`) is read by the examples' shared loader (docs/examples-configuration.md); with
+ * nothing set it runs on the embedded defaults. `port` / `host` override PORT / HOST.
+ */
+export async function startDemo({ port, host, env = process.env } = {}) {
+  const config = configFromEnv(env, { defaultPort: 3000 });
+  const cors = resolveCorsConfig({ ...config.cors, allowHeaders: ['Authorization'] });
   // The wallet fetches http:// URLs on this machine; the libraries refuse them unless allowed.
   allowInsecureUrlsForTests();
-  const apiKey = `demo_${randomBytes(24).toString('base64url')}`;
+  const apiKey = config.apiKey ?? `demo_${randomBytes(24).toString('base64url')}`;
   const { signing } = await generateDevSigningKey({ commonName: 'vp-authorizer demo verifier' });
   const issuer = await createTestIssuer({ commonName: 'vp-authorizer demo issuer' });
   const wallet = await createTestWallet();
@@ -30,20 +38,26 @@ export async function startDemo({ port = 3000, host = '127.0.0.1' } = {}) {
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
     res.end('{"message":"demo error"}');
   }));
-  await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
-  const origin = `http://${host}:${server.address().port}`;
+  await new Promise((resolve, reject) => server.once('error', reject).listen(port ?? config.port, host ?? config.host, resolve));
+  const { store, close: closeStore } = await storeFromConfig(config);
+  const origin = `http://${host ?? config.host}:${server.address().port}`;
+  const publicBaseUrl = config.publicBaseUrl ?? `${origin}/authz`;
+  // The demo issuer is always trusted (its PID sits in the test wallet), and so are the roots you set.
+  const trusted = [issuer.rootCertificatePem, ...config.issuerRoots];
 
   authorizer = createAuthorizer({
-    publicBaseUrl: `${origin}/authz`,
+    publicBaseUrl,
     basePath: '/authz',
+    ...(store ? { store } : {}),
     instances: [
       {
         id: 'demo',
         apiKeys: [apiKey],
         signing,
-        validator: localValidator({ trustedIssuers: [issuer.rootCertificatePem] }),
-        verifier: localVerifier({ trustAnchors: [issuer.rootCertificatePem] }),
-        config: { openId4vp: { redirectUri: `${origin}/demo/callback` } },
+        validator: localValidator({ trustedIssuers: trusted }),
+        verifier: localVerifier({ trustAnchors: trusted }),
+        // AUTHZ_REDIRECT_URI replaces the demo's own callback page.
+        config: instanceConfigFromEnv(config, { redirectUri: `${origin}/demo/callback` }),
       },
     ],
     onEvent: (event) => console.log(`  event ${event.type} ${event.authorizationId.slice(0, 8)}… → ${event.status}`),
@@ -84,18 +98,36 @@ export async function startDemo({ port = 3000, host = '127.0.0.1' } = {}) {
   }
 
   async function bridge(req, res) {
+    // EXPRESS_CORS_ENABLED / EXPRESS_CORS_ORIGIN: the same pure decision the adapters' middleware applies.
+    const decision = corsDecision(cors, {
+      method: req.method ?? 'GET',
+      origin: req.headers.origin ?? null,
+      accessControlRequestMethod: req.headers['access-control-request-method'] ?? null,
+      accessControlRequestHeaders: req.headers['access-control-request-headers'] ?? null,
+    });
+    const withCors = (headers) => {
+      for (const [name, value] of decision.headers) headers[name.toLowerCase()] = name === 'Vary' ? appendVary(headers.vary, value) : value;
+      return headers;
+    };
+    if (decision.preflight) {
+      res.writeHead(204, withCors({ 'content-length': '0' }));
+      return res.end();
+    }
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.from(await readText(req));
     const response = await authorizer.fetch(new Request(new URL(req.url, origin), { method: req.method, headers: req.headers, ...(body ? { body } : {}) }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.writeHead(response.status, withCors(Object.fromEntries(response.headers)));
     res.end(Buffer.from(await response.arrayBuffer()));
   }
 
   return {
     origin,
     apiKey,
+    config,
+    publicBaseUrl,
     trustAnchorPem: signing.trustAnchor,
     async close() {
       await authorizer.close();
+      await closeStore();
       await new Promise((resolve) => server.close(resolve));
     },
   };

@@ -1,28 +1,21 @@
 // Express 5 host app: the authorizer under /authz, CORS in front of it, your own routes beside it.
-import { randomBytes } from 'node:crypto';
+// Settings come from environment variables (docs/examples-configuration.md), checked before it listens.
 import { createServer } from 'node:http';
 import express from 'express';
-import { createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
-import { authorizerRouter, cors, corsConfigFromEnv } from '@vp-authorizer/express';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
+import { authorizerRouter, cors } from '@vp-authorizer/express';
+import { configFromEnv, exampleAuthorizer } from '../shared/config-from-env.mjs';
 
-export async function startExample({ port = 3001, host = '127.0.0.1', env = process.env } = {}) {
+export async function startExample({ port, host, env = process.env } = {}) {
+  const config = configFromEnv(env, { defaultPort: 3001 });
   const server = createServer();
-  await new Promise((resolve) => server.listen(port, host, resolve));
-  const origin = `http://${host}:${server.address().port}`;
-  const apiKey = env.AUTHZ_API_KEY ?? randomBytes(18).toString('base64url');
-  // Dev material: a generated signing chain; a throwaway issuer root trusts nobody until you set ISSUER_ROOT_PEM.
-  const { signing, rootCertificatePem } = await generateDevSigningKey();
-  const trusted = [env.ISSUER_ROOT_PEM ?? rootCertificatePem];
-  const authorizer = createAuthorizer({
-    publicBaseUrl: env.PUBLIC_BASE_URL ?? `${origin}/authz`,
-    instances: [{ id: 'main', apiKeys: [apiKey], signing, validator: localValidator({ trustedIssuers: trusted }), verifier: localVerifier({ trustAnchors: trusted }) }],
-  });
+  await new Promise((resolve) => server.listen(port ?? config.port, host ?? config.host, resolve));
+  const origin = `http://${host ?? config.host}:${server.address().port}`;
+  const { authorizer, apiKey, close } = await exampleAuthorizer(config, { origin, mountPath: '/authz' });
 
   const app = express();
   app.get('/', (_req, res) => res.type('text').send('Your app. The authorizer lives under /authz.\n'));
   // EXPRESS_CORS_ENABLED / EXPRESS_CORS_ORIGIN; browsers send the API key in Authorization.
-  app.use('/authz', cors({ ...corsConfigFromEnv(env), allowHeaders: ['Authorization'] }), authorizerRouter(authorizer));
+  app.use('/authz', cors({ ...config.cors, allowHeaders: ['Authorization'] }), authorizerRouter(authorizer));
   server.on('request', app);
-  return { origin, apiKey, close: async () => (await authorizer.close(), await new Promise((r) => server.close(r))) };
+  return { origin, apiKey, config, close: async () => (await close(), await new Promise((r) => server.close(r))) };
 }

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // `pnpm --filter @vp-authorizer/example-hono-app start` (build the packages first: pnpm build).
+// Environment variables: docs/examples-configuration.md (PORT defaults to 3002).
+import { describeConfig, startOrExit } from '../shared/config-from-env.mjs';
 import { startExample } from './app.mjs';
 
-const { origin, apiKey, close } = await startExample({ port: Number(process.env.PORT ?? 3002), host: process.env.HOST ?? '127.0.0.1' });
-console.log(`Hono example on ${origin}  —  authorizer: ${origin}/authz  —  API key: ${apiKey}
-  curl -i ${origin}/authz/health
-  CORS: EXPRESS_CORS_ENABLED=${process.env.EXPRESS_CORS_ENABLED ?? '(unset: off)'} EXPRESS_CORS_ORIGIN=${process.env.EXPRESS_CORS_ORIGIN ?? '(unset: *)'}`);
-process.on('SIGINT', () => void close().then(() => process.exit(0)));
+const { origin, apiKey, config, close } = await startOrExit(() => startExample());
+console.log(`Hono example on ${origin}  —  authorizer: ${origin}/authz
+${describeConfig(config, { apiKey, publicBaseUrl: config.publicBaseUrl ?? `${origin}/authz` })}
+  curl -i ${origin}/authz/health`);
+const stop = () => void close().then(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

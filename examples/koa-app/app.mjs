@@ -1,30 +1,23 @@
 // Koa 3 host app: the authorizer under /authz, CORS in front of it, your own routes after it.
-import { randomBytes } from 'node:crypto';
+// Settings come from environment variables (docs/examples-configuration.md), checked before it listens.
 import { createServer } from 'node:http';
 import Koa from 'koa';
-import { createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
-import { authorizerMiddleware, cors, corsConfigFromEnv } from '@vp-authorizer/koa';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
+import { authorizerMiddleware, cors } from '@vp-authorizer/koa';
+import { configFromEnv, exampleAuthorizer } from '../shared/config-from-env.mjs';
 
-export async function startExample({ port = 3003, host = '127.0.0.1', env = process.env } = {}) {
+export async function startExample({ port, host, env = process.env } = {}) {
+  const config = configFromEnv(env, { defaultPort: 3003 });
   const server = createServer();
-  await new Promise((resolve) => server.listen(port, host, resolve));
-  const origin = `http://${host}:${server.address().port}`;
-  const apiKey = env.AUTHZ_API_KEY ?? randomBytes(18).toString('base64url');
-  // Dev material: a generated signing chain; a throwaway issuer root trusts nobody until you set ISSUER_ROOT_PEM.
-  const { signing, rootCertificatePem } = await generateDevSigningKey();
-  const trusted = [env.ISSUER_ROOT_PEM ?? rootCertificatePem];
-  const authorizer = createAuthorizer({
-    publicBaseUrl: env.PUBLIC_BASE_URL ?? `${origin}/authz`,
-    instances: [{ id: 'main', apiKeys: [apiKey], signing, validator: localValidator({ trustedIssuers: trusted }), verifier: localVerifier({ trustAnchors: trusted }) }],
-  });
+  await new Promise((resolve) => server.listen(port ?? config.port, host ?? config.host, resolve));
+  const origin = `http://${host ?? config.host}:${server.address().port}`;
+  const { authorizer, apiKey, close } = await exampleAuthorizer(config, { origin, mountPath: '/authz' });
 
   const app = new Koa();
   app.on('error', (error) => console.error('authorizer error:', error)); // unexpected failures land here
   // EXPRESS_CORS_ENABLED / EXPRESS_CORS_ORIGIN; browsers send the API key in Authorization.
-  app.use(cors({ ...corsConfigFromEnv(env), allowHeaders: ['Authorization'] }));
+  app.use(cors({ ...config.cors, allowHeaders: ['Authorization'] }));
   app.use(authorizerMiddleware(authorizer, { prefix: '/authz' }));
   app.use((ctx) => void (ctx.path === '/' && (ctx.body = 'Your app. The authorizer lives under /authz.\n')));
   server.on('request', app.callback());
-  return { origin, apiKey, close: async () => (await authorizer.close(), await new Promise((r) => server.close(r))) };
+  return { origin, apiKey, config, close: async () => (await close(), await new Promise((r) => server.close(r))) };
 }

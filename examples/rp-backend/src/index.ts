@@ -1,2 +1,3 @@
 export { createAuthorizerClient, type AuthorizerClient } from './authorizer-client.js';
 export { createRpBackend, type RpBackendOptions } from './rp-backend.js';
+export { rpBackendOptionsFromEnv } from './options-from-env.js';

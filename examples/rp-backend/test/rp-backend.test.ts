@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, generateDevSigningKey, type Authorizer } from '@vp-authorizer/core';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { createTestIssuer, createTestWallet, type TestIssuer } from '@vp-authorizer/testing';
-import { createAuthorizerClient, createRpBackend } from '../src/index.js';
+import { createRpBackend, rpBackendOptionsFromEnv } from '../src/index.js';
 
 const API_KEY = 'rp-backend-example-key-0001';
 const PID_VCT = 'urn:eudi:pid:1';
@@ -63,12 +63,10 @@ beforeAll(async () => {
     ],
   });
   await authorizer.ready();
-  const handler = createRpBackend({
-    client: createAuthorizerClient({ baseUrl: authorizerUrl, apiKey: API_KEY }),
-    callbackUrl: `${rpUrl}/callback`,
-    vct: PID_VCT,
-    claims: ['given_name', 'family_name'],
-  });
+  // Configured as an operator would: the authorizer's URL and key, and this backend's callback.
+  const handler = createRpBackend(
+    rpBackendOptionsFromEnv({ PUBLIC_BASE_URL: authorizerUrl, AUTHZ_API_KEY: API_KEY, AUTHZ_REDIRECT_URI: `${rpUrl}/callback` }, { vct: PID_VCT }),
+  );
 });
 
 afterAll(async () => {
@@ -127,5 +125,18 @@ describe('examples/rp-backend: a relying party calling the authorizer with the g
     const relayed = await victim(`/callback${search}`);
     expect(relayed.status).toBe(400);
     expect((await attacker(`/callback${search}`)).status).toBe(400);
+  });
+});
+
+describe('examples/rp-backend: configuration from the environment', () => {
+  it('names every missing variable and never prints the API key', () => {
+    expect(() => rpBackendOptionsFromEnv({ AUTHZ_API_KEY: API_KEY })).toThrow(/PUBLIC_BASE_URL: is required[\s\S]*AUTHZ_REDIRECT_URI: is required/);
+    try {
+      rpBackendOptionsFromEnv({ AUTHZ_API_KEY: API_KEY, PUBLIC_BASE_URL: 'ftp://authz.example', AUTHZ_REDIRECT_URI: 'https://rp.example/callback' });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toContain('PUBLIC_BASE_URL: must be an http(s) URL');
+      expect(String(error)).not.toContain(API_KEY);
+    }
   });
 });

@@ -1,0 +1,103 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDevSigningKey } from '@vp-authorizer/core';
+import { deleteKeys, redisUrlForTests, testClient } from '@vp-authorizer/testing/redis';
+import { configFromEnv, EnvConfigError } from '../config-from-env.mjs';
+import { startExample as startHono } from '../../hono-app/app.mjs';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    configFromEnv(env, { defaultPort: 3001 });
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvConfigError);
+    return (error as EnvConfigError).problems;
+  }
+  throw new Error('expected the environment to be refused');
+};
+
+let rootA: string;
+let rootB: string;
+beforeAll(async () => {
+  rootA = (await generateDevSigningKey({ commonName: 'root A' })).rootCertificatePem;
+  rootB = (await generateDevSigningKey({ commonName: 'root B' })).rootCertificatePem;
+});
+
+describe('configFromEnv', () => {
+  it('with nothing set keeps the embedded defaults', () => {
+    expect(configFromEnv({}, { defaultPort: 3001 })).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+      publicBaseUrl: undefined,
+      redirectUri: undefined,
+      apiKey: undefined,
+      issuerRoots: [],
+      redisUrl: undefined,
+      cors: { enabled: false },
+    });
+  });
+
+  it('reads issuer roots inline (one-line values with \\n escapes) and from several files, each holding several', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vpa-roots-'));
+    writeFileSync(join(dir, 'both.pem'), `${rootA}\n${rootB}`);
+    writeFileSync(join(dir, 'b.pem'), rootB);
+    const config = configFromEnv({ ISSUER_ROOT_PEM: rootA.trim().replace(/\n/g, '\\n'), ISSUER_ROOT_PEM_FILE: `${join(dir, 'both.pem')}, ${join(dir, 'b.pem')}` }, { defaultPort: 1 });
+    expect(config.issuerRoots).toHaveLength(4);
+    expect(config.issuerRoots[0]!.replace(/\s/g, '')).toBe(rootA.replace(/\s/g, ''));
+  });
+
+  it('strips trailing slashes from PUBLIC_BASE_URL and takes CORS from EXPRESS_CORS_*', () => {
+    const config = configFromEnv({ PUBLIC_BASE_URL: 'https://verifier.example/authz/', EXPRESS_CORS_ENABLED: '1', EXPRESS_CORS_ORIGIN: 'https://a.example, https://b.example' }, { defaultPort: 1 });
+    expect(config.publicBaseUrl).toBe('https://verifier.example/authz');
+    expect(config.cors).toEqual({ enabled: true, origin: ['https://a.example', 'https://b.example'] });
+  });
+
+  it('names each bad variable, all at once', () => {
+    expect(
+      problemsOf({
+        PORT: '70000',
+        PUBLIC_BASE_URL: 'https://verifier.example/authz?x=1',
+        AUTHZ_REDIRECT_URI: 'mailto:rp@example.com',
+        ISSUER_ROOT_PEM: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----',
+        ISSUER_ROOT_PEM_FILE: '/nonexistent/root.pem',
+        REDIS_URL: 'localhost:6379',
+        EXPRESS_CORS_ORIGIN: 'rp.example',
+      }).map((p) => p.variable),
+    ).toEqual(['PORT', 'PUBLIC_BASE_URL', 'AUTHZ_REDIRECT_URI', 'ISSUER_ROOT_PEM', 'ISSUER_ROOT_PEM_FILE', 'REDIS_URL', 'EXPRESS_CORS_ORIGIN']);
+  });
+
+  it('describes a bad API key without quoting it', () => {
+    const key = 'bad key!';
+    const problems = problemsOf({ AUTHZ_API_KEY: key });
+    expect(problems).toEqual([{ variable: 'AUTHZ_API_KEY', message: expect.stringContaining('white space') }]);
+    expect(JSON.stringify(problems)).not.toContain(key);
+  });
+});
+
+const redisUrl = redisUrlForTests('examples/shared/test/config-from-env.test.ts');
+describe.skipIf(!redisUrl)('REDIS_URL', () => {
+  const client = redisUrl ? testClient(redisUrl) : undefined;
+  afterAll(async () => {
+    if (client) {
+      await deleteKeys(client, 'vpa:');
+      client.disconnect();
+    }
+  });
+
+  it('puts the example authorizer on the Redis store', async () => {
+    const example = await startHono({ port: 0, env: { REDIS_URL: redisUrl!, AUTHZ_API_KEY: 'redis-example-key-01' } });
+    try {
+      const res = await fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer redis-example-key-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] } } }),
+      });
+      expect(res.status).toBe(201);
+      const { authorizationId } = (await res.json()) as { authorizationId: string };
+      expect(await client!.exists(`vpa:{a:main:${authorizationId}}`)).toBe(1);
+    } finally {
+      await example.close();
+    }
+  });
+});
