@@ -56,6 +56,7 @@ const TEMPLATES = [
   `${V}/authorizations/{id}/status`,
   `${V}/authorizations/{id}/policy-response`,
   `${V}/authorizations/{id}/credentials`,
+  `${V}/authorizations/{id}/events`,
   `${V}/authorizations/{id}/jwt`,
   `${V}/response-code/resolve`,
   `${V}/{id}/direct_post`,

@@ -61,7 +61,12 @@ export async function startFuzzAuthorizer(): Promise<FuzzEnv> {
   return {
     authorizer,
     unexpected,
-    handle: (request) => authorizer.handle(request),
+    handle: async (request) => {
+      const response = await authorizer.handle(request);
+      // An event stream holds a slot until it ends; the fuzz judges the answer's status and head only.
+      response.stream?.cancel();
+      return response;
+    },
     req(method, path, init = {}) {
       const headers = new Headers(init.headers);
       if (init.key !== null) headers.set('authorization', `Bearer ${init.key ?? API_KEY}`);
@@ -128,6 +133,12 @@ export function expectContract(path: string, method: string, res: CoreResponse):
       expect(typeof body.message, label).toBe('string');
     }
     if (res.status === 405) expect(header('allow') ?? '', label).toMatch(/^(GET|POST)/);
+    return;
+  }
+  // A 2xx is JSON, a request object, or an event stream (which streams instead of carrying a body).
+  if (res.stream) {
+    expect(header('content-type') ?? '', label).toMatch(/^text\/event-stream/);
+    expect(res.body, label).toBeUndefined();
     return;
   }
   expect(header('content-type') ?? '', label).toMatch(/^application\/(json|oauth-authz-req\+jwt)/);

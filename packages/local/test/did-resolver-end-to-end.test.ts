@@ -8,8 +8,8 @@ import { type Authorizer, createAuthorizer, type DidMethodsConfigInput, generate
 import { httpDidResolver, localValidator, localVerifier } from '@vp-authorizer/local';
 import { type TestIssuer, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { base58btcEncode } from '../../packages/local/src/__fixtures__/did-keys.js';
-import { type UniversalResolverServer, startUniversalResolver } from '../../packages/local/src/__fixtures__/universal-resolver-server.js';
+import { base58btcEncode } from '../src/__fixtures__/did-keys.js';
+import { type UniversalResolverServer, startUniversalResolver } from '../src/__fixtures__/universal-resolver-server.js';
 
 const API_KEY = 'did-resolver-e2e-key-0123456789';
 const V1 = '/openid4/vp/v1_0';
