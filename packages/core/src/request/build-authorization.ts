@@ -98,6 +98,10 @@ export async function buildAuthorization(args: {
     });
     return { record, response: { ...common, digitalCredentialGetRequest, responseUrl: responseUriFor(publicBaseUrl, id, body.responseMode) } };
   }
-  const authorizeUrl = buildAuthorizeUrl(oid.authorizationEndpoint, { clientId: request.clientId!, requestUri: requestUriFor(publicBaseUrl, id) });
+  const authorizeUrl = buildAuthorizeUrl(oid.authorizationEndpoint, {
+    clientId: request.clientId!,
+    requestUri: requestUriFor(publicBaseUrl, id),
+    requestUriMethod: oid.requestObject.methods.includes('POST') ? 'post' : 'get',
+  });
   return { record, response: { ...common, authorizeUrl, authorizationEndpoint: oid.authorizationEndpoint } };
 }
