@@ -31,7 +31,7 @@ describe('request-object delivery policy', () => {
     expect(requestUriMethod).toBeNull();
     const refused = await post(requestUri);
     expect(refused.status).toBe(405);
-    expect(refused.headers.get('allow')).toBe('GET');
+    expect(refused.headers.get('allow')).toBe('GET, HEAD');
     expect(await refused.json()).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/GET only/) });
     expect(await status(id)).toBe('created');
     expect((await fetch(requestUri)).status).toBe(200);
@@ -40,7 +40,9 @@ describe('request-object delivery policy', () => {
   it('POST only: GET (and HEAD) answer 405, POST is served', async () => {
     const { requestUri } = await start({ methods: ['POST'] });
     expect((await fetch(requestUri)).status).toBe(405);
-    expect((await fetch(requestUri, { method: 'HEAD' })).status).toBe(405);
+    const head = await fetch(requestUri, { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('POST');
     expect((await post(requestUri)).status).toBe(200);
   });
 

@@ -31,9 +31,10 @@ export interface RequestObjectParams {
 /** 405 with the methods this instance serves the request object by (the Allow header). */
 class RequestObjectMethodNotAllowed extends AuthorizerError {
   readonly allow: string[];
-  constructor(allow: string[]) {
-    super('request.method_not_allowed', { message: `This verifier serves the request object by ${allow.join(' and ')} only.` });
-    this.allow = allow;
+  constructor(methods: string[]) {
+    super('request.method_not_allowed', { message: `This verifier serves the request object by ${methods.join(' and ')} only.` });
+    // HEAD follows GET, as for every other route.
+    this.allow = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
   }
 }
 
