@@ -15,6 +15,8 @@ export interface ServerConfig {
   apiKey: string;
   signing: SigningInput;
   redirectUri: string;
+  /** The instance's request-object delivery policy (openId4vp.requestObject); default when absent. */
+  requestObject?: { methods?: ('GET' | 'POST')[]; singleFetch?: boolean };
 }
 
 runWorker<ServerConfig, { origin: string }>(async (config) => {
@@ -32,7 +34,7 @@ runWorker<ServerConfig, { origin: string }>(async (config) => {
         signing: config.signing,
         validator: passThroughValidator(),
         verifier: passThroughVerifier(),
-        config: { openId4vp: { redirectUri: config.redirectUri } },
+        config: { openId4vp: { redirectUri: config.redirectUri, ...(config.requestObject ? { requestObject: config.requestObject } : {}) } },
       },
     ],
   });

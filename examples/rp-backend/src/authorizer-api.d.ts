@@ -124,7 +124,7 @@ export interface paths {
         };
         /**
          * Fetch the signed request object (request_uri)
-         * @description The first fetch moves the authorization from created to pending; wallets may fetch it again.
+         * @description The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405).
          */
         get: operations["getAuthorizationRequestJwt"];
         put?: never;
@@ -964,6 +964,15 @@ export interface operations {
                     "application/json": components["schemas"]["WalletError"];
                 };
             };
+            /** @description Error. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletError"];
+                };
+            };
             /** @description An internal error occurred. */
             500: {
                 headers: {
@@ -1027,6 +1036,15 @@ export interface operations {
             };
             /** @description Not found (or belongs to another instance). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletError"];
+                };
+            };
+            /** @description Error. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,7 +14,7 @@ export {
   type Clock,
 } from './config/authorizer-options.js';
 export { instanceConfigSchema, type InstanceConfig, type InstanceConfigInput, type ServiceInstanceReference } from './config/instance-config.js';
-export type { SigningInput } from './config/signing-input.js';
+export type { SigningInput, SigningOption } from './config/signing-input.js';
 export { corsConfigSchema, CORS_METHODS, type CorsConfig, type CorsConfigInput } from './config/cors-config.js';
 export { corsConfigFromEnv } from './cors/cors-config-from-env.js';
 export { resolveCorsConfig } from './cors/resolve-cors-config.js';

@@ -4,7 +4,7 @@ import type { VerifierClient } from '../model/verifier-client.js';
 import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { Logger } from '../events/logger.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
-import type { SigningInput } from './signing-input.js';
+import type { SigningOption } from './signing-input.js';
 import { instanceConfigSchema } from './instance-config.js';
 
 export interface Clock {
@@ -27,11 +27,13 @@ export const instanceOptionsSchema = v.object({
   /** Instance configuration (cors, policies, openId4vp, didMethods); defaults filled in. */
   config: instanceConfigSchema,
   /**
-   * Request-object signing key and certificate chain (see generateDevSigningKey for dev). Its key
-   * and certificates are checked in depth by the instance runtime (checkSigningInput), which
-   * reports every problem with its path.
+   * Request-object signing key and certificate chain (see generateDevSigningKey for dev), or a
+   * non-empty array of them: the first is the primary (request objects, signed DC API requests),
+   * and multi-signed DC API requests carry one signature per entry. Keys and certificates are
+   * checked in depth by the instance runtime (checkSigningIdentities), which reports every
+   * problem with its path.
    */
-  signing: v.custom<SigningInput>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor? }'),
+  signing: v.custom<SigningOption>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor?, clientIdPrefix? } or a non-empty array of them'),
   /** The `managed` validator (policies.validate.validator = {type: 'managed'}). */
   validator: v.optional(withMethods<ValidatorClient>(['validate'], 'validator')),
   /** The `managed` verifier. */

@@ -61,6 +61,27 @@ export const instanceConfigSchema = v.optional(
          * response always gets 200.
          */
         rejectedResponse: v.optional(v.picklist(['error', 'redirect']), 'error'),
+        /**
+         * How wallets may fetch the request object at `…/authorizations/{id}/jwt`. `methods`: GET
+         * and/or POST (request_uri_method=post); another method answers 405, and the authorizeUrl
+         * asks for POST only when POST is allowed. `singleFetch`: serve it once; a second fetch
+         * answers 400 `invalid_request` (defeats replay of the request object, but breaks wallets
+         * that retry a fetch whose answer they lost). Default: both methods, any number of fetches.
+         */
+        requestObject: v.optional(
+          v.object({
+            methods: v.optional(
+              v.pipe(
+                v.array(v.picklist(['GET', 'POST'], 'requestObject.methods may list only "GET" and "POST"')),
+                v.minLength(1, 'requestObject.methods must allow at least one method'),
+                v.check((list) => new Set(list).size === list.length, 'requestObject.methods must not repeat a method'),
+              ),
+              ['GET', 'POST'],
+            ),
+            singleFetch: v.optional(v.boolean(), false),
+          }),
+          {},
+        ),
         /** Require wallets posting wallet_metadata to list the client id prefix (off: many wallets omit it). */
         requireWalletClientIdPrefix: v.optional(v.boolean(), false),
         dcApi: v.optional(

@@ -34,6 +34,7 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     body: parsed,
     config: instance.config,
     signing,
+    signers: await instance.signingIdentities(),
     publicBaseUrl: ctx.publicBaseUrl,
     now,
     algorithms,

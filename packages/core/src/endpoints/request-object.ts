@@ -21,24 +21,41 @@ export type WalletParameters = v.InferOutput<typeof walletParametersSchema>;
 export const requestObjectSchema = v.pipe(v.string(), v.description('Signed request object (JAR), typ oauth-authz-req+jwt.'));
 
 export interface RequestObjectParams {
+  /** The HTTP method the wallet used; checked against the instance's `openId4vp.requestObject.methods` (in-process calls leave it out). */
+  method?: 'GET' | 'POST';
   /** JSON string as posted by the wallet (request_uri_method=post). */
   walletMetadata?: WalletParameters['wallet_metadata'];
   walletNonce?: WalletParameters['wallet_nonce'];
 }
 
+/** 405 with the methods this instance serves the request object by (the Allow header). */
+class RequestObjectMethodNotAllowed extends AuthorizerError {
+  readonly allow: string[];
+  constructor(methods: string[]) {
+    super('request.method_not_allowed', { message: `This verifier serves the request object by ${methods.join(' and ')} only.` });
+    // HEAD follows GET, as for every other route.
+    this.allow = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+  }
+}
+
 /**
- * Serve the signed request object. It may be fetched more than once (wallets retry); the first
- * fetch moves `created` → `pending`.
+ * Serve the signed request object. The first fetch moves `created` → `pending`. By default it may
+ * be fetched again (wallets retry); with `openId4vp.requestObject.singleFetch` only the fetch that
+ * wins that transition gets it. The transition is the store's compare-and-set on the record's
+ * version, so exactly one fetch wins across processes sharing a store.
  */
 export async function getRequestObject(ctx: AuthorizerContext, id: string, params: RequestObjectParams): Promise<string> {
   const record = await loadAnyInstance(ctx, id);
   // DC API requests are handed out in the creation response; there is no request_uri for them.
   if (record.request.responseMode.startsWith('dc_api')) throw new AuthorizerError('authorization.not_found');
   assertAcceptsResponse(record);
+  const instance = instanceOf(ctx, record.instanceId);
+  const delivery = instance.config.openId4vp.requestObject;
+  if (params.method !== undefined && !delivery.methods.includes(params.method)) throw new RequestObjectMethodNotAllowed(delivery.methods);
+  if (delivery.singleFetch && record.status !== 'created') throw new AuthorizerError('authorization.request_object_already_fetched');
   if (params.walletNonce !== undefined && !/^[\x21-\x7e]{1,256}$/.test(params.walletNonce)) {
     throw new AuthorizerError('request.invalid_body', { message: 'wallet_nonce must be 1-256 printable characters.' });
   }
-  const instance = instanceOf(ctx, record.instanceId);
   const walletMetadata = parseWalletMetadataParam(params.walletMetadata);
   const algorithms = acceptedAlgorithms(instance.verifier, record.request.profile);
   if (walletMetadata) {
@@ -61,8 +78,13 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
     now: ctx.clock.now(),
     algorithms,
   });
-  // A lost race here only means another fetch already moved it to pending.
-  if (record.status === 'created') await commit(ctx, record, { status: 'pending' });
+  if (record.status === 'created' && !(await commit(ctx, record, { status: 'pending' })) && delivery.singleFetch) {
+    // Lost the compare-and-set: another fetch (or a response, or the expiry) changed the record first.
+    const current = await loadAnyInstance(ctx, id);
+    assertAcceptsResponse(current);
+    throw new AuthorizerError('authorization.request_object_already_fetched');
+  }
+  // Without singleFetch a lost race only means another fetch already moved it to pending.
   return jwt;
 }
 
@@ -70,15 +92,19 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
 export async function serveRequestObject({ ctx, request, params }: EndpointInput, form?: Record<string, string>): Promise<CoreResponse> {
   const walletMetadata = form?.wallet_metadata ?? request.query.get('wallet_metadata') ?? undefined;
   const walletNonce = form?.wallet_nonce ?? request.query.get('wallet_nonce') ?? undefined;
-  const jwt = await getRequestObject(ctx, params[0]!, { ...(walletMetadata !== undefined ? { walletMetadata } : {}), ...(walletNonce !== undefined ? { walletNonce } : {}) });
+  const method = request.method.toUpperCase() === 'POST' ? 'POST' : 'GET';
+  const jwt = await getRequestObject(ctx, params[0]!, { method, ...(walletMetadata !== undefined ? { walletMetadata } : {}), ...(walletNonce !== undefined ? { walletNonce } : {}) });
   return { status: 200, headers: [['content-type', 'application/oauth-authz-req+jwt'], ['cache-control', 'no-store']], body: jwt };
 }
 
 export const requestObjectResponses = {
   200: { description: 'The signed request object.', contentType: 'application/oauth-authz-req+jwt', schema: requestObjectSchema },
 } as const;
-/** 400: malformed wallet parameters, HAIP wallet metadata, an expired or answered authorization. */
-export const requestObjectErrors = [400, 404, 503] as const;
+/**
+ * 400: malformed wallet parameters, HAIP wallet metadata, an expired or answered authorization, a
+ * second fetch under singleFetch. 405: a method the instance does not serve the request object by.
+ */
+export const requestObjectErrors = [400, 404, 405, 503] as const;
 
 export const getRequestObjectEndpoint = defineEndpoint({
   operationId: 'getAuthorizationRequestJwt',
@@ -87,7 +113,8 @@ export const getRequestObjectEndpoint = defineEndpoint({
   path: '/openid4/vp/v1_0/authorizations/{authorizationId}/jwt',
   audience: 'wallet',
   summary: 'Fetch the signed request object (request_uri)',
-  description: 'The first fetch moves the authorization from created to pending; wallets may fetch it again.',
+  description:
+    'The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405).',
   pathParams: AUTHORIZATION_ID,
   query: walletParametersSchema,
   responses: requestObjectResponses,

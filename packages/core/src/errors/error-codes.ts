@@ -71,6 +71,11 @@ export const CODES = {
   'authorization.expired': http(400, 'invalid_request', 'The authorization has expired.'),
   'authorization.already_answered': http(400, 'invalid_request', 'A response for this authorization was already received.'),
   'authorization.not_awaiting_response': http(400, 'invalid_request', 'The request object of this authorization was never fetched; no response is expected yet.'),
+  'authorization.request_object_already_fetched': http(
+    400,
+    'invalid_request',
+    'The request object of this authorization was already fetched, and this verifier serves it only once; start a new presentation at the verifier.',
+  ),
   'trust_anchor.not_configured': http(404, 'invalid_request', 'No trust anchor is configured for this instance (signing.trustAnchor).'),
   'authorization.wrong_response_mode': http(400, 'invalid_request', 'The response was sent to an endpoint that does not match the requested response mode.'),
   'authorization.state_mismatch': http(400, 'invalid_request', 'The state does not match the authorization.'),

@@ -15,4 +15,8 @@ describe('buildAuthorizeUrl', () => {
     expect(buildAuthorizeUrl('https://wallet.example/authorize?x=1', p)).toBe(`https://wallet.example/authorize?x=1&${query}`);
     expect(buildAuthorizeUrl('https://wallet.example/authorize?', p)).toBe(`https://wallet.example/authorize?${query}`);
   });
+
+  it('leaves request_uri_method out when the request object is served by GET only (GET is the default)', () => {
+    expect(buildAuthorizeUrl('openid4vp:', { ...p, requestUriMethod: 'get' })).toBe(`openid4vp://?${query.replace('&request_uri_method=post', '')}`);
+  });
 });

@@ -7,7 +7,7 @@ import { buildDigitalCredentialGetRequest, type DigitalCredentialGetRequest } fr
 import { generateEncryptionKey } from './encryption-key.js';
 import { randomId } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { clientIdFor, type SigningMaterial } from './signing-material.js';
+import { clientIdFor, type SigningIdentity, type SigningMaterial } from './signing-material.js';
 
 export type { CreateAuthorizationResponse, DirectPostAuthorizationResponse, DcApiAuthorizationResponse } from '../model/created-authorization.js';
 import type { CreateAuthorizationResponse } from '../model/created-authorization.js';
@@ -27,6 +27,8 @@ export async function buildAuthorization(args: {
   body: CreateAuthorizationBody;
   config: InstanceConfig;
   signing: SigningMaterial;
+  /** Every signing identity of the instance, primary first (multi-signed DC API requests). */
+  signers?: SigningIdentity[];
   publicBaseUrl: string;
   now: number;
   /** The verifier's accepted algorithms (acceptedAlgorithms); default ES256 only. */
@@ -86,9 +88,20 @@ export async function buildAuthorization(args: {
 
   const common = { authorizationId: id, expiresAt: new Date(record.expiresAt).toISOString(), nonce: request.nonce };
   if (dcApi) {
-    const digitalCredentialGetRequest = await buildDigitalCredentialGetRequest({ record, signing, config, now, ...(algorithms ? { algorithms } : {}) });
+    const digitalCredentialGetRequest = await buildDigitalCredentialGetRequest({
+      record,
+      signing,
+      ...(args.signers ? { signers: args.signers } : {}),
+      config,
+      now,
+      ...(algorithms ? { algorithms } : {}),
+    });
     return { record, response: { ...common, digitalCredentialGetRequest, responseUrl: responseUriFor(publicBaseUrl, id, body.responseMode) } };
   }
-  const authorizeUrl = buildAuthorizeUrl(oid.authorizationEndpoint, { clientId: request.clientId!, requestUri: requestUriFor(publicBaseUrl, id) });
+  const authorizeUrl = buildAuthorizeUrl(oid.authorizationEndpoint, {
+    clientId: request.clientId!,
+    requestUri: requestUriFor(publicBaseUrl, id),
+    requestUriMethod: oid.requestObject.methods.includes('POST') ? 'post' : 'get',
+  });
   return { record, response: { ...common, authorizeUrl, authorizationEndpoint: oid.authorizationEndpoint } };
 }

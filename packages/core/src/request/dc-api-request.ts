@@ -3,7 +3,7 @@ import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './request-object.js';
-import type { SigningMaterial } from './signing-material.js';
+import type { SigningIdentity, SigningMaterial } from './signing-material.js';
 
 export type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../model/created-authorization.js';
 import type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../model/created-authorization.js';
@@ -15,6 +15,8 @@ import type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../m
 export async function buildDigitalCredentialGetRequest(args: {
   record: AuthorizationRecord;
   signing: SigningMaterial;
+  /** Multi-signed requests: every identity, primary first. Default: the primary alone, under the record's client_id. */
+  signers?: SigningIdentity[];
   config: InstanceConfig;
   now: number;
   algorithms?: SupportedAlgorithms;
@@ -39,5 +41,6 @@ export async function buildDigitalCredentialGetRequest(args: {
   }
   const objectArgs = { record, signing, config, now, ...(algorithms ? { algorithms } : {}) };
   if (protocol === 'openid4vp-v1-signed') return { protocol, data: { request: await signRequestObject(objectArgs) } };
-  return { protocol, data: await signMultiSignedRequestObject(objectArgs) };
+  const signers = args.signers ?? [{ material: signing, clientId: r.clientId! }];
+  return { protocol, data: await signMultiSignedRequestObject({ ...objectArgs, signers }) };
 }

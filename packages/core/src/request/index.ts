@@ -1,6 +1,17 @@
 // Public API of the request side. Internal helpers (pointers, tokens) stay unexported to keep
 // the package surface small and free of name clashes with other barrels.
-export { checkSigningInput, loadSigningMaterial, clientIdFor, type SigningInput, type SigningMaterial } from './signing-material.js';
+export {
+  checkSigningInput,
+  checkSigningIdentities,
+  loadSigningMaterial,
+  loadSigningIdentities,
+  clientIdFor,
+  type ClientIdPrefix,
+  type SigningIdentity,
+  type SigningInput,
+  type SigningOption,
+  type SigningMaterial,
+} from './signing-material.js';
 export {
   createAuthorizationBodySchema,
   parseCreateAuthorizationBody,

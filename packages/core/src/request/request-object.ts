@@ -3,7 +3,7 @@ import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
-import type { SigningMaterial } from './signing-material.js';
+import type { SigningIdentity, SigningMaterial } from './signing-material.js';
 
 /** JOSE `typ` of a request object (OpenID4VP 1.0 section 5; wallets reject anything else). */
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
@@ -78,18 +78,23 @@ export interface MultiSignedRequest {
 
 /**
  * Multi-signed DC API request: client_id and verifier_info live only in each signature's
- * protected header, never in the shared payload. One signature per signing material.
+ * protected header, never in the shared payload. One signature per signing identity, each with
+ * its own client_id and x5c, so a wallet that trusts any one of them can verify the request.
  */
-export async function signMultiSignedRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<MultiSignedRequest> {
-  const { client_id: clientId, verifier_info: verifierInfo, ...payload } = requestObjectPayload(args);
+export async function signMultiSignedRequestObject(args: RequestObjectArgs & { signers: SigningIdentity[] }): Promise<MultiSignedRequest> {
+  if (args.signers.length === 0) throw new TypeError('signMultiSignedRequestObject needs at least one signing identity');
+  // The record's client_id is the primary's; each signature names its own instead.
+  const { client_id: _primary, verifier_info: verifierInfo, ...payload } = requestObjectPayload(args);
   const jws = new GeneralSign(encoder.encode(JSON.stringify(payload)));
-  jws.addSignature(args.signing.privateKey).setProtectedHeader({
-    alg: args.signing.alg,
-    typ: REQUEST_OBJECT_TYP,
-    x5c: args.signing.x5c,
-    ...(clientId !== undefined ? { client_id: clientId } : {}),
-    ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}),
-  });
+  for (const { material, clientId } of args.signers) {
+    jws.addSignature(material.privateKey).setProtectedHeader({
+      alg: material.alg,
+      typ: REQUEST_OBJECT_TYP,
+      x5c: material.x5c,
+      client_id: clientId,
+      ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}),
+    });
+  }
   const signed = await jws.sign();
   return { payload: signed.payload, signatures: signed.signatures.map((s) => ({ protected: s.protected!, signature: s.signature })) };
 }

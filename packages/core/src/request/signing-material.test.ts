@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/config-error.js';
 import { x509Hash } from '../crypto/x509-hash.js';
 import { generateDevSigningKey } from '../dev/dev-signing-key.js';
-import { checkSigningInput, clientIdFor, loadSigningMaterial, type SigningInput } from './signing-material.js';
+import { checkSigningIdentities, checkSigningInput, clientIdFor, loadSigningIdentities, loadSigningMaterial, type SigningInput } from './signing-material.js';
 import { selfSignedSigningInput } from './__fixtures__/request-fixtures.js';
 
 let dev: Awaited<ReturnType<typeof generateDevSigningKey>>;
@@ -105,5 +105,35 @@ describe('clientIdFor', () => {
     expect(clientIdFor('x509_hash', m)).toBe(`x509_hash:${x509Hash(m.x5c[0]!)}`);
     expect(clientIdFor('x509_san_dns', m)).toBe('x509_san_dns:verifier.example');
     expect(() => clientIdFor('x509_san_dns', { ...m, dnsNames: [] })).toThrow(ConfigError);
+  });
+});
+
+describe('checkSigningIdentities and loadSigningIdentities', () => {
+  it('keeps the single-object form: one identity under the instance prefix', async () => {
+    const inputs = checkSigningIdentities(dev.signing, 'x509_hash');
+    expect(inputs).toEqual([dev.signing]);
+    const [primary] = await loadSigningIdentities(inputs, 'x509_hash');
+    expect(primary?.clientId).toBe(`x509_hash:${primary?.material.x509Hash}`);
+  });
+
+  it('loads several identities primary first, each under its own prefix (the same key as x509_hash and x509_san_dns)', async () => {
+    const inputs = checkSigningIdentities([dev.signing, { ...dev.signing, clientIdPrefix: 'x509_san_dns' }], 'x509_hash');
+    const identities = await loadSigningIdentities(inputs, 'x509_hash');
+    expect(identities.map((i) => i.clientId)).toEqual([expect.stringMatching(/^x509_hash:/), 'x509_san_dns:verifier.example']);
+  });
+
+  it('reports every problem with its array path: a broken entry, an empty list, a duplicate client_id', () => {
+    expect(issuesOf(() => checkSigningIdentities([], 'x509_hash', 'instances.0.signing'))).toEqual([{ path: 'instances.0.signing', message: 'must list at least one signing identity' }]);
+    const issues = issuesOf(() => checkSigningIdentities([dev.signing, { ...dev.signing, certificateChain: [] }, dev.signing], 'x509_hash', 's'));
+    expect(issues.map((i) => i.path)).toEqual(['s.1.certificateChain', 's.2']);
+    expect(issues[1]?.message).toMatch(/same client_id as identity 0/);
+  });
+
+  it('refuses x509_san_dns for a leaf without a dNSName, an unknown prefix, and a primary prefix that differs from the instance setting', async () => {
+    const noDns = await selfSignedSigningInput('');
+    const extra = await generateDevSigningKey();
+    expect(issuesOf(() => checkSigningIdentities([dev.signing, { ...extra.signing, clientIdPrefix: 'x509_san_dns' }, { ...noDns, clientIdPrefix: 'x509_san_dns' }], 'x509_hash', 's')).map((i) => i.path)).toContain('s.2.certificateChain.0');
+    expect(issuesOf(() => checkSigningIdentities([dev.signing, { ...extra.signing, clientIdPrefix: 'did' as never }], 'x509_hash', 's'))[0]?.path).toBe('s.1.clientIdPrefix');
+    expect(issuesOf(() => checkSigningIdentities({ ...dev.signing, clientIdPrefix: 'x509_san_dns' }, 'x509_hash'))[0]?.path).toBe('signing.clientIdPrefix');
   });
 });

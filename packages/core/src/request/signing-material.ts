@@ -2,9 +2,12 @@ import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { importJWK } from 'jose';
 import { ConfigError } from '../errors/config-error.js';
 import { certificateDer, x509Hash } from '../crypto/x509-hash.js';
-import type { SigningInput } from '../config/signing-input.js';
+import type { SigningInput, SigningOption } from '../config/signing-input.js';
 
-export type { SigningInput } from '../config/signing-input.js';
+export type { SigningInput, SigningOption } from '../config/signing-input.js';
+
+export type ClientIdPrefix = 'x509_hash' | 'x509_san_dns';
+const CLIENT_ID_PREFIXES: readonly ClientIdPrefix[] = ['x509_hash', 'x509_san_dns'];
 
 /** Signing material ready for use; derived once from a SigningInput. */
 export interface SigningMaterial {
@@ -92,6 +95,9 @@ function parse(input: unknown, path: string): { input: SigningInput; parsed: Par
       if (cert) chain.push(cert);
     });
   }
+  if (raw.clientIdPrefix !== undefined && !CLIENT_ID_PREFIXES.includes(raw.clientIdPrefix as ClientIdPrefix)) {
+    issues.push({ path: join(path, 'clientIdPrefix'), message: 'must be "x509_hash" or "x509_san_dns"' });
+  }
   let anchor: X509Certificate | undefined;
   if (raw.trustAnchor !== undefined) anchor = parseCertificate(raw.trustAnchor, join(path, 'trustAnchor'), issues);
 
@@ -163,8 +169,67 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
   };
 }
 
+/** One signing identity of an instance: its material and the client_id it signs under. */
+export interface SigningIdentity {
+  material: SigningMaterial;
+  clientId: string;
+}
+
+/**
+ * Validate an instance's `signing` option (one identity or a non-empty array) at construction:
+ * each identity as {@link checkSigningInput}, an x509_san_dns identity needs a dNSName SAN, the
+ * primary's prefix may only repeat `defaultPrefix`, and no two identities share a client_id
+ * (a wallet could not tell their signatures apart). Returns the identities, primary first.
+ */
+export function checkSigningIdentities(input: unknown, defaultPrefix: ClientIdPrefix, path = 'signing'): SigningInput[] {
+  const list = Array.isArray(input) ? input : [input];
+  if (list.length === 0) throw new ConfigError('Invalid signing material:', [{ path, message: 'must list at least one signing identity' }]);
+  const issues: Issue[] = [];
+  const seen = new Map<string, number>();
+  const checked: SigningInput[] = [];
+  list.forEach((entry, i) => {
+    const at = Array.isArray(input) ? join(path, i) : path;
+    let parsed: ReturnType<typeof parse>;
+    try {
+      parsed = parse(entry, at);
+    } catch (error) {
+      if (error instanceof ConfigError) issues.push(...error.issues);
+      else throw error;
+      return;
+    }
+    checked.push(parsed.input);
+    const prefix = parsed.input.clientIdPrefix ?? defaultPrefix;
+    if (i === 0 && prefix !== defaultPrefix) {
+      issues.push({ path: join(at, 'clientIdPrefix'), message: `the primary identity signs under openId4vp.clientIdPrefix (${defaultPrefix}); set that instead` });
+      return;
+    }
+    const leaf = parsed.parsed.chain[0]!;
+    const dns = dnsNamesOf(leaf)[0];
+    if (prefix === 'x509_san_dns' && !dns) {
+      issues.push({ path: join(at, 'certificateChain.0'), message: 'the x509_san_dns client id prefix needs a leaf certificate with a dNSName subjectAltName' });
+      return;
+    }
+    const clientId = prefix === 'x509_hash' ? `x509_hash:${x509Hash(new Uint8Array(leaf.raw))}` : `x509_san_dns:${dns}`;
+    const earlier = seen.get(clientId);
+    if (earlier !== undefined) issues.push({ path: at, message: `signs under the same client_id as identity ${earlier} (${clientId})` });
+    else seen.set(clientId, i);
+  });
+  if (issues.length > 0) throw new ConfigError('Invalid signing material:', issues);
+  return checked;
+}
+
+/** Load checked identities (see checkSigningIdentities): material and client_id each, primary first. */
+export async function loadSigningIdentities(inputs: SigningInput[], defaultPrefix: ClientIdPrefix): Promise<SigningIdentity[]> {
+  return Promise.all(
+    inputs.map(async (input) => {
+      const material = await loadSigningMaterial(input);
+      return { material, clientId: clientIdFor(input.clientIdPrefix ?? defaultPrefix, material) };
+    }),
+  );
+}
+
 /** The client_id for a prefix: `x509_hash:<hash>` or `x509_san_dns:<first dNSName of the leaf>`. */
-export function clientIdFor(prefix: 'x509_hash' | 'x509_san_dns', m: SigningMaterial): string {
+export function clientIdFor(prefix: ClientIdPrefix, m: SigningMaterial): string {
   if (prefix === 'x509_hash') return `x509_hash:${m.x509Hash}`;
   const dns = m.dnsNames[0];
   if (!dns) throw new ConfigError('Invalid signing material:', [{ path: 'signing.certificateChain.0', message: 'the x509_san_dns client id prefix needs a leaf certificate with a dNSName subjectAltName' }]);

@@ -3,7 +3,7 @@ import type { VerifierClient } from '../model/verifier-client.js';
 import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
-import { checkSigningInput, loadSigningMaterial, type SigningInput, type SigningMaterial } from '../request/signing-material.js';
+import { checkSigningIdentities, loadSigningIdentities, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
 
 /** One instance, validated and ready: config parsed, keys hashed, clients resolved. */
@@ -14,7 +14,10 @@ export interface InstanceRuntime {
   validator: ValidatorClient | undefined;
   /** `undefined` when verify is skipped. */
   verifier: VerifierClient | undefined;
+  /** The primary signing identity's material (request objects, signed DC API requests, trust anchor). */
   signing(): Promise<SigningMaterial>;
+  /** Every signing identity, primary first: one signature each in a multi-signed DC API request. */
+  signingIdentities(): Promise<SigningIdentity[]>;
   /**
    * Lifetime of a claim on a wallet response (counted from the claim, not from expiresAt): the
    * slowest client timeout plus a margin for the store writes. A claim still undecided after it
@@ -38,12 +41,14 @@ export function createInstanceRuntime(
 ): InstanceRuntime {
   const where = `instances[${index}] (${options.id})`;
   const { config } = options;
-  const signingInput: SigningInput = checkSigningInput(options.signing, `instances.${index}.signing`);
+  // Checked now (fail fast); the keys are imported on first use.
+  const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
   const keyDigests = options.apiKeys.map(sha256Digest);
   const { validate, verify } = config.policies;
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
   const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
-  let material: Promise<SigningMaterial> | undefined;
+  let identities: Promise<SigningIdentity[]> | undefined;
+  const loadIdentities = () => (identities ??= loadSigningIdentities(signingInputs, config.openId4vp.clientIdPrefix));
   // validate and verify run in parallel; each call is bounded by its own timeout. The margin covers
   // format parsing and the few store writes around the calls (each bounded by the store's own timeout).
   const claimGraceMs = Math.max(validate.timeoutMs, verify.timeoutMs) + CLAIM_MARGIN_MS;
@@ -55,7 +60,8 @@ export function createInstanceRuntime(
     recordTtlMs: config.openId4vp.expiresAfter + claimGraceMs + Math.max(config.openId4vp.retention, config.openId4vp.responseCodeTtl),
     validator,
     verifier,
-    signing: () => (material ??= loadSigningMaterial(signingInput)),
+    signing: async () => (await loadIdentities())[0]!.material,
+    signingIdentities: loadIdentities,
     acceptsApiKey(presented) {
       // Check every key (no early exit) so timing does not reveal which one matched.
       let ok = false;

@@ -112,22 +112,41 @@ export class RequestObjectFetchError extends Error {
 
 /** typ, alg and the HAIP chain rules (leaf not self-signed, no trust anchor in x5c). */
 export async function checkRequestObjectHeader(requestObject: string, trustAnchors?: string[]): Promise<string[]> {
-  const header = decodeProtectedHeader(requestObject);
-  if (header.typ !== 'oauth-authz-req+jwt') throw new Error(`test wallet: request object typ is ${header.typ}`);
-  if (header.alg !== 'ES256') throw new Error(`test wallet: request object alg is ${header.alg}`);
-  const x5c = header.x5c;
-  if (!Array.isArray(x5c) || x5c.length === 0) throw new Error('test wallet: request object has no x5c');
-  const chain = x5c.map((entry) => new x509.X509Certificate(Buffer.from(entry, 'base64')));
-  if (await chain[0]!.isSelfSigned()) throw new Error('test wallet: request object leaf certificate is self-signed');
-  if (trustAnchors) {
-    const anchors = trustAnchors.map((anchor) => new x509.X509Certificate(anchor));
-    if (chain.some((cert) => anchors.some((anchor) => anchor.equal(cert)))) throw new Error('test wallet: x5c contains the trust anchor');
-    const top = chain.at(-1)!;
-    let trusted = false;
-    for (const anchor of anchors) if (await top.verify({ publicKey: anchor.publicKey, signatureOnly: true })) trusted = true;
-    if (!trusted) throw new Error('test wallet: request object chain does not lead to a trusted verifier root');
-  }
+  const { x5c, trusted } = await checkSignerHeader(decodeProtectedHeader(requestObject), trustAnchors);
+  if (!trusted) throw new Error('test wallet: request object chain does not lead to a trusted verifier root');
   return x5c;
+}
+
+/**
+ * The checks of one signature's protected header: typ, ES256, an x5c whose leaf is not
+ * self-signed and which holds no trust anchor. `trusted` says whether the chain leads to one of
+ * `trustAnchors` (always true without anchors: trust any signer).
+ */
+export async function checkSignerHeader(header: Record<string, unknown>, trustAnchors?: string[]): Promise<{ x5c: string[]; trusted: boolean }> {
+  if (header.typ !== 'oauth-authz-req+jwt') throw new Error(`test wallet: request object typ is ${String(header.typ)}`);
+  if (header.alg !== 'ES256') throw new Error(`test wallet: request object alg is ${String(header.alg)}`);
+  const x5c = header.x5c;
+  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((e) => typeof e === 'string')) throw new Error('test wallet: request object has no x5c');
+  const chain = (x5c as string[]).map((entry) => new x509.X509Certificate(Buffer.from(entry, 'base64')));
+  if (await chain[0]!.isSelfSigned()) throw new Error('test wallet: request object leaf certificate is self-signed');
+  if (!trustAnchors) return { x5c: x5c as string[], trusted: true };
+  const anchors = trustAnchors.map((anchor) => new x509.X509Certificate(anchor));
+  if (chain.some((cert) => anchors.some((anchor) => anchor.equal(cert)))) throw new Error('test wallet: x5c contains the trust anchor');
+  const top = chain.at(-1)!;
+  let trusted = false;
+  for (const anchor of anchors) if (await top.verify({ publicKey: anchor.publicKey, signatureOnly: true })) trusted = true;
+  return { x5c: x5c as string[], trusted };
+}
+
+/** Whether a client_id is bound to an x5c leaf: `x509_hash` = SHA-256 of its DER, `x509_san_dns` = one of its dNSName SANs. */
+export function clientIdMatchesLeaf(clientId: string, x5c: string[]): boolean {
+  const der = Buffer.from(x5c[0]!, 'base64');
+  if (clientId.startsWith('x509_hash:')) return clientId === `x509_hash:${createHash('sha256').update(der).digest('base64url')}`;
+  if (clientId.startsWith('x509_san_dns:')) {
+    const san = new x509.X509Certificate(der).getExtension(x509.SubjectAlternativeNameExtension);
+    return san?.names.items.some((name) => name.type === 'dns' && name.value === clientId.slice('x509_san_dns:'.length)) ?? false;
+  }
+  return false;
 }
 
 /** Typed view of verified request parameters. */

@@ -42,8 +42,10 @@ export interface ReceivedRequest {
   walletNonce?: string;
   /** The signed request object as received. */
   requestObject?: string;
-  /** `x5c` of the request object (standard base64 DER). */
+  /** `x5c` of the request object (standard base64 DER); multi-signed: of the trusted signature used. */
   x5c?: string[];
+  /** Multi-signed DC API requests: every signature as checked (client_id, x5c, trusted by this wallet). */
+  signatures?: { clientId: string; x5c: string[]; trusted: boolean }[];
 }
 
 /** True for DC API response modes, where the audience is `origin:<origin>`. */
