@@ -120,7 +120,7 @@ function rpClient(baseUrl: string) {
     status: async (id: string) => (await ok<{ status: string }>('GET', `${V1}/authorizations/${id}/status`)).status,
     policyResponse: async (id: string) => (await ok<{ data: PolicyResultView[] }>('GET', `${V1}/authorizations/${id}/policy-response`)).data,
     credentials: async (id: string) =>
-      (await ok<{ credentials: { path: (string | number)[]; format: string; credentialType: string; claims: Record<string, unknown> }[] }>('GET', `${V1}/authorizations/${id}/credentials`)).credentials,
+      (await ok<{ credentials: { path: (string | number)[]; format: string; credentialType: string; claims: Record<string, unknown>; namespaces?: Record<string, Record<string, unknown>> }[] }>('GET', `${V1}/authorizations/${id}/credentials`)).credentials,
     resolve: (responseCode: string) => call('POST', `${V1}/response-code/resolve`, { response_code: responseCode }),
     dcApi: (id: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown) => call('POST', `${V1}/${id}/${mode}`, body),
   };
