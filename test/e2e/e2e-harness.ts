@@ -2,7 +2,7 @@
 // 127.0.0.1, the local verifier and validator trusting a test issuer, and a small RP client.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Authorizer, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
+import { type Authorizer, type InstanceConfigInput, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { type RespondOptions, type TestIssuer, type TestWallet, createTestIssuer } from '@vp-authorizer/testing';
 
@@ -47,7 +47,9 @@ async function bridge(authorizer: () => Authorizer, req: IncomingMessage, res: S
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 
-export async function startE2eEnvironment(options: { issuer?: TestIssuer; trustAnchors?: string[] } = {}): Promise<E2eEnvironment> {
+export async function startE2eEnvironment(
+  options: { issuer?: TestIssuer; trustAnchors?: string[]; openId4vp?: NonNullable<NonNullable<InstanceConfigInput>['openId4vp']> } = {},
+): Promise<E2eEnvironment> {
   const issuer = options.issuer ?? (await createTestIssuer());
   const trustAnchors = options.trustAnchors ?? [issuer.rootCertificatePem];
   let authorizer: Authorizer | undefined;
@@ -71,7 +73,7 @@ export async function startE2eEnvironment(options: { issuer?: TestIssuer; trustA
         apiKeys: [API_KEY],
         signing: dev.signing,
         // Unsigned DC API responses are only accepted from these origins (see dc-api.test.ts).
-        config: { openId4vp: { redirectUri: RP_CALLBACK, dcApi: { allowedOrigins: ['https://rp.example'] } } },
+        config: { openId4vp: { redirectUri: RP_CALLBACK, dcApi: { allowedOrigins: ['https://rp.example'] }, ...options.openId4vp } },
         validator: localValidator({ trustedIssuers: trustAnchors }),
         // The test issuer's status list server is plain http on 127.0.0.1; production stays https-only.
         verifier: localVerifier({ trustAnchors, outboundFetch: { dangerouslyAllowAnyDestination: true } }),
