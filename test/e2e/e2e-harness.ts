@@ -54,7 +54,7 @@ export async function startE2eEnvironment(
     /** More signing identities after the generated primary (multi-signed DC API requests). */
     additionalSigning?: SigningInput[];
     /** Merged over the instance's openId4vp settings. */
-    openId4vp?: NonNullable<InstanceConfigInput>['openId4vp'];
+    openId4vp?: NonNullable<NonNullable<InstanceConfigInput>['openId4vp']>;
   } = {},
 ): Promise<E2eEnvironment> {
   const issuer = options.issuer ?? (await createTestIssuer());
@@ -129,7 +129,7 @@ function rpClient(baseUrl: string) {
     status: async (id: string) => (await ok<{ status: string }>('GET', `${V1}/authorizations/${id}/status`)).status,
     policyResponse: async (id: string) => (await ok<{ data: PolicyResultView[] }>('GET', `${V1}/authorizations/${id}/policy-response`)).data,
     credentials: async (id: string) =>
-      (await ok<{ credentials: { path: (string | number)[]; format: string; credentialType: string; claims: Record<string, unknown> }[] }>('GET', `${V1}/authorizations/${id}/credentials`)).credentials,
+      (await ok<{ credentials: { path: (string | number)[]; format: string; credentialType: string; claims: Record<string, unknown>; namespaces?: Record<string, Record<string, unknown>> }[] }>('GET', `${V1}/authorizations/${id}/credentials`)).credentials,
     resolve: (responseCode: string) => call('POST', `${V1}/response-code/resolve`, { response_code: responseCode }),
     dcApi: (id: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown) => call('POST', `${V1}/${id}/${mode}`, body),
   };

@@ -30,8 +30,14 @@ describe('mdoc mDL over direct_post.jwt', () => {
     expect(flow.status).toBe('authorized');
     const credentials = await env.rp.credentials(flow.created.authorizationId);
     expect(credentials).toHaveLength(1);
-    expect(credentials[0]).toMatchObject({ format: 'mso_mdoc', credentialType: MDL_DOCTYPE, claims: { [MDL_NS]: { family_name: 'Mustermann', given_name: 'Erika' } } });
-    expect((credentials[0]!.claims[MDL_NS] as Record<string, unknown>).document_number).toBeUndefined();
+    expect(credentials[0]).toMatchObject({
+      format: 'mso_mdoc',
+      credentialType: MDL_DOCTYPE,
+      claims: { family_name: 'Mustermann', given_name: 'Erika' },
+      namespaces: { [MDL_NS]: { family_name: 'Mustermann', given_name: 'Erika' } },
+    });
+    expect(credentials[0]!.claims.document_number).toBeUndefined();
+    expect(credentials[0]!.namespaces![MDL_NS]!.document_number).toBeUndefined();
     expect((await env.rp.resolve(responseCodeOf(flow.result.body))).body).toEqual({ authorization_id: flow.created.authorizationId, status: 'authorized' });
   });
 

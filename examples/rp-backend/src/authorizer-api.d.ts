@@ -382,6 +382,11 @@ export interface components {
             claims: {
                 [key: string]: unknown;
             };
+            namespaces?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
         };
     };
     responses: never;

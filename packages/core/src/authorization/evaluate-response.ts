@@ -1,5 +1,5 @@
 import type { PolicyError, PolicyResult } from '../model/policy-result.js';
-import { errorTypeUrl, isCode, policyProblem, type PolicyCode } from '../errors/error-codes.js';
+import { CODES, errorTypeUrl, isCode, policyProblem, type PolicyCode, type PolicyCodeEntry } from '../errors/error-codes.js';
 import type { SessionTranscriptInput } from '../model/verifier-client.js';
 import type { ExtractedCredential } from '../model/extracted-credential.js';
 import { runFormatPolicy } from '../formats/policy/run-format-policy.js';
@@ -106,10 +106,24 @@ export async function evaluateResponse(instance: InstanceRuntime, record: Author
       policyResults.push({ path: [], policy: outcome.failure.code === 'validate.unexpected_error' ? 'validate' : 'verify', service: 'authorizer', error: outcome.failure });
     }
   }
-  const firstFailure = firstError(policyResults);
-  if (failed) return { status: 'error', policyResults, credentials: [], ...firstFailure };
-  if (firstFailure.error) return { status: 'rejected', policyResults, credentials: [], ...firstFailure };
-  return { status: 'authorized', policyResults, credentials: format.credentials };
+  const ordered = rootCausesFirst(policyResults);
+  const firstFailure = firstError(ordered);
+  if (failed) return { status: 'error', policyResults: ordered, credentials: [], ...firstFailure };
+  if (firstFailure.error) return { status: 'rejected', policyResults: ordered, credentials: [], ...firstFailure };
+  return { status: 'authorized', policyResults: ordered, credentials: format.credentials };
+}
+
+const isDerived = (code: string | undefined): boolean => isCode(code) && (CODES[code] as Partial<PolicyCodeEntry>).derived === true;
+
+/**
+ * Failures before passes, and root causes before the failures they cause (codes marked `derived`
+ * in the table, such as `credential_query.unsatisfied` after an untrusted issuer), so that a
+ * person reading `policy-response` from the top, or the summary error, sees why first. The order
+ * within each group is kept (Array.prototype.sort is stable).
+ */
+function rootCausesFirst(results: PolicyResult[]): PolicyResult[] {
+  const rank = (r: PolicyResult) => (r.error === undefined ? 2 : isDerived(r.error.code) ? 1 : 0);
+  return [...results].sort((a, b) => rank(a) - rank(b));
 }
 
 function firstError(results: PolicyResult[]): { error?: PolicyError } {

@@ -82,6 +82,17 @@ export const instanceConfigSchema = v.optional(
           }),
           {},
         ),
+        transactionData: v.optional(
+          v.object({
+            /**
+             * Refuse (400) `transaction_data` entries without `credential_ids`, as OpenID4VP 1.0
+             * section 5.1 requires them. Off by default: clients of the hosted API send such
+             * entries, and each is bound to every credential query of its request instead.
+             */
+            requireCredentialIds: v.optional(v.boolean(), false),
+          }),
+          {},
+        ),
         /** Require wallets posting wallet_metadata to list the client id prefix (off: many wallets omit it). */
         requireWalletClientIdPrefix: v.optional(v.boolean(), false),
         dcApi: v.optional(

@@ -23,7 +23,7 @@ export type CreateAuthorizationRequest = v.InferInput<typeof createAuthorization
 
 /** Validate the body (all problems at once), enforce HAIP, store the record, answer the 201 body. */
 export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<CreateAuthorizationResponse> {
-  const parsed = parseCreateAuthorizationBody(body);
+  const parsed = parseCreateAuthorizationBody(body, { requireTransactionDataCredentialIds: instance.config.openId4vp.transactionData.requireCredentialIds });
   const signing = await instance.signing();
   const algorithms = acceptedAlgorithms(instance.verifier, parsed.profile);
   if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signing, algorithms });

@@ -17,6 +17,31 @@
 /** The base of every problem `type` URL; the code follows it. Declared once, here. */
 export const ERROR_TYPE_BASE = 'https://vp-authorizer.dev/errors/';
 
+/**
+ * The hosted API's error names: the slugs of its error pages (`vidosType`) and the names of its
+ * authorizer policy errors (wire-api section 4).
+ */
+export type HostedErrorName =
+  | 'credential-query-evaluation'
+  | 'credential-query-format'
+  | 'credential-query-unsupported'
+  | 'invalid-format'
+  | 'not-allowed-by-configuration'
+  | 'proof-cryptographic-error'
+  | 'proof-resolve-issuer'
+  | 'proof-unsupported-feature'
+  | 'proof-verification-failed'
+  | 'trusted-issuer-configuration-invalid'
+  | 'trusted-issuer-unsupported'
+  | 'trusted-issuer-untrusted'
+  | 'trusted-issuer-validation-error'
+  | 'unexpected-error'
+  | 'unsupported-format'
+  | 'validate-failed'
+  | 'unexpected-validate-error'
+  | 'verify-failed'
+  | 'unexpected-verify-error';
+
 export type OAuthErrorValue = 'invalid_request' | 'invalid_client' | 'server_error' | 'temporarily_unavailable';
 /** Who puts a policy code into a PolicyResult. */
 export type PolicyProducer = 'authorizer' | 'format' | 'localValidator' | 'localVerifier';
@@ -39,7 +64,13 @@ export interface PolicyCodeEntry<B extends readonly PolicyProducer[] = readonly 
   /** What the code implies for the authorization, when the title does not say it (documentation only). */
   readonly note?: string;
   /** The hosted authorizer API's name for the same error, sent as `vidosType` for clients written against it. */
-  readonly hostedName?: string;
+  readonly hostedName?: HostedErrorName;
+  /**
+   * Reported as a consequence of other failures of the same response (an untrusted issuer makes
+   * the credential query unsatisfied). Such results come after their root causes in
+   * `policy-response` and never become the authorization's summary error while a root cause exists.
+   */
+  readonly derived?: true;
 }
 export interface ErrorClassCodeEntry {
   readonly kind: 'error';
@@ -49,7 +80,12 @@ export interface ErrorClassCodeEntry {
 export type CodeEntry = HttpCodeEntry | PolicyCodeEntry | ErrorClassCodeEntry;
 
 const http = (status: number, oauth: OAuthErrorValue, message: string): HttpCodeEntry => ({ kind: 'http', status, oauth, message });
-const policy = <const B extends readonly PolicyProducer[]>(by: B, title: string, extra: { note?: string; hostedName?: string } = {}): PolicyCodeEntry<B> => ({ kind: 'policy', by, title, ...extra });
+const policy = <const B extends readonly PolicyProducer[]>(by: B, title: string, extra: { note?: string; hostedName?: HostedErrorName; derived?: true } = {}): PolicyCodeEntry<B> => ({
+  kind: 'policy',
+  by,
+  title,
+  ...extra,
+});
 const thrown = (by: ThrowingPackage, title: string): ErrorClassCodeEntry => ({ kind: 'error', by, title });
 
 const AUTHORIZER = ['authorizer'] as const;
@@ -130,9 +166,13 @@ export const CODES = {
   'service.client_failed': policy(AUTHORIZER, 'An in-process validator or verifier client threw.', {
     note: 'Appears as the `reason` of `validate.unexpected_error` / `verify.unexpected_error` (remote failures give `service.timeout`, `service.unavailable` or `service.bad_response` there).',
   }),
-  'authorizer.internal_error': policy(AUTHORIZER, 'The response could not be processed', { note: 'Processing failed inside the authorizer after the response was claimed → `error`.' }),
+  'authorizer.internal_error': policy(AUTHORIZER, 'The response could not be processed', {
+    note: 'Processing failed inside the authorizer after the response was claimed → `error`.',
+    hostedName: 'unexpected-error',
+  }),
   'authorizer.processing_abandoned': policy(AUTHORIZER, 'The wallet response was not processed in time', {
     note: 'A claimed response was still undecided at the claim deadline (policy timeouts + 15 s after the claim): its process died or lost the store → `error`.',
+    hostedName: 'unexpected-error',
   }),
   'authorizer.rejected': policy(AUTHORIZER, 'A policy rejected the presentation without an error of its own.', { note: 'Only in the error answered to a wallet whose presentation was rejected → `rejected`.' }),
   // The wallet's own OAuth error response: `wallet.<error>`. The values of OpenID4VP 1.0 section 8.5
@@ -152,80 +192,80 @@ export const CODES = {
   'wallet.unknown': policy(AUTHORIZER, 'The wallet answered with an error value that is not a well-formed OAuth error code.'),
 
   // ── Policy: the format policy (inside the authorizer)
-  'format.vp_token_invalid': policy(FORMAT, 'The vp_token is missing or not shaped as the query requires.'),
-  'format.unknown_query_id': policy(FORMAT, 'The vp_token has a key that is not a credential query id of this request.'),
-  'format.query_not_covered': policy(FORMAT, 'The vp_token does not contain the credentials the query requires.'),
-  'format.cardinality': policy(FORMAT, 'A credential query received the wrong number of presentations.'),
-  'format.unsupported_format': policy(FORMAT, 'The credential format is not supported.'),
-  'format.sd_jwt_malformed': policy(FORMAT, 'An SD-JWT presentation could not be decoded.'),
-  'format.mdoc_malformed': policy(FORMAT, 'An mdoc DeviceResponse could not be decoded.'),
-  'format.cbor_budget_exceeded': policy(FORMAT, 'The CBOR in the response needs more decoding work than allowed.'),
-  'format.jwt_malformed': policy(FORMAT, 'A JWT presentation or credential could not be decoded.'),
-  'format.ldp_malformed': policy(FORMAT, 'A Data Integrity (ldp) presentation is not a JSON object.'),
-  'format.submission_invalid': policy(FORMAT, 'The presentation_submission is missing, unexpected or does not match the presentation definition.'),
-  'format.id_token_missing': policy(FORMAT, 'The response type requires an id_token and none was sent.'),
-  'format.id_token_malformed': policy(FORMAT, 'The id_token is not a decodable JWT.'),
-  'format.haip_violation': policy(FORMAT, 'The presentation does not meet the HAIP profile.'),
+  'format.vp_token_invalid': policy(FORMAT, 'The vp_token is missing or not shaped as the query requires.', { hostedName: 'invalid-format' }),
+  'format.unknown_query_id': policy(FORMAT, 'The vp_token has a key that is not a credential query id of this request.', { hostedName: 'invalid-format' }),
+  'format.query_not_covered': policy(FORMAT, 'The vp_token does not contain the credentials the query requires.', { hostedName: 'invalid-format' }),
+  'format.cardinality': policy(FORMAT, 'A credential query received the wrong number of presentations.', { hostedName: 'invalid-format' }),
+  'format.unsupported_format': policy(FORMAT, 'The credential format is not supported.', { hostedName: 'unsupported-format' }),
+  'format.sd_jwt_malformed': policy(FORMAT, 'An SD-JWT presentation could not be decoded.', { hostedName: 'invalid-format' }),
+  'format.mdoc_malformed': policy(FORMAT, 'An mdoc DeviceResponse could not be decoded.', { hostedName: 'invalid-format' }),
+  'format.cbor_budget_exceeded': policy(FORMAT, 'The CBOR in the response needs more decoding work than allowed.', { hostedName: 'invalid-format' }),
+  'format.jwt_malformed': policy(FORMAT, 'A JWT presentation or credential could not be decoded.', { hostedName: 'invalid-format' }),
+  'format.ldp_malformed': policy(FORMAT, 'A Data Integrity (ldp) presentation is not a JSON object.', { hostedName: 'invalid-format' }),
+  'format.submission_invalid': policy(FORMAT, 'The presentation_submission is missing, unexpected or does not match the presentation definition.', { hostedName: 'invalid-format' }),
+  'format.id_token_missing': policy(FORMAT, 'The response type requires an id_token and none was sent.', { hostedName: 'invalid-format' }),
+  'format.id_token_malformed': policy(FORMAT, 'The id_token is not a decodable JWT.', { hostedName: 'invalid-format' }),
+  'format.haip_violation': policy(FORMAT, 'The presentation does not meet the HAIP profile.', { hostedName: 'not-allowed-by-configuration' }),
 
   // ── Policy: localValidator (@vp-authorizer/local)
-  'credential_query.invalid_query': policy(VALIDATOR, 'The credential query of this authorization cannot be evaluated.'),
-  'credential_query.unknown_query': policy(VALIDATOR, 'A presentation answers a credential query that this request does not contain.'),
-  'credential_query.cardinality': policy(VALIDATOR, 'A credential query received more presentations than it allows.'),
-  'credential_query.format_mismatch': policy(VALIDATOR, 'The presentation format does not match the credential query.'),
-  'credential_query.meta_mismatch': policy(VALIDATOR, 'The credential type does not match the credential query meta constraints.'),
-  'credential_query.claims_unsatisfied': policy(VALIDATOR, 'The presentation does not disclose the claims the credential query requires.'),
-  'credential_query.value_mismatch': policy(VALIDATOR, 'A disclosed claim does not have one of the values the credential query allows.'),
-  'credential_query.holder_binding_missing': policy(VALIDATOR, 'The credential query requires cryptographic holder binding and the presentation has no holder proof.'),
-  'credential_query.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the credential query.'),
-  'trusted_authorities.no_match': policy(VALIDATOR, 'The credential was not issued under any trusted authority the credential query names.'),
-  'trusted_authorities.unsupported': policy(VALIDATOR, 'The credential query names a trusted authority type this validator cannot evaluate.'),
+  'credential_query.invalid_query': policy(VALIDATOR, 'The credential query of this authorization cannot be evaluated.', { hostedName: 'credential-query-format' }),
+  'credential_query.unknown_query': policy(VALIDATOR, 'A presentation answers a credential query that this request does not contain.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.cardinality': policy(VALIDATOR, 'A credential query received more presentations than it allows.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.format_mismatch': policy(VALIDATOR, 'The presentation format does not match the credential query.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.meta_mismatch': policy(VALIDATOR, 'The credential type does not match the credential query meta constraints.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.claims_unsatisfied': policy(VALIDATOR, 'The presentation does not disclose the claims the credential query requires.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.value_mismatch': policy(VALIDATOR, 'A disclosed claim does not have one of the values the credential query allows.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.holder_binding_missing': policy(VALIDATOR, 'The credential query requires cryptographic holder binding and the presentation has no holder proof.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the credential query.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', hostedName: 'credential-query-evaluation', derived: true }),
+  'trusted_authorities.no_match': policy(VALIDATOR, 'The credential was not issued under any trusted authority the credential query names.', { hostedName: 'credential-query-evaluation' }),
+  'trusted_authorities.unsupported': policy(VALIDATOR, 'The credential query names a trusted authority type this validator cannot evaluate.', { hostedName: 'credential-query-unsupported' }),
   'transaction_data.invalid': policy(VALIDATOR, 'A transaction_data entry of this authorization cannot be decoded.'),
-  'transaction_data.not_covered': policy(VALIDATOR, 'A transaction_data entry is not covered by any presentation of the credential queries it names.'),
-  'presentation_exchange.unknown_descriptor': policy(VALIDATOR, 'A presentation answers an input descriptor that the presentation definition does not contain.'),
-  'presentation_exchange.format_mismatch': policy(VALIDATOR, 'The presentation format is not allowed by its input descriptor.'),
-  'presentation_exchange.fields_unsatisfied': policy(VALIDATOR, 'The credential does not meet the input descriptor field constraints.'),
-  'presentation_exchange.unsupported_jsonpath': policy(VALIDATOR, 'The presentation definition uses a JSONPath expression outside the supported safe subset.'),
-  'presentation_exchange.unsupported_filter': policy(VALIDATOR, 'The presentation definition uses a JSON Schema filter keyword this validator does not evaluate.'),
-  'presentation_exchange.unsupported_constraint': policy(VALIDATOR, 'The presentation definition uses a constraint this validator does not evaluate.'),
-  'presentation_exchange.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the presentation definition.'),
+  'transaction_data.not_covered': policy(VALIDATOR, 'A transaction_data entry is not covered by any presentation of the credential queries it names.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', derived: true }),
+  'presentation_exchange.unknown_descriptor': policy(VALIDATOR, 'A presentation answers an input descriptor that the presentation definition does not contain.', { hostedName: 'credential-query-evaluation' }),
+  'presentation_exchange.format_mismatch': policy(VALIDATOR, 'The presentation format is not allowed by its input descriptor.', { hostedName: 'credential-query-evaluation' }),
+  'presentation_exchange.fields_unsatisfied': policy(VALIDATOR, 'The credential does not meet the input descriptor field constraints.', { hostedName: 'credential-query-evaluation' }),
+  'presentation_exchange.unsupported_jsonpath': policy(VALIDATOR, 'The presentation definition uses a JSONPath expression outside the supported safe subset.', { hostedName: 'credential-query-unsupported' }),
+  'presentation_exchange.unsupported_filter': policy(VALIDATOR, 'The presentation definition uses a JSON Schema filter keyword this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
+  'presentation_exchange.unsupported_constraint': policy(VALIDATOR, 'The presentation definition uses a constraint this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
+  'presentation_exchange.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the presentation definition.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', hostedName: 'credential-query-evaluation', derived: true }),
 
   // ── Policy: both local clients (validator: trustedIssuer policy; verifier: x5c chains)
-  'trusted_issuer.untrusted': policy(['localValidator', 'localVerifier'] as const, 'The issuer certificate chain does not lead to a trusted anchor or configured trusted issuer root.'),
+  'trusted_issuer.untrusted': policy(['localValidator', 'localVerifier'] as const, 'The issuer certificate chain does not lead to a trusted anchor or configured trusted issuer root.', { hostedName: 'trusted-issuer-untrusted' }),
 
   // ── Policy: localVerifier (@vp-authorizer/local)
-  'format.unsupported': policy(VERIFIER, 'The presentation format is not supported by the local verifier.'),
-  'format.malformed': policy(VERIFIER, 'The presentation could not be decoded.'),
-  'proof.signature_invalid': policy(VERIFIER, 'The issuer signature is invalid.'),
-  'proof.algorithm_not_allowed': policy(VERIFIER, 'The signature algorithm is not allowed.'),
-  'proof.typ_invalid': policy(VERIFIER, 'The credential has an unexpected typ header.'),
-  'proof.disclosure_invalid': policy(VERIFIER, 'The selective disclosures are invalid.'),
-  'proof.claim_missing': policy(VERIFIER, 'A required claim is missing from the credential.'),
-  'proof.key_unresolvable': policy(VERIFIER, 'The issuer key could not be determined.'),
-  'proof.issuer_mismatch': policy(VERIFIER, 'The issuer claims disagree with each other or with the signing key.'),
-  'trusted_issuer.chain_invalid': policy(VERIFIER, 'The issuer certificate chain is invalid.'),
-  'trusted_issuer.weak_algorithm': policy(VERIFIER, 'The issuer certificate chain uses a weak signature algorithm or key.'),
-  'trusted_issuer.x5c_required': policy(VERIFIER, 'The issuer must identify its key with an x5c certificate chain.'),
-  'holder_binding.missing': policy(VERIFIER, 'Cryptographic holder binding is required but missing.'),
-  'holder_binding.invalid': policy(VERIFIER, 'The holder binding proof is malformed.'),
-  'holder_binding.key_missing': policy(VERIFIER, 'The credential has no holder key to verify the holder binding with.'),
-  'holder_binding.signature_invalid': policy(VERIFIER, 'The holder binding signature is invalid.'),
-  'holder_binding.nonce_mismatch': policy(VERIFIER, 'The holder binding nonce does not match the request.'),
-  'holder_binding.aud_mismatch': policy(VERIFIER, 'The holder binding audience does not match the verifier.'),
-  'holder_binding.iat_invalid': policy(VERIFIER, 'The holder binding issuance time is outside the accepted window.'),
-  'holder_binding.sd_hash_mismatch': policy(VERIFIER, 'The holder binding sd_hash does not match the presentation.'),
-  'holder_binding.transaction_data_mismatch': policy(VERIFIER, 'The transaction data hashes do not match the request.'),
-  'holder_binding.transaction_data_unsupported': policy(VERIFIER, 'Transaction data cannot be bound to this credential format.'),
-  'holder_binding.expired': policy(VERIFIER, 'The holder binding proof has expired.'),
-  'holder_binding.subject_mismatch': policy(VERIFIER, 'A credential in the presentation is not bound to the holder that signed it.'),
-  'mdoc.invalid': policy(VERIFIER, 'The mdoc DeviceResponse is malformed.'),
-  'mdoc.status_error': policy(VERIFIER, 'The DeviceResponse reports an error status.'),
-  'mdoc.document_count': policy(VERIFIER, 'The DeviceResponse must contain exactly one document.'),
-  'mdoc.digest_mismatch': policy(VERIFIER, 'An issuer-signed element does not match its digest in the MSO.'),
-  'mdoc.doctype_mismatch': policy(VERIFIER, 'The MSO docType does not match the document docType.'),
-  'mdoc.device_signature_invalid': policy(VERIFIER, 'The mdoc device signature is invalid.'),
-  'mdoc.device_mac_unsupported': policy(VERIFIER, 'mdoc device MAC authentication is not supported; a device signature is required.'),
-  'mdoc.device_key_invalid': policy(VERIFIER, 'The MSO device key is invalid or unsupported.'),
-  'mdoc.unauthorized_device_element': policy(VERIFIER, 'A device-signed element is not authorized by the MSO key authorizations.'),
+  'format.unsupported': policy(VERIFIER, 'The presentation format is not supported by the local verifier.', { hostedName: 'unsupported-format' }),
+  'format.malformed': policy(VERIFIER, 'The presentation could not be decoded.', { hostedName: 'invalid-format' }),
+  'proof.signature_invalid': policy(VERIFIER, 'The issuer signature is invalid.', { hostedName: 'proof-verification-failed' }),
+  'proof.algorithm_not_allowed': policy(VERIFIER, 'The signature algorithm is not allowed.', { hostedName: 'not-allowed-by-configuration' }),
+  'proof.typ_invalid': policy(VERIFIER, 'The credential has an unexpected typ header.', { hostedName: 'proof-verification-failed' }),
+  'proof.disclosure_invalid': policy(VERIFIER, 'The selective disclosures are invalid.', { hostedName: 'proof-verification-failed' }),
+  'proof.claim_missing': policy(VERIFIER, 'A required claim is missing from the credential.', { hostedName: 'proof-verification-failed' }),
+  'proof.key_unresolvable': policy(VERIFIER, 'The issuer key could not be determined.', { hostedName: 'proof-resolve-issuer' }),
+  'proof.issuer_mismatch': policy(VERIFIER, 'The issuer claims disagree with each other or with the signing key.', { hostedName: 'proof-verification-failed' }),
+  'trusted_issuer.chain_invalid': policy(VERIFIER, 'The issuer certificate chain is invalid.', { hostedName: 'trusted-issuer-validation-error' }),
+  'trusted_issuer.weak_algorithm': policy(VERIFIER, 'The issuer certificate chain uses a weak signature algorithm or key.', { hostedName: 'trusted-issuer-validation-error' }),
+  'trusted_issuer.x5c_required': policy(VERIFIER, 'The issuer must identify its key with an x5c certificate chain.', { hostedName: 'trusted-issuer-unsupported' }),
+  'holder_binding.missing': policy(VERIFIER, 'Cryptographic holder binding is required but missing.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.invalid': policy(VERIFIER, 'The holder binding proof is malformed.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.key_missing': policy(VERIFIER, 'The credential has no holder key to verify the holder binding with.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.signature_invalid': policy(VERIFIER, 'The holder binding signature is invalid.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.nonce_mismatch': policy(VERIFIER, 'The holder binding nonce does not match the request.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.aud_mismatch': policy(VERIFIER, 'The holder binding audience does not match the verifier.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.iat_invalid': policy(VERIFIER, 'The holder binding issuance time is outside the accepted window.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.sd_hash_mismatch': policy(VERIFIER, 'The holder binding sd_hash does not match the presentation.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.transaction_data_mismatch': policy(VERIFIER, 'The transaction data hashes do not match the request.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.transaction_data_unsupported': policy(VERIFIER, 'Transaction data cannot be bound to this credential format.', { hostedName: 'proof-unsupported-feature' }),
+  'holder_binding.expired': policy(VERIFIER, 'The holder binding proof has expired.', { hostedName: 'proof-verification-failed' }),
+  'holder_binding.subject_mismatch': policy(VERIFIER, 'A credential in the presentation is not bound to the holder that signed it.', { hostedName: 'proof-verification-failed' }),
+  'mdoc.invalid': policy(VERIFIER, 'The mdoc DeviceResponse is malformed.', { hostedName: 'invalid-format' }),
+  'mdoc.status_error': policy(VERIFIER, 'The DeviceResponse reports an error status.', { hostedName: 'proof-verification-failed' }),
+  'mdoc.document_count': policy(VERIFIER, 'The DeviceResponse must contain exactly one document.', { hostedName: 'invalid-format' }),
+  'mdoc.digest_mismatch': policy(VERIFIER, 'An issuer-signed element does not match its digest in the MSO.', { hostedName: 'proof-verification-failed' }),
+  'mdoc.doctype_mismatch': policy(VERIFIER, 'The MSO docType does not match the document docType.', { hostedName: 'proof-verification-failed' }),
+  'mdoc.device_signature_invalid': policy(VERIFIER, 'The mdoc device signature is invalid.', { hostedName: 'proof-verification-failed' }),
+  'mdoc.device_mac_unsupported': policy(VERIFIER, 'mdoc device MAC authentication is not supported; a device signature is required.', { hostedName: 'proof-unsupported-feature' }),
+  'mdoc.device_key_invalid': policy(VERIFIER, 'The MSO device key is invalid or unsupported.', { hostedName: 'proof-cryptographic-error' }),
+  'mdoc.unauthorized_device_element': policy(VERIFIER, 'A device-signed element is not authorized by the MSO key authorizations.', { hostedName: 'proof-verification-failed' }),
   'validity.expired': policy(VERIFIER, 'The credential has expired.'),
   'validity.not_yet_valid': policy(VERIFIER, 'The credential is not yet valid.'),
   'validity.invalid': policy(VERIFIER, 'The credential validity period is malformed.'),
@@ -233,26 +273,26 @@ export const CODES = {
   'status.suspended': policy(VERIFIER, 'The credential is suspended.'),
   'status.unknown_value': policy(VERIFIER, 'The credential status has a value the verifier does not accept.'),
   'status.unavailable': policy(VERIFIER, 'The credential status could not be determined.'),
-  'status.unsupported': policy(VERIFIER, 'The credential status mechanism is not supported.'),
-  'did.invalid': policy(VERIFIER, 'The DID or DID URL is malformed.'),
-  'did.method_disabled': policy(VERIFIER, 'The DID method is disabled by configuration.'),
-  'did.method_unsupported': policy(VERIFIER, 'The DID method is unknown.'),
-  'did.needs_remote_resolver': policy(VERIFIER, 'The DID method is enabled but needs a remote resolver; the local verifier resolves only did:jwk, did:key and did:web unless a DID resolver is configured.'),
-  'did.not_found': policy(VERIFIER, 'The DID resolver does not know the DID.'),
-  'did.resolution_failed': policy(VERIFIER, 'The DID document could not be resolved.'),
-  'did.key_not_found': policy(VERIFIER, 'The DID document has no matching verification method.'),
-  'vp.holder_mismatch': policy(VERIFIER, 'The presentation holder does not match its signing key.'),
-  'id_token.invalid': policy(VERIFIER, 'The ID token is malformed.'),
-  'id_token.not_self_issued': policy(VERIFIER, 'The ID token is not self-issued (iss must equal sub).'),
-  'id_token.sub_mismatch': policy(VERIFIER, 'The ID token subject does not match its key.'),
-  'id_token.sub_jwk_missing': policy(VERIFIER, 'The ID token has a thumbprint subject but no sub_jwk.'),
-  'id_token.sub_jwk_not_allowed': policy(VERIFIER, 'The ID token must not carry sub_jwk with a DID subject.'),
-  'id_token.signature_invalid': policy(VERIFIER, 'The ID token signature is invalid.'),
-  'id_token.aud_mismatch': policy(VERIFIER, 'The ID token audience does not contain the verifier.'),
-  'id_token.nonce_mismatch': policy(VERIFIER, 'The ID token nonce does not match the request.'),
-  'id_token.expired': policy(VERIFIER, 'The ID token has expired.'),
-  'id_token.not_yet_valid': policy(VERIFIER, 'The ID token is not yet valid (nbf).'),
-  'id_token.iat_invalid': policy(VERIFIER, 'The ID token issuance time is outside the accepted window.'),
+  'status.unsupported': policy(VERIFIER, 'The credential status mechanism is not supported.', { hostedName: 'proof-unsupported-feature' }),
+  'did.invalid': policy(VERIFIER, 'The DID or DID URL is malformed.', { hostedName: 'proof-resolve-issuer' }),
+  'did.method_disabled': policy(VERIFIER, 'The DID method is disabled by configuration.', { hostedName: 'not-allowed-by-configuration' }),
+  'did.method_unsupported': policy(VERIFIER, 'The DID method is unknown.', { hostedName: 'proof-unsupported-feature' }),
+  'did.needs_remote_resolver': policy(VERIFIER, 'The DID method is enabled but needs a remote resolver; the local verifier resolves only did:jwk, did:key and did:web unless a DID resolver is configured.', { hostedName: 'proof-unsupported-feature' }),
+  'did.not_found': policy(VERIFIER, 'The DID resolver does not know the DID.', { hostedName: 'proof-resolve-issuer' }),
+  'did.resolution_failed': policy(VERIFIER, 'The DID document could not be resolved.', { hostedName: 'proof-resolve-issuer' }),
+  'did.key_not_found': policy(VERIFIER, 'The DID document has no matching verification method.', { hostedName: 'proof-resolve-issuer' }),
+  'vp.holder_mismatch': policy(VERIFIER, 'The presentation holder does not match its signing key.', { hostedName: 'proof-verification-failed' }),
+  'id_token.invalid': policy(VERIFIER, 'The ID token is malformed.', { hostedName: 'invalid-format' }),
+  'id_token.not_self_issued': policy(VERIFIER, 'The ID token is not self-issued (iss must equal sub).', { hostedName: 'proof-verification-failed' }),
+  'id_token.sub_mismatch': policy(VERIFIER, 'The ID token subject does not match its key.', { hostedName: 'proof-verification-failed' }),
+  'id_token.sub_jwk_missing': policy(VERIFIER, 'The ID token has a thumbprint subject but no sub_jwk.', { hostedName: 'proof-verification-failed' }),
+  'id_token.sub_jwk_not_allowed': policy(VERIFIER, 'The ID token must not carry sub_jwk with a DID subject.', { hostedName: 'proof-verification-failed' }),
+  'id_token.signature_invalid': policy(VERIFIER, 'The ID token signature is invalid.', { hostedName: 'proof-verification-failed' }),
+  'id_token.aud_mismatch': policy(VERIFIER, 'The ID token audience does not contain the verifier.', { hostedName: 'proof-verification-failed' }),
+  'id_token.nonce_mismatch': policy(VERIFIER, 'The ID token nonce does not match the request.', { hostedName: 'proof-verification-failed' }),
+  'id_token.expired': policy(VERIFIER, 'The ID token has expired.', { hostedName: 'proof-verification-failed' }),
+  'id_token.not_yet_valid': policy(VERIFIER, 'The ID token is not yet valid (nbf).', { hostedName: 'proof-verification-failed' }),
+  'id_token.iat_invalid': policy(VERIFIER, 'The ID token issuance time is outside the accepted window.', { hostedName: 'proof-verification-failed' }),
 
   // ── Error classes thrown to the host program (caught and turned into one of the codes above
   //    when they happen while processing a response)

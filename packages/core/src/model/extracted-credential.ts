@@ -9,8 +9,15 @@ export const extractedCredentialSchema = v.pipe(
     format: v.string(),
     /** `vct` (SD-JWT VC), `docType` (mdoc) or the most specific W3C type. */
     credentialType: v.string(),
-    /** Disclosed claims (SD-JWT), `{namespace: {element: value}}` (mdoc), `credentialSubject` (W3C). */
+    /**
+     * Disclosed claims (SD-JWT), `credentialSubject` (W3C), or the mdoc data elements by element
+     * identifier (`{given_name, birth_date, …}`). When two namespaces of one mdoc carry the same
+     * identifier, the doctype's own namespace wins (equal to the docType, or the docType without its
+     * last label: `org.iso.18013.5.1` for `org.iso.18013.5.1.mDL`), then the first in document order.
+     */
     claims: v.record(v.string(), v.unknown()),
+    /** mdoc only: every data element under its namespace, `{namespace: {element: value}}`. */
+    namespaces: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
   }),
   v.title('Credential'),
 );

@@ -143,6 +143,23 @@ describe('parseCreateAuthorizationBody: transaction data and verifier info', () 
     });
   });
 
+  it('binds an entry without credential_ids to every credential query that keeps holder binding, leaving bound entries byte for byte', () => {
+    const loose = b64urlJson({ type: 'payment', amount: '10.00' });
+    const dcql = { credentials: [sdJwtDcql.credentials[0], { ...sdJwtDcql.credentials[0], id: 'pid2' }, { ...sdJwtDcql.credentials[0], id: 'free', require_cryptographic_holder_binding: false }] };
+    const [bound, kept] = transactionDataOf(parseCreateAuthorizationBody(dcqlBody(dcql, { responseTypeParameters: { transaction_data: [loose, td] } })))!;
+    expect(JSON.parse(Buffer.from(bound!, 'base64url').toString('utf8'))).toEqual({ type: 'payment', amount: '10.00', credential_ids: ['pid', 'pid2'] });
+    expect(kept).toBe(td);
+  });
+
+  it('refuses an entry without credential_ids when requireTransactionDataCredentialIds is set, or when no query keeps holder binding', () => {
+    const loose = b64urlJson({ type: 'payment' });
+    expect(() => parseCreateAuthorizationBody(dcqlBody(sdJwtDcql, { transaction_data: [loose] }), { requireTransactionDataCredentialIds: true })).toThrow(
+      expect.objectContaining({ code: 'request.invalid_body', errors: [expect.objectContaining({ pointer: '/transaction_data/0', detail: expect.stringContaining('credential_ids') })] }),
+    );
+    const unbound = { credentials: [{ ...sdJwtDcql.credentials[0], require_cryptographic_holder_binding: false }] };
+    expect(pointers(dcqlBody(unbound, { transaction_data: [loose] }))).toEqual(['/transaction_data/0']);
+  });
+
   it('rejects two different transaction_data lists', () => {
     const other = b64urlJson({ type: 'other', credential_ids: ['pid'] });
     expect(pointers(dcqlBody(sdJwtDcql, { transaction_data: [td], responseTypeParameters: { transaction_data: [other] } }))).toEqual(['/transaction_data']);

@@ -6,7 +6,7 @@ import { issuePointer } from './json-pointer.js';
 import { isExpectedOrigin } from '../config/origin.js';
 import { plainObject } from '../model/plain-object.js';
 import { presentationDefinitionIssues, presentationDefinitionSchema } from './presentation-definition.js';
-import { transactionDataIssues } from './transaction-data.js';
+import { bindTransactionData, transactionDataIssues } from './transaction-data.js';
 import { walletMetadataShapeIssues } from './wallet-metadata.js';
 
 /**
@@ -129,7 +129,24 @@ function issueDetail(issue: v.BaseIssue<unknown>): string {
   return issue.message;
 }
 
-function crossFieldIssues(body: CreateAuthorizationBody): FieldError[] {
+/** Per-instance choices that change what a create body may contain. */
+export interface CreateBodyOptions {
+  /**
+   * Refuse `transaction_data` entries without `credential_ids` (OpenID4VP 1.0 section 5.1)
+   * instead of binding them to every credential query. Default false.
+   */
+  requireTransactionDataCredentialIds?: boolean;
+}
+
+function queryIdsOf(body: CreateAuthorizationBody): { knownIds: string[]; bindingWaived: Set<string> } {
+  if (body.query.type === 'DCQL') {
+    const credentials = body.query.dcql.credentials;
+    return { knownIds: credentials.map((c) => c.id), bindingWaived: new Set(credentials.filter((c) => c.require_cryptographic_holder_binding === false).map((c) => c.id)) };
+  }
+  return { knownIds: body.query.presentationDefinition.input_descriptors.map((d) => d.id), bindingWaived: new Set() };
+}
+
+function crossFieldIssues(body: CreateAuthorizationBody, options: CreateBodyOptions): FieldError[] {
   const issues: FieldError[] = [];
   const knownIds = new Set<string>();
   const bindingWaived = new Set<string>();
@@ -153,8 +170,9 @@ function crossFieldIssues(body: CreateAuthorizationBody): FieldError[] {
   if (top && nested && JSON.stringify(top) !== JSON.stringify(nested)) {
     issues.push({ pointer: '/transaction_data', detail: 'transaction_data is given both at the top level and in responseTypeParameters with different values; send it once' });
   }
-  if (top) issues.push(...transactionDataIssues(top, ['transaction_data'], knownIds, bindingWaived));
-  else if (nested) issues.push(...transactionDataIssues(nested, ['responseTypeParameters', 'transaction_data'], knownIds, bindingWaived));
+  const strict = options.requireTransactionDataCredentialIds ?? false;
+  if (top) issues.push(...transactionDataIssues(top, ['transaction_data'], knownIds, bindingWaived, strict));
+  else if (nested) issues.push(...transactionDataIssues(nested, ['responseTypeParameters', 'transaction_data'], knownIds, bindingWaived, strict));
 
   if (body.walletMetadata) {
     for (const issue of walletMetadataShapeIssues(body.walletMetadata)) issues.push({ ...issue, pointer: `/walletMetadata${issue.pointer}` });
@@ -168,11 +186,24 @@ function crossFieldIssues(body: CreateAuthorizationBody): FieldError[] {
   return issues;
 }
 
+/** Entries without `credential_ids` get every credential query's id (see `bindTransactionData`). */
+function withBoundTransactionData(body: CreateAuthorizationBody): CreateAuthorizationBody {
+  const entries = transactionDataOf(body);
+  if (!entries) return body;
+  const { knownIds, bindingWaived } = queryIdsOf(body);
+  const bound = bindTransactionData(entries, knownIds, bindingWaived);
+  if (bound.every((entry, i) => entry === entries[i])) return body;
+  const out: CreateAuthorizationBody = { ...body };
+  if (out.transaction_data) out.transaction_data = bound;
+  if (out.responseTypeParameters?.transaction_data) out.responseTypeParameters = { ...out.responseTypeParameters, transaction_data: bound };
+  return out;
+}
+
 /**
  * Validate a create-authorization body. Throws AuthorizerError('request.invalid_body') whose
  * `errors` carry a JSON pointer for every problem found (not only the first).
  */
-export function parseCreateAuthorizationBody(body: unknown): CreateAuthorizationBody {
+export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyOptions = {}): CreateAuthorizationBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid([{ pointer: '', detail: 'the body must be a JSON object' }]);
   const query = (body as { query?: unknown }).query;
   if (query !== null && typeof query === 'object' && (query as { type?: unknown }).type === 'scope-alias') {
@@ -181,7 +212,7 @@ export function parseCreateAuthorizationBody(body: unknown): CreateAuthorization
   const result = v.safeParse(createAuthorizationBodySchema, body);
   if (!result.success) throw invalid(result.issues.map((issue) => ({ pointer: issuePointer(issue), detail: issueDetail(issue) })));
   const parsed = result.output as CreateAuthorizationBody;
-  const issues = crossFieldIssues(parsed);
+  const issues = crossFieldIssues(parsed, options);
   if (issues.length > 0) throw invalid(issues);
-  return parsed;
+  return withBoundTransactionData(parsed);
 }

@@ -24,12 +24,15 @@ export function decodeTransactionData(entry: string): unknown {
 /**
  * Check every entry decodes to `{type, credential_ids}` whose ids name credential queries of the
  * request, and that none of them waives holder binding (the hashes travel in the KB-JWT).
+ * Unless `requireCredentialIds`, an entry without `credential_ids` is accepted: clients of the
+ * hosted API send such entries, and `bindTransactionData` binds them to every query.
  */
 export function transactionDataIssues(
   entries: string[],
   base: (string | number)[],
   knownIds: ReadonlySet<string>,
   bindingWaived: ReadonlySet<string>,
+  requireCredentialIds = true,
 ): FieldError[] {
   const issues: FieldError[] = [];
   entries.forEach((entry, i) => {
@@ -42,6 +45,12 @@ export function transactionDataIssues(
     const td = decoded as Record<string, unknown>;
     if (typeof td.type !== 'string' || td.type.length === 0) issues.push({ pointer: jsonPointer(at), detail: 'the decoded transaction_data entry needs a "type" string' });
     const ids = td.credential_ids;
+    if (ids === undefined && !requireCredentialIds) {
+      if ([...knownIds].every((id) => bindingWaived.has(id))) {
+        issues.push({ pointer: jsonPointer(at), detail: 'the transaction_data entry has no credential_ids and every credential query sets require_cryptographic_holder_binding: false, so none can carry it' });
+      }
+      return;
+    }
     if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string')) {
       issues.push({ pointer: jsonPointer(at), detail: 'the decoded transaction_data entry needs "credential_ids": a non-empty array of credential query ids' });
       return;
@@ -52,4 +61,20 @@ export function transactionDataIssues(
     }
   });
   return issues;
+}
+
+/**
+ * The entries as the wallet receives them: an entry without `credential_ids` is re-encoded with
+ * `credential_ids` naming every credential query that keeps holder binding (OpenID4VP 1.0 section
+ * 5.1 requires the member, and wallets and verifiers use it to pick the KB-JWT that carries the
+ * hash). Entries that have `credential_ids` are kept byte for byte. Call after
+ * `transactionDataIssues` found nothing.
+ */
+export function bindTransactionData(entries: string[], queryIds: readonly string[], bindingWaived: ReadonlySet<string>): string[] {
+  const bound = queryIds.filter((id) => !bindingWaived.has(id));
+  return entries.map((entry) => {
+    const decoded = decodeTransactionData(entry) as Record<string, unknown>;
+    if (decoded.credential_ids !== undefined) return entry;
+    return Buffer.from(JSON.stringify({ ...decoded, credential_ids: bound }), 'utf8').toString('base64url');
+  });
 }

@@ -75,7 +75,13 @@ describe('runFormatPolicy — DCQL', () => {
         credentialType: 'urn:eudi:pid:1',
         claims: { iss: 'https://issuer.example', iat: 1_700_000_000, vct: 'urn:eudi:pid:1', given_name: 'Erika', family_name: 'Mustermann', address: { country: 'DE', locality: 'Berlin' }, nationalities: ['DE'] },
       },
-      { path: ['mdl', 0, 0], format: 'mso_mdoc', credentialType: 'org.iso.18013.5.1.mDL', claims: { [NS]: { family_name: 'Mustermann', age_over_18: true } } },
+      {
+        path: ['mdl', 0, 0],
+        format: 'mso_mdoc',
+        credentialType: 'org.iso.18013.5.1.mDL',
+        claims: { family_name: 'Mustermann', age_over_18: true },
+        namespaces: { [NS]: { family_name: 'Mustermann', age_over_18: true } },
+      },
     ]);
     expect(outcome.credentials[0]?.claims).not.toHaveProperty('cnf');
     expect(outcome.idToken).toBeUndefined();
@@ -164,9 +170,9 @@ describe('runFormatPolicy — DCQL', () => {
       { docType: 'b', elements: [{ namespace: 'ns', identifier: 'y', value: 2 }] },
     ]);
     const outcome = run({ query: dcql(mdlQuery), vpToken: { mdl: [two] } });
-    expect(outcome.ok && outcome.credentials.map((c) => [c.path, c.credentialType, c.claims])).toEqual([
-      [['mdl', 0, 0], 'a', { ns: { x: 1 } }],
-      [['mdl', 0, 1], 'b', { ns: { y: 2 } }],
+    expect(outcome.ok && outcome.credentials.map((c) => [c.path, c.credentialType, c.claims, c.namespaces])).toEqual([
+      [['mdl', 0, 0], 'a', { x: 1 }, { ns: { x: 1 } }],
+      [['mdl', 0, 1], 'b', { y: 2 }, { ns: { y: 2 } }],
     ]);
     expect(codes(run({ query: dcql(mdlQuery), vpToken: { mdl: [two] }, profile: 'haip' }))).toEqual(['format.haip_violation']);
     expect(run({ query: dcql(mdlQuery), vpToken: { mdl: [mdl] }, profile: 'haip' }).ok).toBe(true);
