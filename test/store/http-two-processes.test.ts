@@ -1,46 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, DCQL_SD_JWT, devSigning, encryptResponse, makeSdJwt } from '../../packages/core/test/__fixtures__/test-authorizer.js';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
-import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../__fixtures__/worker-processes.js';
-import type { ServerConfig } from './authorizer-server-worker.js';
+import { API_KEY, DCQL_SD_JWT, encryptResponse, makeSdJwt } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { redisUrlForTests } from '@vp-authorizer/testing/redis';
+import { PUBLIC_ORIGIN, startTwoServersOnRedis, type ServerProcess, type TwoServers } from './__fixtures__/two-servers-on-redis.js';
 
 const url = redisUrlForTests('test/store/http-two-processes.test.ts');
 
-// Both processes sit "behind a load balancer" at this public URL; the test addresses each one
-// directly by swapping the origin.
-const PUBLIC_ORIGIN = 'https://verifier.example';
-
-interface ServerProcess {
-  origin: string;
-  process: WorkerProcess<{ origin: string }, never, never>;
-}
-
 describe.skipIf(url === undefined)('the HTTP flow across two server processes sharing one Redis', () => {
-  let worker: BundledWorker;
+  let two: TwoServers | undefined;
   let servers: ServerProcess[] = [];
-  let admin: ReturnType<typeof testClient>;
-  const keyPrefix = testPrefix();
-
   beforeAll(async () => {
-    worker = await bundleWorker('test/store/authorizer-server-worker.ts');
-    admin = testClient(url!);
-    const { signing } = await devSigning();
-    const config: ServerConfig = {
-      redisUrl: url!,
-      keyPrefix,
-      publicBaseUrl: `${PUBLIC_ORIGIN}/authz`,
-      apiKey: API_KEY,
-      signing,
-      redirectUri: 'https://rp.example/callback',
-    };
-    servers = (await startWorkers<ServerConfig, { origin: string }>(worker.file, [config, config])).map((proc) => ({ origin: proc.ready.origin, process: proc }));
+    two = await startTwoServersOnRedis(url!);
+    servers = two.servers;
   });
-
   afterAll(async () => {
-    await Promise.all(servers.map((server) => server.process.stop()));
-    await deleteKeys(admin, keyPrefix);
-    await admin.quit();
-    await worker?.dispose();
+    await two?.close();
   });
 
   const on = (server: ServerProcess, publicUrl: string) => publicUrl.replace(`${PUBLIC_ORIGIN}/`, `${server.origin}/`);
@@ -103,7 +76,7 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     expect((await resolve(a)).status).toBe(404);
 
     // The state really lives in Redis, under the test prefix.
-    expect(await admin.exists(`${keyPrefix}{a:main:${created.authorizationId}}`)).toBe(1);
+    expect(await two!.admin.exists(`${two!.keyPrefix}{a:main:${created.authorizationId}}`)).toBe(1);
   });
 
   it('the same wallet response posted concurrently to both processes: exactly one 200, one usable code', async () => {
@@ -121,7 +94,7 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     const claims = jwtPayload(requestObject) as { response_uri: string; state: string };
     const response = await encryptResponse(requestObject, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
 
-    const codeKeys = async () => (await admin.keys(`${keyPrefix}c:*`)).length;
+    const codeKeys = async () => (await two!.admin.keys(`${two!.keyPrefix}c:*`)).length;
     const codesBefore = await codeKeys();
 
     // Ten copies of one response, alternating A, B, A, …, all in flight at once.

@@ -1,45 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, DCQL_SD_JWT, devSigning } from '../../packages/core/test/__fixtures__/test-authorizer.js';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
-import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../__fixtures__/worker-processes.js';
-import type { ServerConfig } from './authorizer-server-worker.js';
+import { API_KEY, DCQL_SD_JWT } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { redisUrlForTests } from '@vp-authorizer/testing/redis';
+import { PUBLIC_ORIGIN, startTwoServersOnRedis, type TwoServers } from './__fixtures__/two-servers-on-redis.js';
 
 // openId4vp.requestObject.singleFetch across two server processes sharing one Redis: the fetch
 // that wins the store's compare-and-set (created → pending) is the only one served.
 const url = redisUrlForTests('test/store/request-object-single-fetch-two-processes.test.ts');
-const PUBLIC_ORIGIN = 'https://verifier.example';
 
 describe.skipIf(url === undefined)('single-fetch request objects across two processes on Redis', () => {
-  let worker: BundledWorker;
-  let servers: WorkerProcess<{ origin: string }, never, never>[] = [];
-  let admin: ReturnType<typeof testClient>;
-  const keyPrefix = testPrefix();
-
+  let two: TwoServers | undefined;
   beforeAll(async () => {
-    worker = await bundleWorker('test/store/authorizer-server-worker.ts');
-    admin = testClient(url!);
-    const { signing } = await devSigning();
-    const config: ServerConfig = {
-      redisUrl: url!,
-      keyPrefix,
-      publicBaseUrl: `${PUBLIC_ORIGIN}/authz`,
-      apiKey: API_KEY,
-      signing,
-      redirectUri: 'https://rp.example/callback',
-      requestObject: { singleFetch: true },
-    };
-    servers = await startWorkers<ServerConfig, { origin: string }>(worker.file, [config, config]);
+    two = await startTwoServersOnRedis(url!, { requestObject: { singleFetch: true } });
   });
-
   afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await deleteKeys(admin, keyPrefix);
-    await admin.quit();
-    await worker?.dispose();
+    await two?.close();
   });
 
   it('of simultaneous fetches spread over both processes exactly one gets the request object; the rest answer 400 invalid_request', async () => {
-    const [a, b] = servers.map((s) => s.ready.origin) as [string, string];
+    const [a, b] = two!.servers.map((s) => s.origin) as [string, string];
     for (let round = 0; round < 5; round++) {
       const created = await fetch(`${a}/authz/openid4/vp/v1_0/authorizations`, {
         method: 'POST',
