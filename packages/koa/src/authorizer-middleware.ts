@@ -1,7 +1,6 @@
 import type { Middleware } from 'koa';
-import { Readable } from 'node:stream';
-import type { CoreHandler, CoreResponseStream } from '@vp-authorizer/core/http';
-import { fromNodeRequest, pathBelowMount, serve, writeNodeHead } from '@vp-authorizer/core/http';
+import type { CoreHandler } from '@vp-authorizer/core/http';
+import { fromNodeRequest, pathBelowMount, serve, toNodeReadable, writeNodeHead } from '@vp-authorizer/core/http';
 
 export interface AuthorizerMiddlewareOptions {
   /** Path the routes live under, for example '/authz'. Omit when mounted with koa-mount. */
@@ -25,18 +24,9 @@ export function authorizerMiddleware(authorizer: CoreHandler, options: Authorize
     // upstream middleware still see the answer. Never a Response: Koa would fold Set-Cookie lines.
     writeNodeHead(ctx.res, response);
     ctx.status = response.status;
-    if (response.stream) ctx.body = streamBody(response.stream);
+    if (response.stream) ctx.body = toNodeReadable(response.stream);
     else if (response.body) ctx.body = Buffer.from(response.body);
     if (failure) ctx.app.emit('error', failure.error, ctx);
   };
 }
 
-/**
- * A streamed body as a Readable Koa pipes unbuffered; Koa destroys it when the response closes,
- * which ends the iteration and cancels the producer.
- */
-function streamBody(stream: CoreResponseStream): Readable {
-  const readable = Readable.from(stream, { objectMode: false });
-  readable.once('close', () => stream.cancel());
-  return readable;
-}

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appendVary } from '../cors/append-vary.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
@@ -135,4 +136,14 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
     };
     res.on('drain', done).on('close', done);
   });
+}
+
+/**
+ * A streamed body as a Node Readable, for hosts that pipe bodies themselves (Koa): destroying it
+ * (the host does when the response closes) ends the iteration and cancels the producer.
+ */
+export function toNodeReadable(stream: CoreResponseStream): Readable {
+  const readable = Readable.from(stream, { objectMode: false });
+  readable.once('close', () => stream.cancel());
+  return readable;
 }
