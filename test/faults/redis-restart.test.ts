@@ -402,49 +402,36 @@ describe.skipIf(!redisAvailable())('Redis killed and restarted under a running a
     expect(final.status).toBe('authorized');
   });
 
-  it('a wallet response whose terminal write ran in Redis but whose reply was lost: the wallet gets its answer (200 now, or 503 and a retry that succeeds), decided once', async () => {
+  /** Cut the reply of one Redis write of the wallet response; the wallet ends accepted exactly once, and its code resolves. */
+  async function replyLostScenario(scenario: string, arm: (proxy: Awaited<ReturnType<typeof startReplyCuttingProxy>>) => void, cutWhat: string): Promise<void> {
     const proxy = await startReplyCuttingProxy(redis.port);
     cleanups.push(() => proxy.close());
     const env = await authorizerOnRedis(proxy.url);
     verifierService.setFault({ kind: 'ok' });
     const prepared = await prepareWalletResponse(env.api);
-    // The claim is the first compare-and-set of the response; the terminal write is the second.
-    proxy.armFor('evalsha', 1);
+    arm(proxy);
     faultsInjected++;
     const first = await postWalletResponse(prepared);
-    expect(proxy.cuts, 'the terminal write was sent to Redis and its reply cut').toBe(1);
-    outageWalletAnswers.push({ scenario: 'terminal write reply lost', status: first.status, body: first.body });
+    expect(proxy.cuts, `${cutWhat} was sent to Redis and its reply cut`).toBe(1);
+    outageWalletAnswers.push({ scenario, status: first.status, body: first.body });
     expect(await resumed(env.api, prepared.authorizationId)).toBe(true);
     const retry = first.status === 200 ? undefined : await postWalletResponse(prepared);
-    console.log(`[faults] terminal write reply lost: wallet ${first.status} ${JSON.stringify(first.body)}, retry ${retry ? `${retry.status} ${JSON.stringify(retry.body)}` : '-'}`);
+    console.log(`[faults] ${scenario}: wallet ${first.status} ${JSON.stringify(first.body)}, retry ${retry ? `${retry.status} ${JSON.stringify(retry.body)}` : '-'}`);
     const accepted = [first, retry].filter((a): a is WalletAnswer => a?.status === 200);
     expect(accepted.length, 'accepted exactly once').toBe(1);
     expect((await readStatus(env.api, prepared.authorizationId)).body.status).toBe('authorized');
     const code = responseCodeOf(accepted[0]!)!;
     const resolved = await env.api('/openid4/vp/v1_0/response-code/resolve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response_code: code }) });
     expect(resolved.status, 'the code the wallet was given resolves').toBe(200);
+  }
+
+  it('a wallet response whose terminal write ran in Redis but whose reply was lost: the wallet gets its answer (200 now, or 503 and a retry that succeeds), decided once', async () => {
+    // The claim is the first compare-and-set of the response; the terminal write is the second.
+    await replyLostScenario('terminal write reply lost', (proxy) => proxy.armFor('evalsha', 1), 'the terminal write');
   });
 
   it('a wallet response whose response-code write ran in Redis but whose reply was lost: decided once, and the code the wallet finally holds resolves', async () => {
-    const proxy = await startReplyCuttingProxy(redis.port);
-    cleanups.push(() => proxy.close());
-    const env = await authorizerOnRedis(proxy.url);
-    verifierService.setFault({ kind: 'ok' });
-    const prepared = await prepareWalletResponse(env.api);
-    proxy.armFor('set');
-    faultsInjected++;
-    const first = await postWalletResponse(prepared);
-    expect(proxy.cuts, 'the code write was sent to Redis and its reply cut').toBe(1);
-    outageWalletAnswers.push({ scenario: 'code write reply lost', status: first.status, body: first.body });
-    expect(await resumed(env.api, prepared.authorizationId)).toBe(true);
-    const retry = first.status === 200 ? undefined : await postWalletResponse(prepared);
-    console.log(`[faults] code write reply lost: wallet ${first.status} ${JSON.stringify(first.body)}, retry ${retry ? `${retry.status} ${JSON.stringify(retry.body)}` : '-'}`);
-    const accepted = [first, retry].filter((a): a is WalletAnswer => a?.status === 200);
-    expect(accepted.length, 'accepted exactly once').toBe(1);
-    expect((await readStatus(env.api, prepared.authorizationId)).body.status).toBe('authorized');
-    const code = responseCodeOf(accepted[0]!)!;
-    const resolved = await env.api('/openid4/vp/v1_0/response-code/resolve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response_code: code }) });
-    expect(resolved.status, 'the code the wallet was given resolves').toBe(200);
+    await replyLostScenario('code write reply lost', (proxy) => proxy.armFor('set'), 'the code write');
   });
 
   it('a wallet response whose claim reply stalls past the store timeout: the wallet is told 503 and its retry after the stall is processed', async () => {
