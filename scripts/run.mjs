@@ -2,7 +2,7 @@
 // The two quick-start commands (`npm run demo`, `npm test`) on a fresh machine with only Node 20
 // and npm: install the workspace with pnpm (fetched through npx when missing), build, then run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,12 +28,60 @@ const pnpm = (args) => (hasPnpm ? ['pnpm', args] : ['npx', ['-y', 'pnpm@10', ...
 const pnpmMust = (args, what) => must(...pnpm(args), what);
 
 function ensureInstalled() {
-  if (existsSync(join(root, 'node_modules', '.pnpm', 'lock.yaml')) && existsSync(join(root, 'packages', 'core', 'node_modules'))) return;
+  // Installed and the lockfile not changed since: nothing to do (a pull that changes the
+  // lockfile reinstalls).
+  const installed = join(root, 'node_modules', '.pnpm', 'lock.yaml');
+  if (existsSync(installed) && newestMtime(join(root, 'pnpm-lock.yaml')) <= newestMtime(installed)) return;
   console.log('› Installing the workspace (pnpm install --frozen-lockfile)…');
   pnpmMust(['install', '--frozen-lockfile'], 'Installing dependencies');
 }
 
-function build() {
+/** The newest modification time (ms) under a file or folder, skipping what builds produce. */
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** The oldest modification time (ms) of a build's output files; 0 when there is none. */
+function oldestOutput(dist) {
+  if (!existsSync(dist)) return 0;
+  let oldest = Infinity;
+  for (const entry of readdirSync(dist, { recursive: true })) {
+    const stat = statSync(join(dist, String(entry)));
+    if (stat.isFile()) oldest = Math.min(oldest, stat.mtimeMs);
+  }
+  return oldest === Infinity ? 0 : oldest;
+}
+
+/** Packages whose sources, manifest or build settings changed after their last build. */
+function stalePackages() {
+  const shared = Math.max(...['tsup.config.base.ts', 'tsconfig.base.json', 'pnpm-lock.yaml'].map((f) => newestMtime(join(root, f))));
+  const stale = [];
+  for (const dir of readdirSync(join(root, 'packages'))) {
+    const pkg = join(root, 'packages', dir);
+    if (!existsSync(join(pkg, 'package.json'))) continue;
+    const inputs = Math.max(shared, newestMtime(join(pkg, 'src')), ...['package.json', 'tsup.config.ts', 'tsconfig.json'].map((f) => newestMtime(join(pkg, f))));
+    if (inputs > oldestOutput(join(pkg, 'dist'))) stale.push(JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).name);
+  }
+  return stale;
+}
+
+function build({ onlyStale = false } = {}) {
+  if (onlyStale) {
+    const stale = stalePackages();
+    if (stale.length === 0) return console.log('› Packages are up to date (nothing to build).');
+    // `...name` selects the package and the packages that depend on it: their type
+    // declarations may carry its types.
+    console.log(`› Building ${stale.join(', ')} and their dependents (tsup)…`);
+    return pnpmMust(['-r', ...stale.flatMap((name) => ['--filter', `...${name}`]), 'run', 'build'], 'Building packages');
+  }
   console.log('› Building packages (tsup: ESM + CJS + .d.ts)…');
   pnpmMust(['-r', '--filter', './packages/**', 'run', 'build'], 'Building packages');
 }
@@ -52,7 +100,7 @@ function summarize(file) {
 switch (task) {
   case 'demo': {
     ensureInstalled();
-    build();
+    build({ onlyStale: true });
     process.exit(run('node', ['examples/demo/server.mjs', ...process.argv.slice(3)]));
     break;
   }
@@ -74,7 +122,7 @@ switch (task) {
   }
   case 'bench': {
     ensureInstalled();
-    build();
+    build({ onlyStale: true });
     process.exit(run('node', ['bench/run.mjs', ...process.argv.slice(3)]));
     break;
   }
