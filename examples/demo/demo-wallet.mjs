@@ -78,7 +78,7 @@ export async function createDemoWallet({ issuer, verifierTrustAnchors }) {
       try {
         request = await holders.valid.receive(authorizeUrl.trim(), { verifierTrustAnchors });
       } catch (error) {
-        throw new WalletError(`The wallet could not read this request: ${error.message}`);
+        throw new WalletError(`The wallet could not read this request: ${readable(error)}`);
       }
       return { handle: remember(request), ...describeRequest(request, holders.valid.credentials) };
     },
@@ -130,6 +130,20 @@ async function holderWith(issuer, { expiresInSeconds }) {
   await wallet.addSdJwtVc(issuer, { vct: 'urn:eudi:pid:1', claims: PID_CLAIMS, ...validity });
   await wallet.addMdoc(issuer, { docType: 'org.iso.18013.5.1.mDL', namespaces: { [MDL_NAMESPACE]: mdlElements() }, ...validity });
   return wallet;
+}
+
+/** The verifier's own words when its request endpoint refused (an OAuth error body), else the error. */
+function readable(error) {
+  const refused = /request_uri answered (\d+): (\{.*\})$/s.exec(error.message ?? '');
+  if (refused) {
+    try {
+      const body = JSON.parse(refused[2]);
+      if (typeof body.error_description === 'string') return `the verifier answered ${refused[1]}: ${body.error_description}`;
+    } catch {
+      // not JSON: keep the message as it is
+    }
+  }
+  return String(error.message ?? error).replace(/^test wallet: /, '');
 }
 
 function matchOrExplain(request, credentials) {

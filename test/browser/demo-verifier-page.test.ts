@@ -54,8 +54,7 @@ describe('the demo verifier and test wallet pages in Chromium', () => {
     expect(shown).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
     expect(await page.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href')).toBe(shown);
     // What a phone's camera would read: decode a screenshot of the QR code.
-    const shot = await qr.screenshot({ path: `${ARTIFACTS}qr.png` });
-    const png = PNG.sync.read(shot);
+    const png = PNG.sync.read(await qr.screenshot());
     const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
     expect(decoded?.data).toBe(shown);
     return shown;
