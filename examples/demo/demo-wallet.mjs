@@ -84,6 +84,27 @@ export async function createDemoWallet({ issuer, verifierTrustAnchors }) {
     },
 
     /**
+     * Answers a Digital Credentials API request as a platform wallet would: `getRequest` is one
+     * entry of `navigator.credentials.get({digital: {requests}})`, `origin` the page's origin the
+     * browser vouches for. Resolves to the `DigitalCredential` members `{protocol, data}`.
+     */
+    async answerDcApi(getRequest, origin, choice = 'valid') {
+      if (!Object.hasOwn(PRESENTATION_CHOICES, choice)) throw new WalletError(`Unknown choice "${choice}".`);
+      if (typeof getRequest?.protocol !== 'string' || typeof getRequest.data !== 'object' || typeof origin !== 'string') {
+        throw new WalletError('Send {request: {protocol, data}, origin}: one Digital Credentials API request and the origin of the page.');
+      }
+      const holder = holders[choice];
+      let request;
+      try {
+        request = await holder.receiveDcApi(getRequest, origin, { verifierTrustAnchors });
+      } catch (error) {
+        throw new WalletError(`The wallet could not read this request: ${readable(error)}`);
+      }
+      const prepared = await holder.createResponse(request, { presentations: presentationsFor(request, holder, choice) });
+      return { protocol: getRequest.protocol, data: prepared.digitalCredentialGetResponse };
+    },
+
+    /**
      * Answers an opened request: `choice` is a key of PRESENTATION_CHOICES, or `decline` (an
      * `access_denied` error response). Resolves to what the verifier's response endpoint said.
      */
@@ -103,12 +124,7 @@ export async function createDemoWallet({ issuer, verifierTrustAnchors }) {
           form: { error: 'access_denied', error_description: 'The holder declined to share the credential.', ...(request.state ? { state: request.state } : {}) },
         };
       } else {
-        let presentations = matchOrExplain(request, holder.credentials);
-        if (choice === 'wrong-nonce') {
-          const nonce = randomBytes(16).toString('base64url');
-          presentations = Object.fromEntries(Object.entries(presentations).map(([id, list]) => [id, list.map((p) => ({ ...p, tamper: { nonce } }))]));
-        }
-        prepared = await holder.createResponse(request, { presentations });
+        prepared = await holder.createResponse(request, { presentations: presentationsFor(request, holder, choice) });
       }
       const result = await holder.submit(prepared);
       const body = typeof result.body === 'object' && result.body !== null ? result.body : {};
@@ -122,6 +138,14 @@ export async function createDemoWallet({ issuer, verifierTrustAnchors }) {
       };
     },
   };
+}
+
+/** What `choice` presents: the holder's matching credentials, bound to another nonce for `wrong-nonce`. */
+function presentationsFor(request, holder, choice) {
+  const presentations = matchOrExplain(request, holder.credentials);
+  if (choice !== 'wrong-nonce') return presentations;
+  const nonce = randomBytes(16).toString('base64url');
+  return Object.fromEntries(Object.entries(presentations).map(([id, list]) => [id, list.map((p) => ({ ...p, tamper: { nonce } }))]));
 }
 
 async function holderWith(issuer, { expiresInSeconds }) {

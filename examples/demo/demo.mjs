@@ -102,6 +102,11 @@ export async function startDemo({ port, host, env = process.env } = {}) {
       const input = await readJson(req);
       return send(res, 200, await wallet.answer(input?.handle, input?.choice));
     }
+    // The platform's wallet picker behind navigator.credentials.get, for browsers without a wallet.
+    if (req.method === 'POST' && path === '/demo/wallet/dc-api') {
+      const input = await readJson(req);
+      return send(res, 200, await wallet.answerDcApi(input?.request, input?.origin, input?.choice));
+    }
     return send(res, 404, { message: `Nothing at ${req.method} ${path}.` });
   }
 

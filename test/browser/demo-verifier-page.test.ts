@@ -107,6 +107,32 @@ describe('the demo verifier and test wallet pages in Chromium', () => {
     await page.close();
   });
 
+  it('accepts a PID over the Digital Credentials API, signed and unsigned (the browser wallet picker replaced by the test wallet)', async () => {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      // What the browser would do: hand one request and this page's origin to a wallet, return its answer.
+      Object.defineProperty(window, 'DigitalCredential', { value: class DigitalCredential {}, configurable: true });
+      Object.defineProperty(navigator.credentials, 'get', {
+        configurable: true,
+        value: async (options: { digital: { requests: unknown[] } }) => {
+          const res = await fetch('/demo/wallet/dc-api', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: options.digital.requests[0], origin: location.origin }) });
+          if (!res.ok) throw new Error((await res.json()).message);
+          return res.json();
+        },
+      });
+    });
+    await page.goto(`${demo.origin}/`);
+    for (const signed of [true, false]) {
+      await page.getByRole('checkbox', { name: 'signed request' }).setChecked(signed);
+      const answered = page.waitForResponse((response) => response.url().endsWith('/dc-api') && response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/demo/authorizations/'));
+      await page.getByRole('button', { name: 'Use a wallet on this device' }).click();
+      expect((await (await answered).json()).status).toBe('authorized');
+      await page.getByRole('heading', { name: 'Accepted' }).waitFor(WAIT);
+      expect(await page.getByRole('article', { name: 'Person identification data (PID)' }).innerText()).toMatch(/Given name\s+Erika/);
+    }
+    await page.close();
+  });
+
   it('refuses a PID from an untrusted issuer and says why, on both pages', async () => {
     const page = await context.newPage();
     await createRequest(page, /^PID/);

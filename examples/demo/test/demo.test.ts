@@ -150,6 +150,7 @@ describe('the demo verifier (relying party backend) and test wallet', () => {
     const unknownRequest = await call('/demo/wallet/open', { authorizeUrl: `openid4vp://?client_id=x509_hash%3Aabc&request_uri=${encodeURIComponent(`${demo.origin}/authz/openid4/vp/v1_0/authorizations/nope/jwt`)}` });
     expect(unknownRequest).toMatchObject({ status: 400, body: { message: expect.stringContaining('could not read this request') } });
     expect(await call('/demo/wallet/answer', { handle: 'gone', choice: 'valid' })).toMatchObject({ status: 404, body: { message: expect.stringContaining('no longer open') } });
+    expect(await call('/demo/wallet/dc-api', { origin: demo.origin })).toMatchObject({ status: 400, body: { message: expect.stringContaining('{request: {protocol, data}, origin}') } });
     expect(await call('/demo/nothing-here')).toMatchObject({ status: 404, body: { message: expect.stringContaining('Nothing at') } });
     // Another browser's authorization is not readable from this session.
     const mine = await call('/demo/authorizations', { ask: 'pid' });
