@@ -10,6 +10,8 @@ export interface RunningDemo {
   trustAnchorPem: string;
   /** The root of the demo issuer, trusted by the demo's verifier (PEM). */
   issuerRootPem: string;
+  /** Open event streams of the authorizer and the listeners and timers they hold. */
+  eventStreamStats(): { streams: number; listeners: number; timers: number };
   close(): Promise<void>;
 }
 

@@ -10,7 +10,7 @@ import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { allowInsecureUrlsForTests, createTestIssuer } from '@vp-authorizer/testing';
 import { configFromEnv, instanceConfigFromEnv, storeFromConfig } from '../shared/config-from-env.mjs';
 import { WalletError, createDemoWallet } from './demo-wallet.mjs';
-import { PageError, createRelyingParty } from './relying-party.mjs';
+import { PageError, createRelyingParty, pipeToNode } from './relying-party.mjs';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const ASSETS = {
@@ -69,12 +69,11 @@ export async function startDemo({ port, host, env = process.env } = {}) {
 
   relyingParty = createRelyingParty({
     origin,
-    call: (path, { method, body, signal } = {}) =>
+    call: (path, { method, body } = {}) =>
       authorizer.fetch(new Request(`${origin}/authz${path}`, {
         method: method ?? 'GET',
         headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body } : {}),
-        ...(signal ? { signal } : {}),
       })),
   });
 
@@ -127,17 +126,10 @@ export async function startDemo({ port, host, env = process.env } = {}) {
       return res.end();
     }
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, 1_000_000);
-    const abort = new AbortController();
-    res.on('close', () => abort.abort());
-    const response = await authorizer.fetch(new Request(new URL(req.url, origin), { method: req.method, headers: req.headers, signal: abort.signal, ...(body ? { body } : {}) }));
+    const response = await authorizer.fetch(new Request(new URL(req.url, origin), { method: req.method, headers: req.headers, ...(body ? { body } : {}) }));
     res.writeHead(response.status, withCors(Object.fromEntries(response.headers)));
     if (!response.body) return res.end();
-    try {
-      for await (const chunk of response.body) res.write(chunk); // streams the event stream as it comes
-    } catch {
-      // the client went away
-    }
-    res.end();
+    await pipeToNode(response.body, res); // the event stream goes out as it comes
   }
 
   return {
@@ -147,6 +139,8 @@ export async function startDemo({ port, host, env = process.env } = {}) {
     publicBaseUrl,
     trustAnchorPem: signing.trustAnchor,
     issuerRootPem: issuer.rootCertificatePem,
+    /** Open event streams and what they hold (see `authorizer.eventStreamStats()`). */
+    eventStreamStats: () => authorizer.eventStreamStats(),
     async close() {
       server.closeAllConnections?.();
       await authorizer.close();

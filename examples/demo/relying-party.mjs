@@ -93,20 +93,14 @@ export function createRelyingParty({ call, origin }) {
     /** Pipes the authorizer's event stream (which needs the API key) to the page. */
     async events(req, res, id) {
       owned(req, res, id);
-      const abort = new AbortController();
-      res.on('close', () => abort.abort());
-      const upstream = await call(`${API}/authorizations/${encodeURIComponent(id)}/events`, { signal: abort.signal });
+      const upstream = await call(`${API}/authorizations/${encodeURIComponent(id)}/events`);
       if (!upstream.ok || !upstream.body) {
         const body = await upstream.json().catch(() => ({}));
         throw new PageError(upstream.status >= 500 ? upstream.status : 502, authorizerMessage(body, upstream.status));
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-      try {
-        for await (const chunk of upstream.body) res.write(chunk);
-      } catch {
-        // The page went away (abort) or the stream broke; the page falls back to polling.
-      }
-      res.end();
+      // A page that goes away cancels the authorizer's stream at once (its timers and listener go with it).
+      await pipeToNode(upstream.body, res);
     },
 
     /** Status, policy results and disclosed credentials of a finished authorization. */
@@ -142,6 +136,25 @@ export function createRelyingParty({ call, origin }) {
       return `/?authorization=${encodeURIComponent(body.authorization_id)}`;
     },
   };
+}
+
+/** Writes a web stream to a node:http response; the response closing cancels the stream. */
+export async function pipeToNode(body, res) {
+  const reader = body.getReader();
+  const cancel = () => reader.cancel().catch(() => {});
+  res.on('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+  } catch {
+    // the stream broke: end the answer; a page falls back to polling
+  } finally {
+    res.off('close', cancel);
+  }
+  res.end();
 }
 
 function authorizerMessage(body, status) {

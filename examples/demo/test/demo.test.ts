@@ -135,7 +135,10 @@ describe('the demo verifier (relying party backend) and test wallet', () => {
     let text = '';
     while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toContain('event: status\ndata: {"status":"created"}');
+    expect(demo.eventStreamStats().streams).toBe(1);
+    // The page going away releases the authorizer's stream, not only the relay.
     await reader.cancel();
+    await expect.poll(() => demo.eventStreamStats()).toEqual({ streams: 0, listeners: 0, timers: 0 });
     // Without the session that created it, nothing streams.
     const stranger = await fetch(`${demo.origin}/demo/authorizations/${created.body.authorizationId}/events`);
     expect(stranger.status).toBe(404);
