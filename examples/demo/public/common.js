@@ -7,7 +7,7 @@ export function el(tag, attributes = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     node.setAttribute(name, value === true ? '' : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

@@ -101,7 +101,7 @@ function renderResult({ status, policyResults, credentials }) {
     verdict.append(el('h3', {}, heading));
     if (root) {
       verdict.append(el('p', { class: 'reason', id: 'refusal-reason' }, el('strong', {}, 'Reason: '), root.title ?? root.detail ?? root.code));
-      if (root.detail && root.detail !== root.title) verdict.append(el('p', { class: 'reason small' }, root.detail));
+      if (root.detail && root.detail !== root.title) verdict.append(el('p', { class: 'reason small' }, sentence(root.detail)));
     }
     else verdict.append(el('p', { class: 'reason', id: 'refusal-reason' }, status === 'expired' ? 'No wallet answered in time. Start a new request.' : 'The authorizer gave no reason.'));
   }
@@ -110,8 +110,13 @@ function renderResult({ status, policyResults, credentials }) {
   $('result-card').scrollIntoView({ behavior: 'smooth', block: 'start' });
 }
 
+const sentence = (text) => text.replace(/^./, (c) => c.toUpperCase());
+
+/** The error's title, and its detail below it when the detail adds something. */
 function reasonText(error) {
-  return [error.title, error.detail && error.detail !== error.title ? error.detail : null].filter(Boolean).join(' — ');
+  const title = error.title ?? error.detail ?? error.code;
+  const detail = error.detail && error.detail !== title ? el('span', { class: 'detail' }, sentence(error.detail)) : null;
+  return [title, detail];
 }
 
 function renderClaims(credentials) {
