@@ -105,12 +105,12 @@ export function createRelyingParty({ call, origin }) {
 
     /** Status, policy results and disclosed credentials of a finished authorization. */
     async result(req, res, id) {
-      owned(req, res, id);
+      const { ask } = owned(req, res, id);
       const path = `${API}/authorizations/${encodeURIComponent(id)}`;
       const { status } = await json(`${path}/status`);
-      if (!TERMINAL.has(status)) return { status, policyResults: [], credentials: [] };
+      if (!TERMINAL.has(status)) return { status, ask, policyResults: [], credentials: [] };
       const [policy, credentials] = await Promise.all([json(`${path}/policy-response`), json(`${path}/credentials`)]);
-      return { status, policyResults: policy.data, credentials: credentials.credentials };
+      return { status, ask, policyResults: policy.data, credentials: credentials.credentials };
     },
 
     /** What `navigator.credentials.get` returned, handed to the authorizer with the page's origin. */

@@ -102,6 +102,7 @@ describe('the demo verifier and test wallet pages in Chromium', () => {
     expect(await mdl.innerText()).toMatch(/Document number\s+T22000129/);
     expect(await mdl.innerText()).toMatch(/Date of birth\s+12 August 1964/);
     expect(await mdl.innerText()).toMatch(/Vehicle category\s+B/);
+    expect(await page.getByRole('radio', { name: /^Mobile driving licence/ }).isChecked()).toBe(true); // the form shows what was asked
     expect(await page.locator('#policy-rows').innerText()).toMatch(/Holder binding[\s\S]*Passed/);
     await page.screenshot({ path: `${ARTIFACTS}accepted-mdoc.png`, fullPage: true });
     await page.close();

@@ -85,8 +85,10 @@ async function loadResult(id) {
   }
 }
 
-function renderResult({ status, policyResults, credentials }) {
+function renderResult({ status, ask, policyResults, credentials }) {
   $('result-card').hidden = false;
+  const asked = document.querySelector(`input[name="ask"][value="${CSS.escape(ask ?? '')}"]`);
+  if (asked) asked.checked = true;
   showStatus(status);
   const failures = policyResults.filter((result) => result.error);
   const verdict = $('verdict');
@@ -147,7 +149,7 @@ function renderPolicies(results) {
     const failed = Boolean(result.error);
     body.append(el('tr', { class: failed ? 'failed' : null },
       el('td', {}, POLICY_NAMES[result.policy] ?? label(result.policy), el('span', { class: 'codes mono small' }, `${result.policy} · ${result.service}`)),
-      el('td', { class: 'mono small' }, result.path.length ? result.path.map((part, i) => (typeof part === 'number' ? (i === 1 ? `#${part + 1}` : `doc ${part + 1}`) : part)).join(' › ') : 'whole response'),
+      el('td', { class: 'mono small path' }, result.path.length ? result.path.map((part, i) => (typeof part === 'number' ? (i === 1 ? `#${part + 1}` : `doc ${part + 1}`) : part)).join(' › ') : 'whole response'),
       el('td', {}, el('span', { class: `badge ${failed ? 'failed' : 'passed'}` }, failed ? 'Failed' : 'Passed')),
       el('td', {}, failed ? [reasonText(result.error), el('span', { class: 'codes mono small' }, [result.error.code, result.error.vidosType ? `vidosType ${result.error.vidosType}` : null].filter(Boolean).join(' · '))] : summary(result.data)),
     ));

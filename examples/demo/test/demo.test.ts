@@ -81,7 +81,7 @@ describe('the demo verifier (relying party backend) and test wallet', () => {
     const { id, answered } = await askAndAnswer(call, 'mdl', 'valid');
     expect(answered.accepted).toBe(true);
     const result = await call(`/demo/authorizations/${id}/result`);
-    expect(result.body.status).toBe('authorized');
+    expect(result.body).toMatchObject({ status: 'authorized', ask: 'mdl' });
     const [mdl] = result.body.credentials;
     expect(mdl.claims).toMatchObject({ given_name: 'Erika', birth_date: '1964-08-12', document_number: 'T22000129', driving_privileges: [{ vehicle_category_code: 'B' }] });
     expect(Object.keys(mdl.namespaces)).toEqual(['org.iso.18013.5.1']);
