@@ -16,6 +16,9 @@ export function el(tag, attributes = {}, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
+/** Smooth scrolling, unless the person asked for less motion. */
+export const motion = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
 /** fetch + JSON; a non-2xx answer throws an Error carrying the server's readable message. */
 export async function api(path, body) {
   const response = await fetch(path, body === undefined ? { headers: { accept: 'application/json' } } : { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });

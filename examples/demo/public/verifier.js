@@ -1,6 +1,6 @@
 // The verifier page: asks its own backend (the relying party, which holds the API key) to create
 // an authorization, shows it as a QR code and links, follows its status and shows the result.
-import { $, TECHNICAL_CLAIMS, api, claimList, el, formatName, label, typeName } from './common.js';
+import { $, motion, TECHNICAL_CLAIMS, api, claimList, el, formatName, label, typeName } from './common.js';
 
 const TERMINAL = new Set(['authorized', 'rejected', 'error', 'expired']);
 const POLICY_NAMES = {
@@ -109,7 +109,7 @@ function renderResult({ status, ask, policyResults, credentials }) {
   }
   renderClaims(credentials);
   renderPolicies(policyResults);
-  $('result-card').scrollIntoView({ behavior: 'smooth', block: 'start' });
+  $('result-card').scrollIntoView({ behavior: motion(), block: 'start' });
 }
 
 const sentence = (text) => text.replace(/^./, (c) => c.toUpperCase());
@@ -197,7 +197,7 @@ $('ask-form').addEventListener('submit', async (event) => {
     $('expires').dateTime = created.expiresAt;
     showStatus('created');
     follow(created.authorizationId);
-    $('request-card').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    $('request-card').scrollIntoView({ behavior: motion(), block: 'start' });
   } catch (error) {
     showError(error.message);
   } finally {

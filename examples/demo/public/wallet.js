@@ -1,6 +1,6 @@
 // The test wallet page: opens a request through the wallet's backend, shows who asks and for
 // what, and sends the person's answer.
-import { $, api, el, formatName, label, typeName } from './common.js';
+import { $, motion, api, el, formatName, label, typeName } from './common.js';
 
 let handle = null;
 
@@ -43,7 +43,7 @@ function renderConsent(request) {
     el('span', {}, text),
   )));
   $('consent-card').hidden = false;
-  $('consent-card').scrollIntoView({ behavior: 'smooth', block: 'start' });
+  $('consent-card').scrollIntoView({ behavior: motion(), block: 'start' });
 }
 
 async function answer(choice) {
