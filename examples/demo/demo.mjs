@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { createAuthorizer, generateDevSigningKey, resolveCorsConfig } from '@vp-authorizer/core';
 import { appendVary, corsDecision } from '@vp-authorizer/core/http';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
@@ -20,6 +21,8 @@ const ASSETS = {
   '/assets/common.js': ['common.js', 'text/javascript; charset=utf-8'],
   '/assets/verifier.js': ['verifier.js', 'text/javascript; charset=utf-8'],
   '/assets/wallet.js': ['wallet.js', 'text/javascript; charset=utf-8'],
+  // The QR decoder of the wallet's "scan a picture" field, served from the package (no CDN).
+  '/assets/jsqr.js': [createRequire(import.meta.url).resolve('jsqr/dist/jsQR.js'), 'text/javascript; charset=utf-8'],
 };
 // Pages load only their own scripts and styles; the QR code is inline SVG markup.
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -161,7 +164,7 @@ function failed(res, error) {
 }
 
 async function asset(res, file, type) {
-  const body = await readFile(new URL(`./public/${file}`, import.meta.url));
+  const body = await readFile(file.startsWith('/') ? file : new URL(`./public/${file}`, import.meta.url));
   res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
   res.end(body);
 }

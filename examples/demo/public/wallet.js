@@ -69,6 +69,27 @@ async function answer(choice) {
   }
 }
 
+// A picture of the QR code (a phone's camera through capture="environment", or a screenshot).
+$('qr-picture').addEventListener('change', async () => {
+  const file = $('qr-picture').files?.[0];
+  $('qr-picture').value = '';
+  if (!file) return;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(bitmap, 0, 0);
+    const { data, width, height } = context.getImageData(0, 0, bitmap.width, bitmap.height);
+    const code = window.jsQR?.(data, width, height);
+    if (!code?.data) throw new Error('No QR code found in this picture. Try a sharper, closer picture, or paste the URL.');
+    $('authorize-url').value = code.data;
+    open(code.data);
+  } catch (error) {
+    $('open-error').textContent = error.message;
+    $('open-error').hidden = false;
+  }
+});
+
 $('open-form').addEventListener('submit', (event) => {
   event.preventDefault();
   open($('authorize-url').value);

@@ -42,7 +42,7 @@ afterAll(() => demo?.close());
 
 describe('the demo verifier (relying party backend) and test wallet', () => {
   it('serves the verifier page, the wallet page and their assets under a strict CSP', async () => {
-    for (const [path, text] of [['/', 'Verify your identity'], ['/wallet', 'Test wallet'], ['/assets/verifier.js', 'EventSource'], ['/assets/style.css', '.qr']] as const) {
+    for (const [path, text] of [['/', 'Verify your identity'], ['/wallet', 'Test wallet'], ['/assets/verifier.js', 'EventSource'], ['/assets/style.css', '.qr'], ['/assets/jsqr.js', 'jsQR']] as const) {
       const res = await fetch(`${demo.origin}${path}`);
       expect(res.status).toBe(200);
       expect(await res.text()).toContain(text);
