@@ -81,11 +81,11 @@ $('qr-picture').addEventListener('change', async () => {
     context.drawImage(bitmap, 0, 0);
     const { data, width, height } = context.getImageData(0, 0, bitmap.width, bitmap.height);
     const code = window.jsQR?.(data, width, height);
-    if (!code?.data) throw new Error('No QR code found in this picture. Try a sharper, closer picture, or paste the URL.');
+    if (!code?.data) throw new Error('no QR code found in it. Try a sharper, closer picture, or paste the URL.');
     $('authorize-url').value = code.data;
     open(code.data);
   } catch (error) {
-    $('open-error').textContent = error.message;
+    $('open-error').textContent = `The wallet could not read this picture: ${error.message}`;
     $('open-error').hidden = false;
   }
 });
