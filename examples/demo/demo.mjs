@@ -1,20 +1,31 @@
-// The quick-start demo: an authorizer on the web-standard fetch handler behind node:http, the
-// in-process validator/verifier, a generated dev signing key and dev issuer, and the test wallet
-// standing in for a phone so a full flow can be watched end to end.
+// The demo: a relying party's verifier page and a test wallet page around an authorizer on the
+// web-standard fetch handler behind node:http, with the in-process validator/verifier, a generated
+// dev signing key and a dev issuer whose credentials sit in the test wallet.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { createAuthorizer, generateDevSigningKey, resolveCorsConfig } from '@vp-authorizer/core';
 import { appendVary, corsDecision } from '@vp-authorizer/core/http';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
-import { allowInsecureUrlsForTests, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
+import { allowInsecureUrlsForTests, createTestIssuer } from '@vp-authorizer/testing';
 import { configFromEnv, instanceConfigFromEnv, storeFromConfig } from '../shared/config-from-env.mjs';
-import { demoPage } from './page.mjs';
+import { WalletError, createDemoWallet } from './demo-wallet.mjs';
+import { PageError, createRelyingParty, pipeToNode } from './relying-party.mjs';
 
-const PID_QUERY = {
-  credentials: [
-    { id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }, { path: ['family_name'] }, { path: ['birthdate'] }] },
-  ],
+const MAX_BODY_BYTES = 64 * 1024;
+const ASSETS = {
+  '/': ['index.html', 'text/html; charset=utf-8'],
+  '/wallet': ['wallet.html', 'text/html; charset=utf-8'],
+  '/assets/style.css': ['style.css', 'text/css; charset=utf-8'],
+  '/assets/common.js': ['common.js', 'text/javascript; charset=utf-8'],
+  '/assets/verifier.js': ['verifier.js', 'text/javascript; charset=utf-8'],
+  '/assets/wallet.js': ['wallet.js', 'text/javascript; charset=utf-8'],
+  // The QR decoder of the wallet's "scan a picture" field, served from the package (no CDN).
+  '/assets/jsqr.js': [createRequire(import.meta.url).resolve('jsqr/dist/jsQR.js'), 'text/javascript; charset=utf-8'],
 };
+// Pages load only their own scripts and styles; the QR code is inline SVG markup.
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * Start the demo; resolves once it listens. `port: 0` picks a free port. `env` (default
@@ -29,20 +40,16 @@ export async function startDemo({ port, host, env = process.env } = {}) {
   const apiKey = config.apiKey ?? `demo_${randomBytes(24).toString('base64url')}`;
   const { signing } = await generateDevSigningKey({ commonName: 'vp-authorizer demo verifier' });
   const issuer = await createTestIssuer({ commonName: 'vp-authorizer demo issuer' });
-  const wallet = await createTestWallet();
-  await wallet.addSdJwtVc(issuer, { vct: 'urn:eudi:pid:1', claims: { given_name: 'Erika', family_name: 'Mustermann', birthdate: '1964-08-12', nationality: 'DE' } });
+  const wallet = await createDemoWallet({ issuer, verifierTrustAnchors: [signing.trustAnchor] });
 
   let authorizer;
-  const server = createServer((req, res) => route(req, res).catch((error) => {
-    console.error(error);
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-    res.end('{"message":"demo error"}');
-  }));
+  let relyingParty;
+  const server = createServer((req, res) => route(req, res).catch((error) => failed(res, error)));
   await new Promise((resolve, reject) => server.once('error', reject).listen(port ?? config.port, host ?? config.host, resolve));
   const { store, close: closeStore } = await storeFromConfig(config);
   const origin = `http://${host ?? config.host}:${server.address().port}`;
   const publicBaseUrl = config.publicBaseUrl ?? `${origin}/authz`;
-  // The demo issuer is always trusted (its PID sits in the test wallet), and so are the roots you set.
+  // The demo issuer is always trusted (its credentials sit in the test wallet), and so are the roots you set.
   const trusted = [issuer.rootCertificatePem, ...config.issuerRoots];
 
   authorizer = createAuthorizer({
@@ -63,38 +70,46 @@ export async function startDemo({ port, host, env = process.env } = {}) {
     onEvent: (event) => console.log(`  event ${event.type} ${event.authorizationId.slice(0, 8)}… → ${event.status}`),
   });
 
-  const rp = (path, body) =>
-    authorizer.fetch(new Request(`${origin}/authz${path}`, {
-      method: body ? 'POST' : 'GET',
-      headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })).then((r) => r.json());
+  relyingParty = createRelyingParty({
+    origin,
+    call: (path, { method, body } = {}) =>
+      authorizer.fetch(new Request(`${origin}/authz${path}`, {
+        method: method ?? 'GET',
+        headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body } : {}),
+      })),
+  });
 
   async function route(req, res) {
     const url = new URL(req.url, origin);
-    if (url.pathname.startsWith('/authz/') || url.pathname === '/authz') return bridge(req, res);
-    if (req.method === 'GET' && url.pathname === '/') return send(res, 200, demoPage(), 'text/html; charset=utf-8');
-    // The relying party's own backend: it holds the API key, the page never sees it.
-    if (req.method === 'POST' && url.pathname === '/demo/start') {
-      return send(res, 200, await rp('/openid4/vp/v1_0/authorizations', { responseMode: 'direct_post.jwt', profile: 'haip', query: { type: 'DCQL', dcql: PID_QUERY } }));
+    const path = url.pathname;
+    if (path.startsWith('/authz/') || path === '/authz') return bridge(req, res);
+    if (req.method === 'GET' && Object.hasOwn(ASSETS, path)) return asset(res, ...ASSETS[path]);
+    if (req.method === 'POST' && path === '/demo/authorizations') return send(res, 201, await relyingParty.create(req, res, await readJson(req)));
+    const own = /^\/demo\/authorizations\/([A-Za-z0-9_-]{1,128})\/(status|events|result|dc-api)$/.exec(path);
+    if (own) {
+      const [, id, what] = own;
+      if (req.method === 'GET' && what === 'status') return send(res, 200, await relyingParty.status(req, res, id));
+      if (req.method === 'GET' && what === 'events') return relyingParty.events(req, res, id);
+      if (req.method === 'GET' && what === 'result') return send(res, 200, await relyingParty.result(req, res, id));
+      if (req.method === 'POST' && what === 'dc-api') return send(res, 200, await relyingParty.dcApi(req, res, id, await readJson(req)));
     }
-    if (req.method === 'GET' && url.pathname.startsWith('/demo/status/')) {
-      return send(res, 200, await rp(`/openid4/vp/v1_0/authorizations/${encodeURIComponent(url.pathname.slice(13))}/status`));
+    if (req.method === 'GET' && path === '/demo/callback') {
+      res.writeHead(303, { location: await relyingParty.callback(req, res, url.searchParams.get('response_code')), 'cache-control': 'no-store' });
+      return res.end();
     }
-    // Stand-in for a phone wallet: fetch the request, present the PID, follow nothing.
-    if (req.method === 'POST' && url.pathname === '/demo/wallet') {
-      const { authorizeUrl } = JSON.parse(await readText(req));
-      const request = await wallet.receive(authorizeUrl, { verifierTrustAnchors: [signing.trustAnchor] });
-      const result = await wallet.respond(request);
-      return send(res, 200, { walletGot: result.status, redirect_uri: result.body?.redirect_uri ?? null });
+    // The test wallet's own backend (a phone would do this itself).
+    if (req.method === 'POST' && path === '/demo/wallet/open') return send(res, 200, await wallet.open((await readJson(req))?.authorizeUrl));
+    if (req.method === 'POST' && path === '/demo/wallet/answer') {
+      const input = await readJson(req);
+      return send(res, 200, await wallet.answer(input?.handle, input?.choice));
     }
-    // Where the wallet is sent afterwards: resolve the one-time code, then read the claims.
-    if (req.method === 'GET' && url.pathname === '/demo/callback') {
-      const resolved = await rp('/openid4/vp/v1_0/response-code/resolve', { response_code: url.searchParams.get('response_code') ?? '' });
-      const credentials = resolved.authorization_id ? await rp(`/openid4/vp/v1_0/authorizations/${resolved.authorization_id}/credentials`) : null;
-      return send(res, 200, { resolved, credentials });
+    // The platform's wallet picker behind navigator.credentials.get, for browsers without a wallet.
+    if (req.method === 'POST' && path === '/demo/wallet/dc-api') {
+      const input = await readJson(req);
+      return send(res, 200, await wallet.answerDcApi(input?.request, input?.origin, input?.choice));
     }
-    return send(res, 404, { message: 'not found' });
+    return send(res, 404, { message: `Nothing at ${req.method} ${path}.` });
   }
 
   async function bridge(req, res) {
@@ -113,10 +128,11 @@ export async function startDemo({ port, host, env = process.env } = {}) {
       res.writeHead(204, withCors({ 'content-length': '0' }));
       return res.end();
     }
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.from(await readText(req));
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, 1_000_000);
     const response = await authorizer.fetch(new Request(new URL(req.url, origin), { method: req.method, headers: req.headers, ...(body ? { body } : {}) }));
     res.writeHead(response.status, withCors(Object.fromEntries(response.headers)));
-    res.end(Buffer.from(await response.arrayBuffer()));
+    if (!response.body) return res.end();
+    await pipeToNode(response.body, res); // the event stream goes out as it comes
   }
 
   return {
@@ -125,7 +141,11 @@ export async function startDemo({ port, host, env = process.env } = {}) {
     config,
     publicBaseUrl,
     trustAnchorPem: signing.trustAnchor,
+    issuerRootPem: issuer.rootCertificatePem,
+    /** Open event streams and what they hold (see `authorizer.eventStreamStats()`). */
+    eventStreamStats: () => authorizer.eventStreamStats(),
     async close() {
+      server.closeAllConnections?.();
       await authorizer.close();
       await closeStore();
       await new Promise((resolve) => server.close(resolve));
@@ -133,16 +153,43 @@ export async function startDemo({ port, host, env = process.env } = {}) {
   };
 }
 
-function send(res, status, body, type = 'application/json') {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+/** Every failure reaches the page as `{message}` with a status that says whose fault it is. */
+function failed(res, error) {
+  const expected = error instanceof PageError || error instanceof WalletError;
+  if (!expected) console.error(error);
+  const status = expected ? error.status : 500;
+  const message = expected ? error.message : `The demo could not complete this step: ${error?.message ?? String(error)}`;
+  if (res.headersSent) return res.end();
+  send(res, status, { message });
 }
 
-async function readText(req) {
-  let text = '';
+async function asset(res, file, type) {
+  const body = await readFile(file.startsWith('/') ? file : new URL(`./public/${file}`, import.meta.url));
+  res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+  res.end(body);
+}
+
+function send(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req, limit) {
+  const chunks = [];
+  let size = 0;
   for await (const chunk of req) {
-    text += chunk;
-    if (text.length > 1_000_000) throw new Error('body too large');
+    size += chunk.length;
+    if (size > limit) throw new PageError(413, `The request body is larger than ${limit} bytes.`);
+    chunks.push(chunk);
   }
-  return text;
+  return Buffer.concat(chunks);
+}
+
+async function readJson(req) {
+  const text = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    throw new PageError(400, 'The request body is not JSON.');
+  }
 }

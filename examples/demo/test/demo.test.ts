@@ -1,31 +1,164 @@
+import { createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error the demo is plain JavaScript
-import { startDemo } from '../demo.mjs';
+import { type RunningDemo, startDemo } from '../demo.mjs';
 
-let demo: { origin: string; apiKey: string; close(): Promise<void> };
+/** A browser stand-in: one cookie jar (the relying party's session), JSON in and out. */
+function browser(origin: string) {
+  let cookie = '';
+  const call = async function call<T = Record<string, any>>(path: string, body?: unknown, init: RequestInit = {}): Promise<{ status: number; body: T; headers: Headers }> {
+    const response = await fetch(new URL(path, origin), {
+      method: body === undefined ? 'GET' : 'POST',
+      redirect: 'manual',
+      headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...init,
+    });
+    const set = response.headers.get('set-cookie');
+    if (set) cookie = set.split(';')[0]!;
+    const text = await response.text();
+    return { status: response.status, body: (text.startsWith('{') ? JSON.parse(text) : text) as T, headers: response.headers };
+  };
+  return Object.assign(call, { cookie: () => cookie });
+}
+
+type Call = ReturnType<typeof browser>;
+
+/** Verifier page → test wallet page → answer; resolves to the wallet's outcome and the authorization id. */
+async function askAndAnswer(call: Call, ask: string, choice: string) {
+  const created = await call('/demo/authorizations', { ask, purpose: 'Open an account' });
+  expect(created.status).toBe(201);
+  const opened = await call('/demo/wallet/open', { authorizeUrl: created.body.authorizeUrl });
+  expect(opened.status).toBe(200);
+  const answered = await call('/demo/wallet/answer', { handle: opened.body.handle, choice });
+  expect(answered.status).toBe(200);
+  return { id: created.body.authorizationId as string, created: created.body, opened: opened.body, answered: answered.body };
+}
+
+let demo: RunningDemo;
 beforeAll(async () => {
   demo = await startDemo({ port: 0, env: {} }); // the embedded defaults, whatever the test runner's environment
 });
 afterAll(() => demo?.close());
 
-describe('the quick-start demo', () => {
-  it('serves its page, and the page flow authorizes a PID through the real local verifier', async () => {
-    const page = await fetch(`${demo.origin}/`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('vp-authorizer demo');
+describe('the demo verifier (relying party backend) and test wallet', () => {
+  it('serves the verifier page, the wallet page and their assets under a strict CSP', async () => {
+    for (const [path, text] of [['/', 'Verify your identity'], ['/wallet', 'Test wallet'], ['/assets/verifier.js', 'EventSource'], ['/assets/style.css', '.qr'], ['/assets/jsqr.js', 'jsQR']] as const) {
+      const res = await fetch(`${demo.origin}${path}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain(text);
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+  });
 
-    const started = (await (await fetch(`${demo.origin}/demo/start`, { method: 'POST' })).json()) as { authorizationId: string; authorizeUrl: string };
-    expect(started.authorizeUrl).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
-    const presented = (await (await fetch(`${demo.origin}/demo/wallet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ authorizeUrl: started.authorizeUrl }) })).json()) as { walletGot: number; redirect_uri: string };
-    expect(presented.walletGot).toBe(200);
-    expect(presented.redirect_uri).toContain(`${demo.origin}/demo/callback?response_code=`);
+  it('asks for a PID, renders the request as a QR code, and authorizes it; the redirect resolves the code for this session', async () => {
+    const call = browser(demo.origin);
+    const { id, created, opened, answered } = await askAndAnswer(call, 'pid', 'valid');
+    expect(created.authorizeUrl).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
+    expect(created.qrSvg).toMatch(/^<svg [^>]*viewBox/);
+    expect(opened).toMatchObject({
+      verifier: { name: 'vp-authorizer demo verifier', certificateSubject: 'CN=vp-authorizer demo verifier', verified: true },
+      purpose: 'Open an account',
+      credentials: [{ id: 'pid', format: 'dc+sd-jwt', type: 'urn:eudi:pid:1' }],
+      satisfiable: true,
+    });
+    expect(answered).toMatchObject({ accepted: true, httpStatus: 200 });
+    expect(answered.redirectUri).toContain(`${demo.origin}/demo/callback?response_code=`);
 
-    const callback = (await (await fetch(presented.redirect_uri)).json()) as { resolved: { status: string }; credentials: { credentials: { claims: Record<string, unknown> }[] } };
-    expect(callback.resolved.status).toBe('authorized');
-    expect(callback.credentials.credentials[0]!.claims.given_name).toBe('Erika');
-    // The code was used once: the same redirect resolves to nothing now.
-    const again = (await (await fetch(presented.redirect_uri)).json()) as { resolved: { type?: string } };
-    expect(again.resolved.type).toBe('response_code.not_found');
+    const back = await call(answered.redirectUri);
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe(`/?authorization=${id}`);
+    const result = await call(`/demo/authorizations/${id}/result`);
+    expect(result.body.status).toBe('authorized');
+    expect(result.body.credentials[0].claims).toMatchObject({ given_name: 'Erika', birthdate: '1964-08-12', address: { locality: 'Köln' } });
+    expect(result.body.policyResults.every((r: { error?: unknown }) => !r.error)).toBe(true);
+    // The code was used once: the same redirect is refused now, and says so.
+    const again = await call(answered.redirectUri);
+    expect(decodeURIComponent(again.headers.get('location')!)).toContain('did not start this verification');
+  });
+
+  it('asks for an mDL (mdoc) and authorizes it: claims flat, namespaces beside them', async () => {
+    const call = browser(demo.origin);
+    const { id, answered } = await askAndAnswer(call, 'mdl', 'valid');
+    expect(answered.accepted).toBe(true);
+    const result = await call(`/demo/authorizations/${id}/result`);
+    expect(result.body).toMatchObject({ status: 'authorized', ask: 'mdl' });
+    const [mdl] = result.body.credentials;
+    expect(mdl.claims).toMatchObject({ given_name: 'Erika', birth_date: '1964-08-12', document_number: 'T22000129', driving_privileges: [{ vehicle_category_code: 'B' }] });
+    expect(Object.keys(mdl.namespaces)).toEqual(['org.iso.18013.5.1']);
+  });
+
+  it('answers "either" with one credential and "both" with two', async () => {
+    const call = browser(demo.origin);
+    const either = await askAndAnswer(call, 'either', 'valid');
+    expect(either.opened.alternatives).toBe(true);
+    expect((await call(`/demo/authorizations/${either.id}/result`)).body.credentials).toHaveLength(1);
+    const both = await askAndAnswer(call, 'both', 'valid');
+    const formats = (await call(`/demo/authorizations/${both.id}/result`)).body.credentials.map((c: { format: string }) => c.format);
+    expect(formats.sort()).toEqual(['dc+sd-jwt', 'mso_mdoc']);
+  });
+
+  it.each([
+    ['pid', 'untrusted-issuer', 'trusted_issuer.untrusted', 'trusted-issuer-untrusted'],
+    ['mdl', 'untrusted-issuer', 'trusted_issuer.untrusted', 'trusted-issuer-untrusted'],
+    ['pid', 'expired', 'validity.expired', undefined],
+    ['mdl', 'expired', 'validity.expired', undefined],
+    ['pid', 'wrong-nonce', 'holder_binding.nonce_mismatch', undefined],
+    ['mdl', 'wrong-nonce', 'mdoc.device_signature_invalid', 'proof-verification-failed'],
+  ])('refuses %s presented as %s, the root cause first (%s)', async (ask, choice, code, vidosType) => {
+    const call = browser(demo.origin);
+    const { id, answered } = await askAndAnswer(call, ask, choice);
+    expect(answered).toMatchObject({ accepted: false, httpStatus: 400, error: 'invalid_request' });
+    expect(answered.errorDescription).toContain(code);
+    const result = await call(`/demo/authorizations/${id}/result`);
+    expect(result.body.status).toBe('rejected');
+    expect(result.body.credentials).toEqual([]);
+    expect(result.body.policyResults[0].error.code).toBe(code);
+    if (vidosType) expect(result.body.policyResults[0].error.vidosType).toBe(vidosType);
+  });
+
+  it('a declined request ends rejected with wallet.access_denied, not pending', async () => {
+    const call = browser(demo.origin);
+    const { id, answered } = await askAndAnswer(call, 'mdl', 'decline');
+    expect(answered).toMatchObject({ declined: true, accepted: false });
+    const result = await call(`/demo/authorizations/${id}/result`);
+    expect(result.body.status).toBe('rejected');
+    expect(result.body.policyResults[0].error.code).toBe('wallet.access_denied');
+  });
+
+  it('streams the status to the page through its own backend (the page never holds the API key)', async () => {
+    const call = browser(demo.origin);
+    const created = await call('/demo/authorizations', { ask: 'pid' });
+    const stream = await fetch(`${demo.origin}/demo/authorizations/${created.body.authorizationId}/events`, { headers: { cookie: call.cookie() } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    const reader = stream.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain('event: status\ndata: {"status":"created"}');
+    expect(demo.eventStreamStats().streams).toBe(1);
+    // The page going away releases the authorizer's stream, not only the relay.
+    await reader.cancel();
+    await expect.poll(() => demo.eventStreamStats()).toEqual({ streams: 0, listeners: 0, timers: 0 });
+    // Without the session that created it, nothing streams.
+    const stranger = await fetch(`${demo.origin}/demo/authorizations/${created.body.authorizationId}/events`);
+    expect(stranger.status).toBe(404);
+  });
+
+  it('every failure answers a readable message with a 4xx, never a bare 500', async () => {
+    const call = browser(demo.origin);
+    expect(await call('/demo/authorizations', { ask: 'passport' })).toMatchObject({ status: 400, body: { message: expect.stringContaining('Choose what to ask for') } });
+    expect(await call('/demo/authorizations', { ask: 'pid', purpose: 'x'.repeat(301) })).toMatchObject({ status: 400, body: { message: expect.stringContaining('300 characters') } });
+    expect(await call('/demo/authorizations', '{not json')).toMatchObject({ status: 400, body: { message: 'The request body is not JSON.' } });
+    expect(await call('/demo/wallet/open', { authorizeUrl: 'hello' })).toMatchObject({ status: 400, body: { message: expect.stringContaining('openid4vp://') } });
+    const unknownRequest = await call('/demo/wallet/open', { authorizeUrl: `openid4vp://?client_id=x509_hash%3Aabc&request_uri=${encodeURIComponent(`${demo.origin}/authz/openid4/vp/v1_0/authorizations/nope/jwt`)}` });
+    expect(unknownRequest).toMatchObject({ status: 400, body: { message: expect.stringContaining('could not read this request') } });
+    expect(await call('/demo/wallet/answer', { handle: 'gone', choice: 'valid' })).toMatchObject({ status: 404, body: { message: expect.stringContaining('no longer open') } });
+    expect(await call('/demo/wallet/dc-api', { origin: demo.origin })).toMatchObject({ status: 400, body: { message: expect.stringContaining('{request: {protocol, data}, origin}') } });
+    expect(await call('/demo/nothing-here')).toMatchObject({ status: 404, body: { message: expect.stringContaining('Nothing at') } });
+    // Another browser's authorization is not readable from this session.
+    const mine = await call('/demo/authorizations', { ask: 'pid' });
+    const stranger = browser(demo.origin);
+    expect(await stranger(`/demo/authorizations/${mine.body.authorizationId}/result`)).toMatchObject({ status: 404, body: { message: expect.stringContaining('not started in this browser session') } });
   });
 
   it('the API refuses calls without the printed key', async () => {
@@ -34,9 +167,34 @@ describe('the quick-start demo', () => {
   });
 });
 
+describe('the demo over the Digital Credentials API', () => {
+  let dc: RunningDemo;
+  let wallet: Awaited<ReturnType<typeof createTestWallet>>;
+  beforeAll(async () => {
+    // A wallet of our own, from an issuer the demo is told to trust through the environment.
+    const issuer = await createTestIssuer({ commonName: 'DC API test issuer' });
+    wallet = await createTestWallet();
+    await wallet.addSdJwtVc(issuer, { vct: 'urn:eudi:pid:1', claims: { given_name: 'Erika', family_name: 'Mustermann', birthdate: '1964-08-12', address: { locality: 'Köln' } } });
+    dc = await startDemo({ port: 0, env: { ISSUER_ROOT_PEM: issuer.rootCertificatePem } });
+  });
+  afterAll(() => dc?.close());
+
+  it.each(['dc-api-signed', 'dc-api-unsigned'])('%s: the page hands the browser the request and the backend the answer', async (flow) => {
+    const call = browser(dc.origin);
+    const created = await call('/demo/authorizations', { ask: 'pid', flow, purpose: 'Over the DC API' });
+    expect(created.status).toBe(201);
+    expect(created.body.digitalCredentialGetRequest.protocol).toBe(flow === 'dc-api-signed' ? 'openid4vp-v1-signed' : 'openid4vp-v1-unsigned');
+    const { digitalCredentialGetResponse } = await wallet.respondDcApi(created.body.digitalCredentialGetRequest, { origin: dc.origin, verifierTrustAnchors: [dc.trustAnchorPem] });
+    const answered = await call(`/demo/authorizations/${created.body.authorizationId}/dc-api`, { data: digitalCredentialGetResponse });
+    expect(answered).toMatchObject({ status: 200, body: { status: 'authorized' } });
+    const result = await call(`/demo/authorizations/${created.body.authorizationId}/result`);
+    expect(result.body.credentials[0].claims.given_name).toBe('Erika');
+  });
+});
+
 describe('the demo configured from the environment', () => {
   const KEY = 'demo-env-key-0123456789';
-  let configured: { origin: string; close(): Promise<void> };
+  let configured: RunningDemo;
   beforeAll(async () => {
     configured = await startDemo({
       port: 0,
@@ -46,16 +204,16 @@ describe('the demo configured from the environment', () => {
   afterAll(() => configured?.close());
 
   it('sends the wallet to AUTHZ_REDIRECT_URI, and the code resolves with AUTHZ_API_KEY', async () => {
-    const started = (await (await fetch(`${configured.origin}/demo/start`, { method: 'POST' })).json()) as { authorizationId: string; authorizeUrl: string };
-    const presented = (await (await fetch(`${configured.origin}/demo/wallet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ authorizeUrl: started.authorizeUrl }) })).json()) as { redirect_uri: string };
-    const redirect = new URL(presented.redirect_uri);
+    const call = browser(configured.origin);
+    const { id, answered } = await askAndAnswer(call, 'pid', 'valid');
+    const redirect = new URL(answered.redirectUri);
     expect(`${redirect.origin}${redirect.pathname}`).toBe('https://rp.example/after-wallet');
     const resolved = await fetch(`${configured.origin}/authz/openid4/vp/v1_0/response-code/resolve`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ response_code: redirect.searchParams.get('response_code') }),
     });
-    expect(await resolved.json()).toEqual({ authorization_id: started.authorizationId, status: 'authorized' });
+    expect(await resolved.json()).toEqual({ authorization_id: id, status: 'authorized' });
   });
 
   it('answers CORS preflights for EXPRESS_CORS_ORIGIN on the API', async () => {

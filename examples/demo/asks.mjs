@@ -1,0 +1,39 @@
+// What the demo's relying party can ask for, as DCQL queries (OpenID4VP 1.0 section 6).
+
+const PID = {
+  id: 'pid',
+  format: 'dc+sd-jwt',
+  meta: { vct_values: ['urn:eudi:pid:1'] },
+  claims: [{ path: ['given_name'] }, { path: ['family_name'] }, { path: ['birthdate'] }, { path: ['address'] }],
+};
+
+const MDL_NAMESPACE = 'org.iso.18013.5.1';
+const MDL = {
+  id: 'mdl',
+  format: 'mso_mdoc',
+  meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
+  claims: ['given_name', 'family_name', 'birth_date', 'document_number', 'driving_privileges'].map((name) => ({ path: [MDL_NAMESPACE, name] })),
+};
+
+/** Each choice of the verifier page: its label and its DCQL query. */
+export const ASKS = {
+  pid: { label: 'PID (SD-JWT VC)', dcql: { credentials: [PID] } },
+  mdl: { label: 'Mobile driving licence (mdoc)', dcql: { credentials: [MDL] } },
+  // One credential set with two options: the wallet presents whichever it holds.
+  either: { label: 'PID or mobile driving licence', dcql: { credentials: [PID, MDL], credential_sets: [{ options: [['pid'], ['mdl']] }] } },
+  both: { label: 'PID and mobile driving licence', dcql: { credentials: [PID, MDL] } },
+};
+
+/**
+ * The page's flows: a QR code / same-device link (redirect flow, direct_post.jwt), or the browser's
+ * Digital Credentials API with an unsigned or signed request (dc_api.jwt).
+ */
+export const FLOWS = {
+  redirect: { responseMode: 'direct_post.jwt' },
+  'dc-api-unsigned': { responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-unsigned' },
+  'dc-api-signed': { responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-signed' },
+};
+
+/** The `verifier_info` entry format the demo uses to hand its purpose text to the wallet. */
+export const PURPOSE_FORMAT = 'purpose';
+export const MAX_PURPOSE_LENGTH = 300;

@@ -1,0 +1,233 @@
+// The verifier page: asks its own backend (the relying party, which holds the API key) to create
+// an authorization, shows it as a QR code and links, follows its status and shows the result.
+import { $, motion, TECHNICAL_CLAIMS, api, claimList, el, formatName, label, typeName } from './common.js';
+
+const TERMINAL = new Set(['authorized', 'rejected', 'error', 'expired']);
+const POLICY_NAMES = {
+  format: 'Credential format',
+  credentialQuery: 'Matches the request',
+  trustedIssuer: 'Trusted issuer',
+  proof: 'Issuer signature',
+  notBefore: 'Already valid',
+  notAfter: 'Not expired',
+  holderBinding: 'Holder binding',
+  status: 'Revocation status',
+};
+const STATUS_TEXT = {
+  created: 'Waiting for a wallet to open the request…',
+  pending: 'The wallet opened the request; waiting for its answer…',
+  processing: 'The wallet answered; checking the presentation…',
+  authorized: 'Verified',
+  rejected: 'Refused',
+  error: 'The presentation could not be checked',
+  expired: 'The request expired before a wallet answered',
+};
+
+let current = null; // { id, stop() }
+
+function showStatus(state) {
+  const status = $('status');
+  status.dataset.state = state === 'created' || state === 'pending' ? 'waiting' : state;
+  status.textContent = STATUS_TEXT[state] ?? state;
+}
+
+function showError(message) {
+  $('form-error').textContent = message;
+  $('form-error').hidden = !message;
+}
+
+/** Follows one authorization: the event stream, or polling when the stream is unavailable. */
+function follow(id) {
+  current?.stop();
+  let stopped = false;
+  let source = null;
+  let timer = null;
+  const stop = () => {
+    stopped = true;
+    source?.close();
+    clearTimeout(timer);
+  };
+  current = { id, stop };
+  const seen = (body) => {
+    if (stopped) return;
+    showStatus(body.processing ? 'processing' : body.status);
+    if (TERMINAL.has(body.status)) {
+      stop();
+      $('request-card').hidden = true; // answered or expired: the code cannot be used again
+      loadResult(id);
+    }
+  };
+  const poll = async () => {
+    if (stopped) return;
+    try {
+      seen(await api(`/demo/authorizations/${id}/status`));
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    if (!stopped) timer = setTimeout(poll, 1500);
+  };
+  if (typeof EventSource === 'undefined') return void poll();
+  source = new EventSource(`/demo/authorizations/${id}/events`);
+  source.addEventListener('status', (event) => seen(JSON.parse(event.data)));
+  // A stream that fails (or ends before a terminal status) is replaced by polling.
+  source.onerror = () => {
+    source.close();
+    if (!stopped) poll();
+  };
+}
+
+async function loadResult(id) {
+  try {
+    renderResult(await api(`/demo/authorizations/${id}/result`));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function renderResult({ status, ask, policyResults, credentials }) {
+  $('result-card').hidden = false;
+  const asked = document.querySelector(`input[name="ask"][value="${CSS.escape(ask ?? '')}"]`);
+  if (asked) asked.checked = true;
+  showStatus(status);
+  const failures = policyResults.filter((result) => result.error);
+  const verdict = $('verdict');
+  verdict.replaceChildren();
+  if (status === 'authorized') {
+    verdict.className = 'verdict ok';
+    verdict.append(el('h3', {}, 'Accepted'), el('p', {}, `The wallet presented ${credentials.length === 1 ? 'a credential' : `${credentials.length} credentials`} that passed every check.`));
+  } else {
+    verdict.className = 'verdict bad';
+    const root = failures[0]?.error;
+    const heading = { rejected: 'Refused', error: 'Not verified', expired: 'Expired' }[status] ?? status;
+    verdict.append(el('h3', {}, heading));
+    if (root) {
+      verdict.append(el('p', { class: 'reason', id: 'refusal-reason' }, el('strong', {}, 'Reason: '), root.title ?? root.detail ?? root.code));
+      if (root.detail && root.detail !== root.title) verdict.append(el('p', { class: 'reason small' }, sentence(root.detail)));
+    }
+    else verdict.append(el('p', { class: 'reason', id: 'refusal-reason' }, status === 'expired' ? 'No wallet answered in time. Start a new request.' : 'The authorizer gave no reason.'));
+  }
+  renderClaims(credentials);
+  renderPolicies(policyResults);
+  $('result-card').scrollIntoView({ behavior: motion(), block: 'start' });
+}
+
+const sentence = (text) => text.replace(/^./, (c) => c.toUpperCase());
+
+/** The error's title, and its detail below it when the detail adds something. */
+function reasonText(error) {
+  const title = error.title ?? error.detail ?? error.code;
+  const detail = error.detail && error.detail !== title ? el('span', { class: 'detail' }, sentence(error.detail)) : null;
+  return [title, detail];
+}
+
+function renderClaims(credentials) {
+  const box = $('claims');
+  box.replaceChildren();
+  if (credentials.length === 0) return;
+  box.append(el('h3', {}, 'Disclosed claims'));
+  for (const credential of credentials) {
+    const personal = Object.entries(credential.claims).filter(([name]) => !TECHNICAL_CLAIMS.has(name));
+    const technical = Object.entries(credential.claims).filter(([name]) => TECHNICAL_CLAIMS.has(name));
+    const card = el('article', { class: 'credential', 'aria-label': typeName(credential.credentialType) },
+      el('h4', {}, typeName(credential.credentialType)),
+      el('p', { class: 'type muted small' }, `${formatName(credential.format)} · ${credential.credentialType} · presented for “${credential.path[0]}”`),
+      claimList(personal),
+    );
+    const details = [];
+    if (technical.length > 0) details.push(claimList(technical));
+    if (credential.namespaces) details.push(el('p', { class: 'small muted' }, `Namespaces: ${Object.keys(credential.namespaces).join(', ')}`));
+    if (details.length > 0) card.append(el('details', {}, el('summary', {}, 'Technical details'), ...details));
+    box.append(card);
+  }
+}
+
+function renderPolicies(results) {
+  const body = $('policy-rows');
+  body.replaceChildren();
+  for (const result of results) {
+    const failed = Boolean(result.error);
+    body.append(el('tr', { class: failed ? 'failed' : null },
+      el('td', {}, POLICY_NAMES[result.policy] ?? label(result.policy), el('span', { class: 'codes mono small' }, `${result.policy} · ${result.service}`)),
+      el('td', { class: 'mono small path' }, result.path.length ? result.path.map((part, i) => (typeof part === 'number' ? (i === 1 ? `#${part + 1}` : `doc ${part + 1}`) : part)).join(' › ') : 'whole response'),
+      el('td', {}, el('span', { class: `badge ${failed ? 'failed' : 'passed'}` }, failed ? 'Failed' : 'Passed')),
+      el('td', {}, failed ? [reasonText(result.error), el('span', { class: 'codes mono small' }, [result.error.code, result.error.vidosType ? `vidosType ${result.error.vidosType}` : null].filter(Boolean).join(' · '))] : summary(result.data)),
+    ));
+  }
+  $('policy-section').hidden = results.length === 0;
+}
+
+function summary(data) {
+  if (!data) return '';
+  return el('span', { class: 'small muted' }, Object.entries(data)
+    .filter(([, value]) => value !== null && typeof value !== 'object')
+    .slice(0, 3)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join(' · '));
+}
+
+function resetResult() {
+  $('result-card').hidden = true;
+  $('verdict').replaceChildren();
+  $('claims').replaceChildren();
+  $('policy-rows').replaceChildren();
+  showError('');
+}
+
+async function create(flow) {
+  resetResult();
+  const form = new FormData($('ask-form'));
+  return api('/demo/authorizations', { ask: form.get('ask'), purpose: form.get('purpose'), flow });
+}
+
+$('ask-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = $('create');
+  button.disabled = true;
+  try {
+    const created = await create('redirect');
+    $('request-card').hidden = false;
+    $('qr').innerHTML = created.qrSvg; // SVG markup made by the demo's own backend from the URL
+    $('qr').dataset.authorizeUrl = created.authorizeUrl;
+    $('authorize-url').textContent = created.authorizeUrl;
+    $('same-device').href = created.authorizeUrl;
+    $('test-wallet-link').href = `/wallet?request=${encodeURIComponent(created.authorizeUrl)}`;
+    $('asked').textContent = created.ask;
+    $('expires').textContent = new Date(created.expiresAt).toLocaleTimeString();
+    $('expires').dateTime = created.expiresAt;
+    showStatus('created');
+    follow(created.authorizationId);
+    $('request-card').scrollIntoView({ behavior: motion(), block: 'start' });
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+// The Digital Credentials API: offered only where the browser has it.
+const hasDcApi = typeof window.DigitalCredential !== 'undefined' && typeof navigator.credentials?.get === 'function';
+$('dc-api').hidden = !hasDcApi;
+$('dc-api-button').addEventListener('click', async () => {
+  const button = $('dc-api-button');
+  button.disabled = true;
+  try {
+    const created = await create($('dc-api-signed').checked ? 'dc-api-signed' : 'dc-api-unsigned');
+    $('request-card').hidden = true;
+    const { protocol, data } = created.digitalCredentialGetRequest;
+    const credential = await navigator.credentials.get({ mediation: 'required', digital: { requests: [{ protocol, data }] } });
+    if (!credential?.data) throw new Error('The browser returned no credential.');
+    const answer = await api(`/demo/authorizations/${created.authorizationId}/dc-api`, { data: credential.data });
+    current?.stop();
+    if (TERMINAL.has(answer.status)) await loadResult(created.authorizationId);
+  } catch (error) {
+    showError(error.name === 'NotAllowedError' || error.name === 'AbortError' ? 'The wallet selection was cancelled.' : error.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+// Back from a same-device flow (/demo/callback): show that authorization's result.
+const params = new URLSearchParams(location.search);
+if (params.get('notice')) showError(params.get('notice'));
+if (params.get('authorization')) loadResult(params.get('authorization'));

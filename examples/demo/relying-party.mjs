@@ -1,0 +1,164 @@
+// The demo's relying-party backend: the only code that holds the API key. The verifier page talks
+// to these routes; they call the authorizer and bind every authorization to the browser session
+// that started it (OpenID4VP 1.0 section 13.3), so a page reads only its own results.
+import { randomBytes } from 'node:crypto';
+import QRCode from 'qrcode';
+import { ASKS, FLOWS, MAX_PURPOSE_LENGTH, PURPOSE_FORMAT } from './asks.mjs';
+
+const API = '/openid4/vp/v1_0';
+const COOKIE = 'demo_session';
+const MAX_SESSIONS = 1000;
+const MAX_AUTHORIZATIONS_PER_SESSION = 20;
+const TERMINAL = new Set(['authorized', 'rejected', 'error', 'expired']);
+
+/** An answer for the page: `status` and a message a person can read. */
+export class PageError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * `call(path, init)` sends a request to the authorizer with the API key and resolves to its
+ * Response. `origin` is where the demo's pages are served (the DC API origin).
+ */
+export function createRelyingParty({ call, origin }) {
+  /** Sessions by id, least recently used first: each maps authorization ids to how they were created. */
+  const sessions = new Map();
+
+  function session(req, res, { create }) {
+    const id = /(?:^|;\s*)demo_session=([A-Za-z0-9_-]{22,64})/.exec(req.headers.cookie ?? '')?.[1];
+    const found = id ? sessions.get(id) : undefined;
+    if (found) {
+      sessions.delete(id);
+      sessions.set(id, found);
+      return found;
+    }
+    if (!create) return undefined;
+    const fresh = { id: randomBytes(24).toString('base64url'), authorizations: new Map(), lastRedirect: null };
+    if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value);
+    sessions.set(fresh.id, fresh);
+    res.setHeader('set-cookie', `${COOKIE}=${fresh.id}; Path=/; HttpOnly; SameSite=Lax`);
+    return fresh;
+  }
+
+  function owned(req, res, authorizationId) {
+    const entry = session(req, res, { create: false })?.authorizations.get(authorizationId);
+    if (!entry) throw new PageError(404, 'This verification was not started in this browser session (or the demo was restarted). Start a new one.');
+    return entry;
+  }
+
+  async function json(path, init) {
+    const response = await call(path, init);
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new PageError(response.status >= 500 ? 502 : response.status, authorizerMessage(body, response.status));
+    return body;
+  }
+
+  return {
+    /** POST {ask, purpose, flow} → what the page needs to show the request. */
+    async create(req, res, input) {
+      const ask = ASKS[input?.ask];
+      const flow = FLOWS[input?.flow ?? 'redirect'];
+      if (!ask) throw new PageError(400, `Choose what to ask for: ${Object.keys(ASKS).join(', ')}.`);
+      if (!flow) throw new PageError(400, `Unknown flow; one of ${Object.keys(FLOWS).join(', ')}.`);
+      const purpose = typeof input.purpose === 'string' ? input.purpose.trim() : '';
+      if (purpose.length > MAX_PURPOSE_LENGTH) throw new PageError(400, `The purpose is limited to ${MAX_PURPOSE_LENGTH} characters.`);
+      const body = {
+        responseMode: flow.responseMode,
+        profile: 'haip',
+        query: { type: 'DCQL', dcql: ask.dcql },
+        ...(purpose ? { responseTypeParameters: { verifier_info: [{ format: PURPOSE_FORMAT, data: purpose }] } } : {}),
+        ...(flow.protocol ? { protocol: flow.protocol, expectedOrigins: [origin] } : {}),
+      };
+      const created = await json(`${API}/authorizations`, { method: 'POST', body: JSON.stringify(body) });
+      const own = session(req, res, { create: true });
+      while (own.authorizations.size >= MAX_AUTHORIZATIONS_PER_SESSION) own.authorizations.delete(own.authorizations.keys().next().value);
+      own.authorizations.set(created.authorizationId, { responseMode: flow.responseMode, ask: input.ask });
+      const common = { authorizationId: created.authorizationId, expiresAt: created.expiresAt, ask: ask.label, purpose: purpose || null };
+      if (flow.protocol) return { ...common, digitalCredentialGetRequest: created.digitalCredentialGetRequest };
+      own.lastRedirect = created.authorizationId;
+      // Whole pixels per module keep the code crisp on screen and in screenshots.
+      const modules = QRCode.create(created.authorizeUrl, { errorCorrectionLevel: 'M' }).modules.size;
+      const qrSvg = await QRCode.toString(created.authorizeUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 4, width: (modules + 8) * 4, color: { dark: '#000000', light: '#ffffff' } });
+      return { ...common, authorizeUrl: created.authorizeUrl, qrSvg };
+    },
+
+    async status(req, res, id) {
+      owned(req, res, id);
+      return json(`${API}/authorizations/${encodeURIComponent(id)}/status`);
+    },
+
+    /** Pipes the authorizer's event stream (which needs the API key) to the page. */
+    async events(req, res, id) {
+      owned(req, res, id);
+      const upstream = await call(`${API}/authorizations/${encodeURIComponent(id)}/events`);
+      if (!upstream.ok || !upstream.body) {
+        const body = await upstream.json().catch(() => ({}));
+        throw new PageError(upstream.status >= 500 ? upstream.status : 502, authorizerMessage(body, upstream.status));
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+      // A page that goes away cancels the authorizer's stream at once (its timers and listener go with it).
+      await pipeToNode(upstream.body, res);
+    },
+
+    /** Status, policy results and disclosed credentials of a finished authorization. */
+    async result(req, res, id) {
+      const { ask } = owned(req, res, id);
+      const path = `${API}/authorizations/${encodeURIComponent(id)}`;
+      const { status } = await json(`${path}/status`);
+      if (!TERMINAL.has(status)) return { status, ask, policyResults: [], credentials: [] };
+      const [policy, credentials] = await Promise.all([json(`${path}/policy-response`), json(`${path}/credentials`)]);
+      return { status, ask, policyResults: policy.data, credentials: credentials.credentials };
+    },
+
+    /** What `navigator.credentials.get` returned, handed to the authorizer with the page's origin. */
+    async dcApi(req, res, id, input) {
+      const { responseMode } = owned(req, res, id);
+      if (!responseMode.startsWith('dc_api')) throw new PageError(400, 'This verification is not a Digital Credentials API request.');
+      if (typeof input?.data !== 'object' || input.data === null) throw new PageError(400, 'The browser returned no credential data.');
+      return json(`${API}/${encodeURIComponent(id)}/${responseMode}`, { method: 'POST', body: JSON.stringify({ origin, digitalCredentialGetResponse: input.data }) });
+    },
+
+    /**
+     * The redirect the wallet sends the person to after a same-device flow: resolve the one-time
+     * code against the authorization this session started, then show that result.
+     */
+    async callback(req, res, responseCode) {
+      const own = session(req, res, { create: false });
+      if (!own?.lastRedirect) return `/?notice=${encodeURIComponent('The wallet returned to a browser session that did not start this verification, so the result is not shown here.')}`;
+      const expected = own.lastRedirect;
+      const response = await call(`${API}/response-code/resolve`, { method: 'POST', body: JSON.stringify({ response_code: responseCode ?? '', authorization_id: expected }) });
+      const body = await response.json().catch(() => ({}));
+      if (!response.ok) return `/?notice=${encodeURIComponent(`The wallet's response code was not accepted: ${authorizerMessage(body, response.status)}`)}`;
+      own.lastRedirect = null;
+      return `/?authorization=${encodeURIComponent(body.authorization_id)}`;
+    },
+  };
+}
+
+/** Writes a web stream to a node:http response; the response closing cancels the stream. */
+export async function pipeToNode(body, res) {
+  const reader = body.getReader();
+  const cancel = () => reader.cancel().catch(() => {});
+  res.on('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+  } catch {
+    // the stream broke: end the answer; a page falls back to polling
+  } finally {
+    res.off('close', cancel);
+  }
+  res.end();
+}
+
+function authorizerMessage(body, status) {
+  const details = Array.isArray(body?.errors) ? body.errors.map((e) => (e.pointer ? `${e.pointer}: ${e.detail}` : e.detail)).join('; ') : '';
+  const message = typeof body?.message === 'string' ? body.message : `The authorizer answered ${status}.`;
+  return details ? `${message} (${details})` : message;
+}

@@ -1,0 +1,158 @@
+// The demo in a real browser: a person asks for credentials on the verifier page, answers with the
+// test wallet page, and reads the verdict. Screenshots go to .tmp/artifacts/demo/.
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import jsQR from 'jsqr';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningDemo, startDemo } from '../../examples/demo/demo.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../.tmp/artifacts/demo/', import.meta.url));
+const WAIT = { timeout: 45_000 };
+
+// A browser and real crypto on a shared machine: generous limits, no timing asserted.
+describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_000 }, () => {
+  if (!existsSync(CHROMIUM)) {
+    const reason = `Chromium not found at ${CHROMIUM}: the demo browser test cannot run`;
+    if (process.env.CI) {
+      it('requires Chromium in CI', () => {
+        throw new Error(`${reason} (install Debian's chromium package).`);
+      });
+    } else {
+      console.warn(`\n!!! ${reason}. SKIPPING it (it fails when CI is set). !!!\n`);
+      it.skip(`demo pages [skipped: ${reason}]`, () => {});
+    }
+    return;
+  }
+
+  let demo: RunningDemo;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    demo = await startDemo({ port: 0, host: '127.0.0.1', env: {} });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    context = await browser.newContext({ viewport: { width: 1100, height: 900 }, reducedMotion: 'reduce' });
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  /** Fills the ask form, creates the request, and returns the URL the QR code carries. */
+  async function createRequest(page: Page, ask: RegExp): Promise<{ authorizeUrl: string; qrPng: Buffer }> {
+    await page.goto(`${demo.origin}/`);
+    await page.getByRole('radio', { name: ask }).check();
+    await page.getByLabel('Purpose shown to the holder').fill('To open your account we need to know who you are.');
+    await page.getByRole('button', { name: 'Create request' }).click();
+    const qr = page.getByRole('img', { name: 'QR code of the authorization request' });
+    await qr.locator('svg').waitFor(WAIT);
+    const shown = (await page.locator('#authorize-url').textContent())!;
+    expect(shown).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
+    expect(await page.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href')).toBe(shown);
+    // What a phone's camera would read: decode a screenshot of the QR code.
+    const qrPng = await qr.screenshot();
+    const png = PNG.sync.read(qrPng);
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(decoded?.data).toBe(shown);
+    return { authorizeUrl: shown, qrPng };
+  }
+
+  /** On the wallet page: check who asks, pick what to present, share. */
+  async function share(wallet: Page, choice: RegExp) {
+    await wallet.getByRole('heading', { name: 'vp-authorizer demo verifier asks for your data' }).waitFor(WAIT);
+    await expect.poll(() => wallet.locator('#certificate-subject').textContent()).toBe('CN=vp-authorizer demo verifier');
+    expect(await wallet.locator('#purpose').textContent()).toBe('To open your account we need to know who you are.');
+    await wallet.getByRole('radio', { name: choice }).check();
+    await wallet.getByRole('button', { name: 'Share' }).click();
+  }
+
+  it('accepts a PID (SD-JWT VC) presented from another tab, the verdict arriving over the event stream', async () => {
+    const page = await context.newPage();
+    const events = page.waitForRequest((request) => request.url().endsWith('/events'));
+    await createRequest(page, /^PID/);
+    await events;
+    const [wallet] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Open in the demo test wallet' }).click()]);
+    await share(wallet, /as issued/);
+    await wallet.getByRole('heading', { name: 'Shared' }).waitFor(WAIT);
+
+    await page.getByRole('heading', { name: 'Accepted' }).waitFor(WAIT);
+    const pid = page.getByRole('article', { name: 'Person identification data (PID)' });
+    await expect.poll(() => pid.locator('dl').first().innerText()).toMatch(/Given name\s+Erika/);
+    expect(await pid.innerText()).toMatch(/Date of birth\s+12 August 1964/);
+    expect(await pid.innerText()).toMatch(/City\s+Köln/);
+    expect(await page.locator('#policy-rows').innerText()).toMatch(/Trusted issuer[\s\S]*Passed/);
+    await page.screenshot({ path: `${ARTIFACTS}accepted-sd-jwt.png`, fullPage: true });
+    await wallet.close();
+    await page.close();
+  });
+
+  it('accepts a mobile driving licence (mdoc) on the same device: wallet, then back through the response code', async () => {
+    const page = await context.newPage();
+    const { authorizeUrl } = await createRequest(page, /^Mobile driving licence/);
+    // The same-device hop: this tab goes to the wallet and comes back through the redirect.
+    await page.goto(`${demo.origin}/wallet?request=${encodeURIComponent(authorizeUrl)}`);
+    await share(page, /as issued/);
+    await page.getByRole('link', { name: 'Return to the verifier' }).click();
+
+    await page.getByRole('heading', { name: 'Accepted' }).waitFor(WAIT);
+    const mdl = page.getByRole('article', { name: 'Mobile driving licence (mDL)' });
+    expect(await mdl.innerText()).toMatch(/Document number\s+T22000129/);
+    expect(await mdl.innerText()).toMatch(/Date of birth\s+12 August 1964/);
+    expect(await mdl.innerText()).toMatch(/Vehicle category\s+B/);
+    expect(await page.getByRole('radio', { name: /^Mobile driving licence/ }).isChecked()).toBe(true); // the form shows what was asked
+    expect(await page.locator('#policy-rows').innerText()).toMatch(/Holder binding[\s\S]*Passed/);
+    await page.screenshot({ path: `${ARTIFACTS}accepted-mdoc.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('accepts a PID over the Digital Credentials API, signed and unsigned (the browser wallet picker replaced by the test wallet)', async () => {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      // What the browser would do: hand one request and this page's origin to a wallet, return its answer.
+      Object.defineProperty(window, 'DigitalCredential', { value: class DigitalCredential {}, configurable: true });
+      Object.defineProperty(navigator.credentials, 'get', {
+        configurable: true,
+        value: async (options: { digital: { requests: unknown[] } }) => {
+          const res = await fetch('/demo/wallet/dc-api', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: options.digital.requests[0], origin: location.origin }) });
+          if (!res.ok) throw new Error((await res.json()).message);
+          return res.json();
+        },
+      });
+    });
+    await page.goto(`${demo.origin}/`);
+    for (const signed of [true, false]) {
+      await page.getByRole('checkbox', { name: 'signed request' }).setChecked(signed);
+      const answered = page.waitForResponse((response) => response.url().endsWith('/dc-api') && response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/demo/authorizations/'));
+      await page.getByRole('button', { name: 'Use a wallet on this device' }).click();
+      expect((await (await answered).json()).status).toBe('authorized');
+      await page.getByRole('heading', { name: 'Accepted' }).waitFor(WAIT);
+      expect(await page.getByRole('article', { name: 'Person identification data (PID)' }).innerText()).toMatch(/Given name\s+Erika/);
+    }
+    await page.close();
+  });
+
+  it('refuses a PID from an untrusted issuer and says why, on both pages (the wallet scanning a picture of the QR code)', async () => {
+    const page = await context.newPage();
+    const { qrPng } = await createRequest(page, /^PID/);
+    const wallet = await context.newPage();
+    await wallet.goto(`${demo.origin}/wallet`);
+    await wallet.getByLabel('Scan a picture of the QR code').setInputFiles({ name: 'qr.png', mimeType: 'image/png', buffer: qrPng });
+    await share(wallet, /issuer the verifier does not trust/);
+    await wallet.getByRole('heading', { name: 'The verifier refused the presentation' }).waitFor(WAIT);
+    expect(await wallet.locator('#done-text').textContent()).toContain('trusted_issuer.untrusted');
+
+    await page.getByRole('heading', { name: 'Refused' }).waitFor(WAIT);
+    expect(await page.locator('#refusal-reason').innerText()).toMatch(/^Reason: The issuer certificate chain does not lead to a trusted anchor/);
+    const firstRow = page.locator('#policy-rows tr').first();
+    expect(await firstRow.innerText()).toMatch(/Trusted issuer[\s\S]*Failed[\s\S]*trusted-issuer-untrusted/);
+    expect(await page.getByRole('article').count()).toBe(0); // nothing disclosed
+    await page.screenshot({ path: `${ARTIFACTS}refused.png`, fullPage: true });
+    await wallet.close();
+    await page.close();
+  });
+});
