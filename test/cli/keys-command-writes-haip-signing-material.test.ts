@@ -85,7 +85,8 @@ describe('vp-authorizer keys', () => {
         profile: 'haip',
         query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }] }] } },
       });
-      const clientId = new URL(created.authorizeUrl!).searchParams.get('client_id');
+      if (!('authorizeUrl' in created)) throw new Error('expected an authorizeUrl');
+      const clientId = new URL(created.authorizeUrl).searchParams.get('client_id');
       const { createHash } = await import('node:crypto');
       const hash = createHash('sha256').update(new X509Certificate(read(out, 'signing.pem')).raw).digest('base64url');
       expect(clientId).toBe(`x509_hash:${hash}`);
