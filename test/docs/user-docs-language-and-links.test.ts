@@ -59,6 +59,21 @@ describe('user docs', () => {
   });
 });
 
+describe('README.md', () => {
+  it('keeps the quick start to the two commands npm run demo and npm test', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).map((l) => l.replace(/#.*$/, '').trim()).filter(Boolean);
+    expect(commands).toEqual(['npm run demo', 'npm test']);
+  });
+
+  it('links every page of docs/', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const pages = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.md'));
+    expect(pages.filter((p) => !readme.includes(`](docs/${p})`) && !readme.includes(`](docs/${p}#`))).toEqual([]);
+  });
+});
+
 describe.each(packages)('packages/%s on npm', (pkg) => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8')) as { name: string; repository?: unknown; homepage?: unknown; bugs?: unknown };
   const readme = `packages/${pkg}/README.md`;
