@@ -28,6 +28,21 @@ const INTERNAL = [
 /** Pages the docs link to that are maintained outside this set of pages (they may land separately). */
 const MAINTAINED_ELSEWHERE = new Set(['docs/examples/demo.md', 'docs/observability.md']);
 
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+const anchorsOf = (path: string) =>
+  new Set(
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => /^#{1,6}\s/.test(l))
+      .map((l) => slug(l.replace(/^#+\s/, ''))),
+  );
+
 const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n');
 const links = (file: string) =>
   lines(file).flatMap((text, i) => [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => ({ line: i + 1, target: m[1]! })));
@@ -40,14 +55,18 @@ describe('user docs', () => {
     expect(hits).toEqual([]);
   });
 
-  it('link only to files that exist in the repository', () => {
+  it('link only to files and headings that exist in the repository', () => {
     const missing: string[] = [];
     for (const file of docs) {
       for (const { line, target } of links(file)) {
-        if (/^[a-z]+:/i.test(target) || target.startsWith('#')) continue;
-        const path = join(dirname(join(ROOT, file)), target.split('#')[0]!);
+        if (/^[a-z]+:/i.test(target)) continue;
+        const [pathPart, anchor] = target.split('#');
+        const path = pathPart ? join(dirname(join(ROOT, file)), pathPart) : join(ROOT, file);
         const relativePath = path.slice(ROOT.length);
-        if (existsSync(path)) continue;
+        if (existsSync(path)) {
+          if (anchor && path.endsWith('.md') && !anchorsOf(path).has(anchor)) missing.push(`${file}:${line}: ${target} (no such heading)`);
+          continue;
+        }
         if (MAINTAINED_ELSEWHERE.has(relativePath)) {
           console.warn(`${file}:${line}: ${target} is not written yet (maintained alongside these docs)`);
           continue;
