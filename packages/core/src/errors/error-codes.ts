@@ -133,7 +133,7 @@ export const CODES = {
   'haip.response_mode': http(400, 'invalid_request', 'HAIP allows only the response modes direct_post.jwt and dc_api.jwt.'),
   'haip.query_type': http(400, 'invalid_request', 'HAIP allows only DCQL queries.'),
   'haip.client_id_prefix': http(400, 'invalid_request', 'HAIP requires the x509_hash client identifier prefix.'),
-  'haip.certificate_chain': http(400, 'invalid_request', 'HAIP requires a signing certificate that is not self-signed and a chain without the trust anchor.'),
+  'haip.certificate_chain': http(400, 'invalid_request', 'HAIP requires an end-entity signing certificate that is not self-signed, and a chain without the trust anchor.'),
   'haip.credential_format': http(400, 'invalid_request', 'HAIP allows only the dc+sd-jwt and mso_mdoc credential formats.'),
   'haip.holder_binding': http(400, 'invalid_request', 'HAIP requires cryptographic holder binding for every credential.'),
   'haip.wallet_metadata': http(400, 'invalid_request', 'The wallet metadata does not meet the HAIP requirements.'),

@@ -5,7 +5,7 @@ import { generateDevSigningKey } from '../dev/dev-signing-key.js';
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
 import { enforceHaipOnCreate } from './haip-rules.js';
 import { loadSigningMaterial, type SigningMaterial } from './signing-material.js';
-import { mdocDcql, sdJwtDcql, selfSignedSigningInput } from './__fixtures__/request-fixtures.js';
+import { caLeafSigningInput, mdocDcql, sdJwtDcql, selfSignedSigningInput } from './__fixtures__/request-fixtures.js';
 
 let signing: SigningMaterial;
 beforeAll(async () => {
@@ -62,6 +62,16 @@ describe('enforceHaipOnCreate', () => {
     const dev = await generateDevSigningKey();
     const withAnchor = await loadSigningMaterial({ ...dev.signing, certificateChain: [dev.leafCertificatePem, dev.rootCertificatePem] });
     expect(codeOf(() => enforceHaipOnCreate(haip(), { clientIdPrefix: 'x509_hash', signing: withAnchor })).code).toBe('haip.certificate_chain');
+  });
+
+  it('haip.certificate_chain: rejects a request-signing certificate that is a CA certificate', async () => {
+    const caLeaf = await loadSigningMaterial(await caLeafSigningInput());
+    expect(caLeaf.leafSelfSigned).toBe(false);
+    expect(caLeaf.chainIncludesAnchor).toBe(false);
+    const { code, errors } = codeOf(() => enforceHaipOnCreate(haip(), { clientIdPrefix: 'x509_hash', signing: caLeaf }));
+    expect(code).toBe('haip.certificate_chain');
+    expect(errors).toEqual([expect.objectContaining({ code: 'haip.certificate_chain', detail: expect.stringContaining('not a CA certificate') })]);
+    expect(signing.leafIsCa).toBe(false);
   });
 
   it('haip.credential_format: rejects formats other than dc+sd-jwt and mso_mdoc', () => {

@@ -39,6 +39,7 @@ export function enforceHaipOnCreate(
     add('haip.client_id_prefix', '', `HAIP requires the x509_hash client id prefix; this instance is configured with ${ctx.clientIdPrefix}`);
   }
   if (signed && ctx.signing.leafSelfSigned) add('haip.certificate_chain', '', 'HAIP forbids a self-signed request-signing certificate');
+  if (signed && ctx.signing.leafIsCa) add('haip.certificate_chain', '', 'HAIP requires an end-entity request-signing certificate, not a CA certificate (basicConstraints cA=true)');
   if (signed && ctx.signing.chainIncludesAnchor) add('haip.certificate_chain', '', 'HAIP forbids the trust anchor in the x5c certificate chain');
 
   if (body.query.type === 'DCQL') {

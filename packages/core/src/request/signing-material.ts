@@ -21,6 +21,8 @@ export interface SigningMaterial {
   /** dNSName SANs of the leaf, in certificate order. */
   dnsNames: string[];
   leafSelfSigned: boolean;
+  /** The leaf is a CA certificate (basicConstraints cA=true) rather than an end-entity one. */
+  leafIsCa: boolean;
   /** The configured chain contains the trust anchor (or ends in a self-signed root). */
   chainIncludesAnchor: boolean;
   trustAnchorPem?: string;
@@ -164,6 +166,7 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
     x509Hash: x509Hash(leafDer),
     dnsNames: dnsNamesOf(leaf),
     leafSelfSigned: isSelfSigned(leaf),
+    leafIsCa: leaf.ca,
     chainIncludesAnchor,
     ...(anchor ? { trustAnchorPem: anchor.toString() } : {}),
   };

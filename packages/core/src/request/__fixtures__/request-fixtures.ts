@@ -22,6 +22,29 @@ export async function selfSignedSigningInput(dnsName = 'self.example'): Promise<
   return { privateKey: (await webcrypto.subtle.exportKey('jwk', keys.privateKey)) as JsonWebKey, certificateChain: [cert.toString('pem')] };
 }
 
+/** A leaf issued by a root, but itself a CA certificate (basicConstraints cA=true): not an end-entity signer. */
+export async function caLeafSigningInput(): Promise<SigningInput> {
+  const ec = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+  const alg = { name: 'ECDSA', hash: 'SHA-256' } as const;
+  const rootKeys = (await webcrypto.subtle.generateKey(ec, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const root = await x509.X509CertificateGenerator.createSelfSigned({
+    name: 'CN=test root',
+    keys: rootKeys,
+    signingAlgorithm: alg,
+    extensions: [new x509.BasicConstraintsExtension(true, undefined, true)],
+  });
+  const leafKeys = (await webcrypto.subtle.generateKey(ec, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const leaf = await x509.X509CertificateGenerator.create({
+    subject: 'CN=ca leaf',
+    issuer: root.subject,
+    publicKey: leafKeys.publicKey,
+    signingKey: rootKeys.privateKey,
+    signingAlgorithm: alg,
+    extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'ca-leaf.example' }])],
+  });
+  return { privateKey: (await webcrypto.subtle.exportKey('jwk', leafKeys.privateKey)) as JsonWebKey, certificateChain: [leaf.toString('pem')], trustAnchor: root.toString('pem') };
+}
+
 export const sdJwtDcql = {
   credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }] }],
 };

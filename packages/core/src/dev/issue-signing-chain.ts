@@ -1,0 +1,97 @@
+import { webcrypto } from 'node:crypto';
+
+/**
+ * Loaded on first use so that importing the core does not install the Reflect polyfill or touch
+ * @peculiar/x509's global crypto provider unless a certificate is actually issued.
+ */
+async function loadX509(): Promise<typeof import('@peculiar/x509')> {
+  await import('reflect-metadata');
+  const x509 = await import('@peculiar/x509');
+  // @peculiar/x509 needs a WebCrypto provider; use Node's.
+  x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+  return x509;
+}
+
+const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
+const DAY_MS = 86_400_000;
+
+export interface SigningChainOptions {
+  /** dNSName of the leaf's subjectAltName (the `x509_san_dns` client id). Default `localhost`. */
+  dnsName?: string;
+  /** Common name of the leaf. Default `vp-authorizer verifier (<dnsName>)`. */
+  commonName?: string;
+  /** Common name of the root CA. Default `vp-authorizer root CA`. */
+  rootCommonName?: string;
+  /** Validity of the leaf in days, from one day ago. Default 365. */
+  leafDays?: number;
+  /** Validity of the root in days, from one day ago. Default 3650. */
+  rootDays?: number;
+}
+
+/** A root CA and a request-signing leaf issued by it, each with its P-256 key. */
+export interface SigningChain {
+  root: { certificatePem: string; privateKeyPem: string };
+  leaf: { certificatePem: string; privateKeyPem: string; privateKeyJwk: JsonWebKey };
+}
+
+const pkcs8Pem = async (key: CryptoKey): Promise<string> => {
+  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
+  const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
+  return `-----BEGIN PRIVATE KEY-----\n${lines.join('\n')}\n-----END PRIVATE KEY-----\n`;
+};
+
+/**
+ * Issue a two-level chain that meets HAIP 1.0's request-signing rules: an ES256 (P-256) leaf with
+ * a dNSName subjectAltName, keyUsage digitalSignature (critical), basicConstraints cA=false,
+ * signed by a self-signed root CA (basicConstraints cA=true, pathLen 0; keyUsage keyCertSign and
+ * cRLSign). The leaf is not self-signed, and the chain a request carries is the leaf alone.
+ * Uses @peculiar/x509, already a dependency of core, so no certificate library is added.
+ */
+export async function issueSigningChain(options: SigningChainOptions = {}): Promise<SigningChain> {
+  const x509 = await loadX509();
+  const dnsName = options.dnsName ?? 'localhost';
+  const notBefore = new Date(Date.now() - DAY_MS);
+  const days = (n: number | undefined, fallback: number) => new Date(Date.now() + (n ?? fallback) * DAY_MS);
+
+  const rootKeys = (await webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const root = await x509.X509CertificateGenerator.createSelfSigned({
+    name: [{ CN: [options.rootCommonName ?? 'vp-authorizer root CA'] }],
+    keys: rootKeys,
+    notBefore,
+    notAfter: days(options.rootDays, 3650),
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(rootKeys.publicKey),
+    ],
+  });
+
+  const leafKeys = (await webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const leaf = await x509.X509CertificateGenerator.create({
+    subject: [{ CN: [options.commonName ?? `vp-authorizer verifier (${dnsName})`] }],
+    issuer: root.subject,
+    publicKey: leafKeys.publicKey,
+    signingKey: rootKeys.privateKey,
+    notBefore,
+    notAfter: days(options.leafDays, 365),
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: dnsName }]),
+      await x509.SubjectKeyIdentifierExtension.create(leafKeys.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(rootKeys.publicKey),
+    ],
+  });
+
+  return {
+    root: { certificatePem: root.toString('pem'), privateKeyPem: await pkcs8Pem(rootKeys.privateKey) },
+    leaf: {
+      certificatePem: leaf.toString('pem'),
+      privateKeyPem: await pkcs8Pem(leafKeys.privateKey),
+      privateKeyJwk: await webcrypto.subtle.exportKey('jwk', leafKeys.privateKey),
+    },
+  };
+}
