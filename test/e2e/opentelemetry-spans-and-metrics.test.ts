@@ -1,6 +1,7 @@
 // @vp-authorizer/opentelemetry over real HTTP with the test wallet and local verification: the
 // spans (names, parents, attributes) and the metrics (values) an OpenTelemetry SDK receives.
-import { SpanKind, SpanStatusCode, context } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -151,6 +152,23 @@ describe('OpenTelemetry spans and metrics of a real authorization', () => {
     expect(create!.attributes['vp.instance_id']).toBeUndefined();
     expect(unknown!.name).toBe('GET');
     expect(unknown!.attributes).toMatchObject({ 'http.response.status_code': 404, 'vp.error.code': 'request.route_not_found' });
+  });
+
+  it('a request carrying a traceparent continues that trace when a propagator is registered', async () => {
+    spans.reset();
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const parentId = '00f067aa0ba902b7';
+      const res = await fetch(`${env.baseUrl}/health`, { headers: { traceparent: `00-${traceId}-${parentId}-01` } });
+      expect(res.status).toBe(204);
+    } finally {
+      propagation.disable();
+    }
+    const health = only('getHealth');
+    expect(health.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(health.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(health.parentSpanContext?.isRemote).toBe(true);
   });
 
   it('a store outage: the store span and the 503 request span are errors, and store errors are counted', async () => {
