@@ -2,7 +2,7 @@
 // 127.0.0.1, the local verifier and validator trusting a test issuer, and a small RP client.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Authorizer, type InstanceConfigInput, type SigningInput, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
+import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type SigningInput, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { type RespondOptions, type TestIssuer, type TestWallet, createTestIssuer } from '@vp-authorizer/testing';
 
@@ -26,6 +26,8 @@ export interface E2eEnvironment {
   authorizer: Authorizer;
   issuer: TestIssuer;
   verifierRootPem: string;
+  /** The instance's primary signing identity (its private key must never surface in an answer or a log). */
+  verifierSigning: SigningInput;
   rp: RpClient;
   /** Moves the authorizer's clock forward (the verifier keeps real time). */
   advanceClock(ms: number): void;
@@ -55,6 +57,8 @@ export async function startE2eEnvironment(
     additionalSigning?: SigningInput[];
     /** Merged over the instance's openId4vp settings. */
     openId4vp?: NonNullable<NonNullable<InstanceConfigInput>['openId4vp']>;
+    /** Authorizer-wide options passed through (logs, tracing, another store). */
+    authorizer?: Pick<AuthorizerOptions, 'logger' | 'instrumentation' | 'store'>;
   } = {},
 ): Promise<E2eEnvironment> {
   const issuer = options.issuer ?? (await createTestIssuer());
@@ -71,6 +75,7 @@ export async function startE2eEnvironment(
   const dev = await generateDevSigningKey();
   let offsetMs = 0;
   authorizer = createAuthorizer({
+    ...options.authorizer,
     publicBaseUrl: baseUrl,
     clock: { now: () => Date.now() + offsetMs },
     sweepIntervalMs: 0,
@@ -93,6 +98,7 @@ export async function startE2eEnvironment(
     authorizer,
     issuer,
     verifierRootPem: dev.rootCertificatePem,
+    verifierSigning: dev.signing,
     rp: rpClient(baseUrl),
     advanceClock(ms) {
       offsetMs += ms;

@@ -4,7 +4,9 @@ import { authorizerOptionsSchema, type AuthorizerOptions, type ResolvedInstanceO
 import { parseConfig } from './config/validate-config.js';
 import { AuthorizerError } from './errors/authorizer-error.js';
 import { ConfigError } from './errors/config-error.js';
-import { describeError, guardLogger, silentLogger, type Logger } from './events/logger.js';
+import { describeError, guardLogger, silentLogger } from './events/logger.js';
+import { createEventLog } from './events/log-events.js';
+import type { RequestSpan } from './events/instrumentation.js';
 import type { AuthorizerEvent } from './events/authorizer-event.js';
 import type { CorsConfig } from './config/cors-config.js';
 import { corsConfigFromInstances } from './cors/cors-source.js';
@@ -25,6 +27,7 @@ import { resolveResponseCode, type ResolvedResponseCode } from './endpoints/reso
 import type { AuthorizerContext } from './runtime/authorizer-context.js';
 import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
 import { memoryStore } from './store/memory-store.js';
+import { instrumentedStore } from './runtime/instrumented-store.js';
 import { StatusWatchers } from './runtime/status-watchers.js';
 
 export interface Authorizer {
@@ -69,15 +72,19 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const parsed = parseConfig(authorizerOptionsSchema, options, 'authorizer options');
   const instances = new Map<string, InstanceRuntime>(parsed.instances.map((instance, i) => [instance.id, createInstanceRuntime(instance, i, parsed.clients)]));
   const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
-  const logger: Logger = guardLogger(parsed.logger ?? silentLogger);
+  const log = createEventLog(guardLogger(parsed.logger ?? silentLogger));
   const onEvent = parsed.onEvent;
   const statusWatchers = new StatusWatchers(parsed.eventStreams);
 
+  const instrumentation = parsed.instrumentation;
+  const store = parsed.store ?? ownStore!;
+
   const ctx: AuthorizerContext = {
     publicBaseUrl: parsed.publicBaseUrl,
-    store: parsed.store ?? ownStore!,
+    store: instrumentation ? instrumentedStore(store, instrumentation) : store,
+    ...(instrumentation ? { instrumentation } : {}),
     clock: parsed.clock,
-    logger,
+    log,
     instances,
     statusWatchers,
     emit(event: AuthorizerEvent) {
@@ -85,9 +92,9 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       if (!onEvent) return;
       // A failing hook must never break or slow the flow that emitted the event.
       try {
-        void Promise.resolve(onEvent(event)).catch((error: unknown) => logger.warn?.({ err: describeError(error), event: event.type }, 'onEvent hook failed'));
+        void Promise.resolve(onEvent(event)).catch((error: unknown) => log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) }));
       } catch (error) {
-        logger.warn?.({ err: describeError(error), event: event.type }, 'onEvent hook failed');
+        log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) });
       }
     },
   };
@@ -122,7 +129,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     if (parsed.onError) guarded(parsed.onError, error);
   }
 
-  async function handle(request: CoreRequest, handleOptions: HandleOptions = {}): Promise<CoreResponse> {
+  async function handleRequest(request: CoreRequest, handleOptions: HandleOptions = {}, span?: RequestSpan): Promise<CoreResponse> {
     const started = ctx.clock.now();
     // Known before matching, so that even a 404/405 on a wallet path answers OAuth-style.
     let audience: RouteAudience = audienceOfPath(request.path);
@@ -133,35 +140,46 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       const { route, params } = matchRoute(request.method, request.path);
       audience = route.audience;
       routeName = route.name;
+      span?.route({ operationId: route.operationId, path: route.path });
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
+      if (instance) span?.setAttributes({ 'vp.instance_id': instance.id });
       const response = await route.run({ ctx, request, params, instance: instance! });
       if (request.method.toUpperCase() === 'HEAD') {
         delete response.body;
         response.stream?.cancel(); // nobody will read it: release its slot and timers now
         delete response.stream;
       }
-      logger.debug?.({ route: routeName, status: response.status, ms: ctx.clock.now() - started }, 'request handled');
+      log['request.handled']?.({ route: routeName, status: response.status, durationMs: ctx.clock.now() - started });
+      span?.answered(response.status);
       return response;
     } catch (error) {
       const response = failureResponse(error, request, audience === 'wallet' ? 'wallet' : 'rp');
-      if (isExpectedError(error)) {
-        logger.info?.({ route: routeName, status: response.status, code: (error as { code?: string }).code }, 'request refused');
+      const expected = isExpectedError(error);
+      if (expected) {
+        log['request.refused']?.({ route: routeName, status: response.status, code: (error as { code?: string }).code });
       } else {
-        logger.error?.({ route: routeName, err: describeError(error) }, 'unexpected error');
+        log['request.failed']?.({ route: routeName, err: describeError(error) });
         // The configured reporter sees every unexpected error; a per-call one (an adapter passing
         // it on to its framework's error path) sees it too.
         report(error);
         if (handleOptions.onError && handleOptions.onError !== parsed.onError) guarded(handleOptions.onError, error);
       }
+      span?.answered(response.status, expected ? (error as { code?: string }).code : 'server.internal_error');
       return response;
     }
   }
+
+  // Without instrumentation, handle is handleRequest itself: nothing is added to the request path.
+  const handle = !instrumentation
+    ? handleRequest
+    : (request: CoreRequest, handleOptions?: HandleOptions): Promise<CoreResponse> =>
+        instrumentation.request({ method: request.method, header: (name) => request.headers.get(name) }, (span) => handleRequest(request, handleOptions, span));
 
   const sweep = () => sweepExpired(ctx);
   const timer =
     parsed.sweepIntervalMs > 0
       ? setInterval(() => {
-          sweep().catch((error: unknown) => logger.warn?.({ err: describeError(error) }, 'expiry sweep failed'));
+          sweep().catch((error: unknown) => log['sweep.failed']?.({ err: describeError(error) }));
         }, parsed.sweepIntervalMs)
       : undefined;
   timer?.unref();

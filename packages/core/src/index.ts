@@ -58,6 +58,17 @@ export { ServiceCallError, isServiceCallError, type ServiceCallErrorCode } from 
 export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
 export type { AuthorizerEvent, AuthorizationEventType, EventHook } from './events/authorizer-event.js';
 export type { Logger } from './events/logger.js';
+export { LOG_EVENTS, type LogEventName, type LogEventSpec, type LogLevel } from './events/log-events.js';
+export type {
+  DecisionTelemetry,
+  Instrumentation,
+  RequestSpan,
+  RequestTelemetry,
+  RouteTelemetry,
+  TelemetryAttributes,
+  TelemetrySpan,
+  TelemetryStep,
+} from './events/instrumentation.js';
 
 // Errors: one table of codes, and the classes that carry them.
 export {

@@ -168,6 +168,12 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         return raw === null ? null : decodeCode(raw);
       }),
 
+    ping: () =>
+      guarded(async () => {
+        // One round trip (PING): it fails fast while the connection is down (no offline queue).
+        await client.ping();
+      }),
+
     async close() {
       if (!owned) return;
       if (client.status === 'ready') {

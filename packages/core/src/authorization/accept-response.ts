@@ -68,7 +68,7 @@ export async function acceptResponse(ctx: AuthorizerContext, record: Authorizati
   // Set once the terminal write is sent: only then can it have landed despite an error.
   let sent: Evaluation | undefined;
   try {
-    const outcome = await evaluateResponse(instance, claimed, payload, channel);
+    const outcome = await evaluateResponse(instance, claimed, payload, channel, ctx.instrumentation);
     refusal = refusalFor(instance, outcome, payload);
     // Issued before the terminal write, so a record never ends terminal with a code that was not stored.
     // A refused wallet gets no redirect, so no code is issued for it.
@@ -84,7 +84,7 @@ export async function acceptResponse(ctx: AuthorizerContext, record: Authorizati
     });
   } catch (error) {
     if (isStoreUnavailableError(error)) return recoverFromStoreFailure(ctx, claimed, error, sent, redirectUri, refusal);
-    ctx.logger.error?.({ authorizationId: claimed.id, err: describeError(error) }, 'response processing failed; marking the authorization as error');
+    ctx.log['response.processing_failed']?.({ authorizationId: claimed.id, err: describeError(error) });
     await commit(ctx, claimed, {
       status: 'error',
       error: INTERNAL_FAILURE,
@@ -95,6 +95,7 @@ export async function acceptResponse(ctx: AuthorizerContext, record: Authorizati
   // The record moved under our claim: the sweep ended it as abandoned (claim deadline passed) or
   // it is gone (a store that lost its data). Our outcome and code are void; a retry cannot succeed.
   if (!done) throw new AuthorizerError('authorization.processing_failed');
+  ctx.instrumentation?.decision({ instanceId: done.instanceId, status: sent.status, ...(sent.error?.code ? { code: sent.error.code } : {}) });
   return answer(done, redirectUri, refusal);
 }
 
@@ -140,10 +141,7 @@ async function recoverFromStoreFailure(
   // newer version and leaves it alone; if not (the likelier case with the store down), it frees the claim.
   const owed = !released && ctx.claimReleases !== undefined;
   if (owed) ctx.claimReleases!.owe(claimed);
-  ctx.logger.warn?.(
-    { authorizationId: claimed.id, err: describeError(failure), released, releaseOwed: owed },
-    released || owed ? 'store failed while processing a response; the claim is (or will be) released, the wallet may retry' : 'store failed while processing a response; the claim could not be released',
-  );
+  ctx.log['response.store_failed']?.({ authorizationId: claimed.id, err: describeError(failure), released, releaseOwed: owed });
   if (released || owed) throw failure;
   throw new AuthorizerError('authorization.processing_failed', { cause: failure });
 }

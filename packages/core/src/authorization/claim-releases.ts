@@ -77,7 +77,7 @@ export class ClaimReleases implements OwedClaims {
       // Gone, decided, claimed by someone else, or never claimed by us: nothing left to give back.
       if (!stored || !isOurs(stored, owed) || this.ctx.clock.now() >= owed.claimExpiresAt) return this.#forget(owed);
       await releaseClaim(this.ctx, stored);
-      this.ctx.logger.info?.({ authorizationId: owed.id, attempts: owed.attempts }, 'claim released after the store recovered; the wallet may retry');
+      this.ctx.log['claim.released']?.({ authorizationId: owed.id, attempts: owed.attempts });
       return this.#forget(owed);
     } catch {
       // Still unreachable: try again until the claim deadline, after which the claim ends `error` by itself.

@@ -2,10 +2,12 @@ import type { PolicyError, PolicyResult } from '../model/policy-result.js';
 import { CODES, errorTypeUrl, isCode, policyProblem, type PolicyCode, type PolicyCodeEntry } from '../errors/error-codes.js';
 import type { SessionTranscriptInput } from '../model/verifier-client.js';
 import type { ExtractedCredential } from '../model/extracted-credential.js';
-import { runFormatPolicy } from '../formats/policy/run-format-policy.js';
+import { runFormatPolicy, type FormatInput } from '../formats/policy/run-format-policy.js';
+import type { Instrumentation } from '../events/instrumentation.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import type { AuthorizationRecord, AuthorizationStatus } from '../model/authorization-record.js';
 import { callClient, type ClientOutcome } from './call-client.js';
+import { resultsOutcome, tracedClientCall } from './policy-telemetry.js';
 
 /** The response parameters, wherever they came from (form, decrypted JWE, DC API data). */
 export interface WalletPayload {
@@ -36,18 +38,32 @@ export interface Evaluation {
  * - a client that threw, timed out or answered garbage → `error`;
  * - otherwise `authorized`.
  */
-export async function evaluateResponse(instance: InstanceRuntime, record: AuthorizationRecord, payload: WalletPayload, channel: ResponseChannel): Promise<Evaluation> {
+export async function evaluateResponse(
+  instance: InstanceRuntime,
+  record: AuthorizationRecord,
+  payload: WalletPayload,
+  channel: ResponseChannel,
+  /** Spans for format, validate and verify (absent: the policies run bare). */
+  instrumentation?: Instrumentation,
+): Promise<Evaluation> {
   const request = record.request;
   if (payload.error !== undefined) return walletError(payload);
 
-  const format = runFormatPolicy({
+  const formatInput: FormatInput = {
     query: request.query,
     responseType: request.responseType,
     vpToken: payload.vpToken,
     presentationSubmission: payload.presentationSubmission,
     idToken: payload.idToken,
     ...(request.profile ? { profile: request.profile } : {}),
-  });
+  };
+  const format = instrumentation
+    ? await instrumentation.step('format', {}, async (span) => {
+        const outcome = runFormatPolicy(formatInput);
+        span.setAttributes(resultsOutcome(outcome.results));
+        return outcome;
+      })
+    : runFormatPolicy(formatInput);
   if (!format.ok) return { status: 'rejected', policyResults: format.results, credentials: [], ...firstError(format.results) };
 
   const audience = channel.origin !== undefined ? `origin:${channel.origin}` : (request.clientId ?? '');
@@ -61,11 +77,15 @@ export async function evaluateResponse(instance: InstanceRuntime, record: Author
   const calls: Promise<ClientOutcome>[] = [];
   const validator = instance.validator;
   if (validator) {
-    calls.push(callClient('validate', validate.timeoutMs, (signal) => validator.validate({ ...common, query: request.query, presentations: format.presentations }, { signal })));
+    calls.push(
+      tracedClientCall(instrumentation, 'validate', () =>
+        callClient('validate', validate.timeoutMs, (signal) => validator.validate({ ...common, query: request.query, presentations: format.presentations }, { signal })),
+      ),
+    );
   }
   const verifier = instance.verifier;
   if (verifier) {
-    calls.push(
+    calls.push(tracedClientCall(instrumentation, 'verify', () =>
       callClient('verify', verify.timeoutMs, (signal) =>
         verifier.verify(
           {
@@ -83,14 +103,16 @@ export async function evaluateResponse(instance: InstanceRuntime, record: Author
         // Cryptographic verification must speak to every presentation.
         format.presentations.map((p) => p.path),
       ),
-    );
+    ));
     const idToken = format.idToken;
     if (idToken) {
       // ID-token flows run format + verify only: no validator call for the ID token.
       calls.push(
-        callClient('verify', verify.timeoutMs, (signal) =>
-          verifier.verifyIdToken({ authorizationId: record.id, idToken, nonce: request.nonce, audience, didMethods: instance.config.didMethods }, { signal }),
-          [idToken.path],
+        tracedClientCall(instrumentation, 'verify', () =>
+          callClient('verify', verify.timeoutMs, (signal) =>
+            verifier.verifyIdToken({ authorizationId: record.id, idToken, nonce: request.nonce, audience, didMethods: instance.config.didMethods }, { signal }),
+            [idToken.path],
+          ),
         ),
       );
     }

@@ -3,6 +3,7 @@ import type { ValidatorClient } from '../model/validator-client.js';
 import type { VerifierClient } from '../model/verifier-client.js';
 import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { Logger } from '../events/logger.js';
+import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { SigningOption } from './signing-input.js';
 import { instanceConfigSchema } from './instance-config.js';
@@ -74,6 +75,11 @@ export const authorizerOptionsSchema = v.object({
   /** A pino-compatible logger; silent by default. */
   logger: v.optional(v.custom<Logger>(isObject, 'logger must be an object')),
   /** Status changes (authorization.created, .pending, …); a throwing or rejecting hook is logged, never propagated. */
+  /**
+   * Tracing and metrics (spans per request and step, decision and latency metrics), e.g.
+   * `openTelemetryInstrumentation()` from @vp-authorizer/opentelemetry. Absent: nothing is measured.
+   */
+  instrumentation: v.optional(withMethods<Instrumentation>(['request', 'step', 'decision'], 'instrumentation')),
   onEvent: v.optional(fn<(event: AuthorizerEvent) => void | Promise<void>>('onEvent')),
   /** Unexpected errors (bugs, not refused requests), after a JSON 500 was answered; `handle()` may override it per call. */
   onError: v.optional(fn<(error: unknown) => void>('onError')),

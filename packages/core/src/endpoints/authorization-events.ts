@@ -137,7 +137,7 @@ class StatusStream implements CoreResponseStream, WatchedStream {
     } catch (error) {
       if (error instanceof AuthorizerError && error.code === 'authorization.not_found') return this.end(); // retention ended
       // A store outage: try again on the next tick; the lifetime bounds how long.
-      this.ctx.logger.debug?.({ err: describeError(error) }, 'event stream re-read failed');
+      this.ctx.log['events.reread_failed']?.({ err: describeError(error) });
     } finally {
       this.reading = false;
     }

@@ -8,6 +8,7 @@ import { directPostEndpoint } from './direct-post.js';
 import { directPostJwtEndpoint } from './direct-post-jwt.js';
 import type { Endpoint } from './endpoint.js';
 import { healthEndpoint } from './health.js';
+import { healthReadyEndpoint } from './health-ready.js';
 import { jwksEndpoint } from './jwks.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { openApiEndpoint } from './openapi.js';
@@ -24,6 +25,7 @@ import { trustAnchorEndpoint } from './trust-anchor.js';
  */
 export const ENDPOINTS: readonly Endpoint[] = [
   healthEndpoint,
+  healthReadyEndpoint,
   createAuthorizationEndpoint,
   authorizationStatusEndpoint,
   authorizationEventsEndpoint,

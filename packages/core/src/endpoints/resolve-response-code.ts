@@ -56,7 +56,7 @@ export async function resolveResponseCode(
   if (expected !== undefined && !constantTimeEqual(entry.authorizationId, expected)) {
     // Burn it (see above). If this consume fails the code stays, and a retry refuses it again.
     await ctx.store.consume(key);
-    ctx.logger.warn?.({ instanceId, event: 'response_code.authorization_mismatch' }, 'a response code was presented for another authorization; it was invalidated');
+    ctx.log['response_code.authorization_mismatch']?.({ instanceId });
     throw new AuthorizerError('response_code.authorization_mismatch', { action: 'Do not accept this response; start a new authorization for this user.' });
   }
   const record = await ctx.store.get(instanceId, entry.authorizationId);

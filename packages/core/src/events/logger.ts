@@ -1,6 +1,7 @@
 /**
  * Minimal pino-compatible logger shape: `logger.info({ ...fields }, 'message')`. Pass a pino
- * instance directly. The core never logs secrets, codes, nonces, tokens or request bodies.
+ * instance directly. Every line's fields carry `event`, a name from LOG_EVENTS (log-events.ts).
+ * The core never logs secrets, codes, nonces, tokens or request bodies.
  */
 export interface Logger {
   debug?(fields: Record<string, unknown>, message?: string): void;

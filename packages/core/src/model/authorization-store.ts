@@ -29,6 +29,13 @@ export interface AuthorizationStore {
    * expiry sweep; must not scan the whole keyspace (index by due time instead).
    */
   listDueForExpiry(now: number, limit: number): Promise<ExpiryCandidate[]>;
+  /**
+   * Resolves once the store's engine has answered a round trip; rejects (StoreUnavailableError)
+   * when it cannot be reached. Used by the readiness probe (`GET /health/ready`); must not write.
+   * Optional: without it the probe reads a record that cannot exist (`get` of a reserved id),
+   * which reaches the engine just the same.
+   */
+  ping?(): Promise<void>;
 }
 
 /** What a response code points to. */

@@ -1,6 +1,7 @@
 import type { Clock } from '../config/authorizer-options.js';
 import type { AuthorizerEvent } from '../events/authorizer-event.js';
-import type { Logger } from '../events/logger.js';
+import type { EventLog } from '../events/log-events.js';
+import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { InstanceRuntime } from './instance-runtime.js';
@@ -11,8 +12,11 @@ export interface AuthorizerContext {
   publicBaseUrl: string;
   store: AuthorizationStore & CodeStore;
   clock: Clock;
-  logger: Logger;
+  /** The logger, one function per event of LOG_EVENTS (events/log-events.ts): nothing is logged outside that table. */
+  log: EventLog;
   instances: Map<string, InstanceRuntime>;
+  /** Tracing and metrics; undefined unless configured (then `store` is already wrapped by it). */
+  instrumentation?: Instrumentation;
   emit(event: AuthorizerEvent): void;
   /** Listeners of the event streams (GET …/events) and their cap; `emit` notifies them. */
   statusWatchers: StatusWatchers;

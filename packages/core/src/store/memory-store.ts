@@ -138,6 +138,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       return isLive(entry, clock.now()) ? entry.value : null;
     },
 
+    async ping() {
+      // In process: reachable whenever this code runs.
+    },
+
     sweep,
 
     close() {

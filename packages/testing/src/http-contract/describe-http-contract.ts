@@ -398,6 +398,12 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     expect(await res.text()).toBe('');
   });
 
+  it('GET /health/ready → 204 (the store answers), without an API key', async () => {
+    const res = await server.call('/health/ready');
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
   it('creates a DCQL direct_post.jwt authorization (201) with URLs from the configured base only', async () => {
     // Forwarded headers must not move the URLs handed to wallets.
     const created = await create(dcqlDirectPostJwt, { headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'host=evil.example' } });

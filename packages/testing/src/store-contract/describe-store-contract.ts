@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuthorizationRecord, AuthorizationStore, CodeStore, ResponseCodeEntry } from '@vp-authorizer/core';
+import { isStoreUnavailableError, type AuthorizationRecord, type AuthorizationStore, type CodeStore, type ResponseCodeEntry } from '@vp-authorizer/core';
 import { makeTestRecord } from './make-test-record.js';
 import type { TestClock } from './test-clock.js';
 
@@ -11,6 +11,11 @@ export interface StoreContractSubject {
   clock?: TestClock;
   /** Runs after each case (close connections, delete keys written under a test prefix). */
   cleanup?(): Promise<void>;
+  /**
+   * Cuts and restores the store's connection to its engine (e.g. a TCP proxy in between).
+   * Required when the factory sets `outages: true`.
+   */
+  outage?: { down(): Promise<void>; up(): Promise<void> };
 }
 
 export interface StoreContractFactory {
@@ -21,6 +26,11 @@ export interface StoreContractFactory {
   create(): Promise<StoreContractSubject>;
   /** TTL cases sleep for real (short TTLs) instead of advancing `clock`. For stores that keep time themselves (Redis). */
   realTtl?: boolean;
+  /**
+   * Every subject comes with `outage`: adds the case that `ping()` rejects with
+   * StoreUnavailableError while the engine is cut off and answers again once it is back.
+   */
+  outages?: boolean;
 }
 
 /** Retention long enough never to expire during a case. */
@@ -375,6 +385,41 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
     // Code keys look like the core's: `<instanceId>:<hash>`.
     const codeKey = (): string => `${instanceId}:${token()}`;
     const entry = (): ResponseCodeEntry => ({ instanceId, authorizationId: token() });
+
+    describe('readiness', () => {
+      it('ping answers without writing; a store without ping answers a get of an unknown id (the fallback probe)', async () => {
+        const kept = record();
+        await store.create(kept, KEEP_MS);
+        if (store.ping) await expect(store.ping()).resolves.toBeUndefined();
+        else expect(await store.get(instanceId, token())).toBeNull();
+        expect(await store.get(instanceId, kept.id)).toEqual(kept);
+      });
+
+      if (!factory.outages) return;
+      it('ping rejects with StoreUnavailableError while the engine is cut off and answers again after', async () => {
+        const { outage } = subject;
+        if (!outage) throw new Error(`store contract "${name}": outages is set but create() returned no outage`);
+        expect(store.ping, 'a store whose outage the contract can cut must implement ping()').toBeTypeOf('function');
+        await outage.down();
+        const failure = await store.ping!().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(isStoreUnavailableError(failure)).toBe(true);
+        await outage.up();
+        // The client reconnects on its own schedule: ask until it answers (bounded).
+        let last: unknown;
+        for (let attempt = 0; attempt < 100; attempt++) {
+          last = await store.ping!().then(
+            () => 'up',
+            (error: unknown) => error,
+          );
+          if (last === 'up') break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(last).toBe('up');
+      });
+    });
   });
 }
 

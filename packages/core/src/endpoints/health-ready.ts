@@ -1,0 +1,22 @@
+import { checkStoreReadiness } from '../runtime/store-readiness.js';
+import { emptyResponse } from '../wire/responses.js';
+import { defineEndpoint } from './endpoint.js';
+
+export const healthReadyEndpoint = defineEndpoint({
+  operationId: 'getReadiness',
+  name: 'health.ready',
+  method: 'GET',
+  path: '/health/ready',
+  audience: 'public',
+  summary: 'Readiness check',
+  description:
+    'Touches the store (its `ping()`, or a read) and answers 204 when it answered within 2 s. Unlike `GET /health` (liveness), ' +
+    'this fails while the store is unreachable: route traffic away, do not restart.',
+  responses: { 204: { description: 'The authorizer can serve requests: the store answered.' } },
+  errors: [503],
+  errorDescriptions: { 503: 'The store is unreachable (`store.unavailable`); `Retry-After` says when to ask again.' },
+  run: async ({ ctx }) => {
+    await checkStoreReadiness(ctx.store);
+    return emptyResponse(204);
+  },
+});

@@ -1,0 +1,26 @@
+import type { Instrumentation } from '../events/instrumentation.js';
+import type { AuthorizerStore } from '../model/authorization-store.js';
+
+type StoreOperation = 'create' | 'get' | 'compareAndSet' | 'listDueForExpiry' | 'put' | 'peek' | 'consume' | 'ping';
+
+/**
+ * The store with every call as a `store` step (`vp.store.operation`). Only built when
+ * instrumentation is configured; the store's own object is left as it is.
+ */
+export function instrumentedStore(store: AuthorizerStore, instrumentation: Instrumentation): AuthorizerStore {
+  const traced =
+    <A extends unknown[], R>(operation: StoreOperation, call: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      instrumentation.step('store', { 'vp.store.operation': operation }, () => call.apply(store, args));
+  const ping = store.ping;
+  return {
+    create: traced('create', store.create),
+    get: traced('get', store.get),
+    compareAndSet: traced('compareAndSet', store.compareAndSet),
+    listDueForExpiry: traced('listDueForExpiry', store.listDueForExpiry),
+    put: traced('put', store.put),
+    peek: traced('peek', store.peek),
+    consume: traced('consume', store.consume),
+    ...(ping ? { ping: traced('ping', ping) } : {}),
+  };
+}

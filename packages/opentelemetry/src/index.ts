@@ -1,0 +1,2 @@
+export { INSTRUMENTATION_SCOPE, openTelemetryInstrumentation, type OpenTelemetryOptions } from './opentelemetry-instrumentation.js';
+export { METRICS } from './metric-names.js';

@@ -1,0 +1,99 @@
+// GET /health is liveness (touches nothing); GET /health/ready is readiness (touches the store):
+// 204 while the store answers, 503 `store.unavailable` + Retry-After while it does not.
+import { afterEach, describe, expect, it } from 'vitest';
+import { memoryStore, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { redisStore, type RedisStore } from '@vp-authorizer/redis';
+import { startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
+import { redisUrlForTests } from '@vp-authorizer/testing/redis';
+import { startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+
+const url = redisUrlForTests('test/store/readiness-follows-the-store.test.ts');
+
+let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;
+let store: RedisStore | undefined;
+let proxy: TcpProxy | undefined;
+afterEach(async () => {
+  await env?.close();
+  await store?.close();
+  await proxy?.close();
+  env = store = proxy = undefined;
+});
+
+const probe = (path: '/health' | '/health/ready') => fetch(`${env!.base}${path}`);
+
+async function expectUnready(): Promise<void> {
+  const res = await probe('/health/ready');
+  expect(res.status).toBe(503);
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(((await res.json()) as { type: string }).type).toBe('store.unavailable');
+}
+
+/** Readiness once the client has reconnected (it retries on its own schedule; bounded). */
+async function readyAgain(): Promise<number> {
+  let status = 0;
+  for (let attempt = 0; attempt < 100 && status !== 204; attempt++) {
+    status = (await probe('/health/ready')).status;
+    if (status !== 204) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return status;
+}
+
+describe.skipIf(url === undefined)('readiness on Redis behind a TCP proxy that is cut', () => {
+  it('is 204, then 503 store.unavailable while the connection is cut (liveness stays 204), then 204 again', async () => {
+    proxy = await startTcpProxy(Number(new URL(url!).port));
+    store = redisStore({ url: `redis://127.0.0.1:${proxy.port}` });
+    env = await startAuthorizer({ store });
+    expect((await probe('/health/ready')).status).toBe(204);
+
+    await proxy.down();
+    await expectUnready();
+    expect((await probe('/health')).status).toBe(204);
+
+    await proxy.up();
+    expect(await readyAgain()).toBe(204);
+  });
+});
+
+describe('readiness with stores that are not Redis', () => {
+  it('the memory store is ready; HEAD answers the same without a body', async () => {
+    env = await startAuthorizer();
+    expect((await probe('/health/ready')).status).toBe(204);
+    const head = await fetch(`${env.base}/health/ready`, { method: 'HEAD' });
+    expect(head.status).toBe(204);
+  });
+
+  it('a custom store without ping() is probed with a read: its failure, whatever the error class, is 503', async () => {
+    const inner = memoryStore({ sweepIntervalMs: 0 });
+    let reachable = true;
+    const reads: string[] = [];
+    const custom: AuthorizationStore & CodeStore = {
+      create: (record, ttl) => inner.create(record, ttl),
+      get: async (instanceId, id) => {
+        reads.push(`${instanceId}/${id}`);
+        if (!reachable) throw new Error('ECONNREFUSED');
+        return inner.get(instanceId, id);
+      },
+      compareAndSet: (next, expected) => inner.compareAndSet(next, expected),
+      listDueForExpiry: (now, limit) => inner.listDueForExpiry(now, limit),
+      put: (key, value, ttl) => inner.put(key, value, ttl),
+      peek: (key) => inner.peek(key),
+      consume: (key) => inner.consume(key),
+    };
+    env = await startAuthorizer({ store: custom });
+    expect((await probe('/health/ready')).status).toBe(204);
+    expect(reads).toHaveLength(1);
+    reachable = false;
+    await expectUnready();
+  });
+
+  it('a store that never answers makes readiness 503 within its bound instead of hanging the probe', async () => {
+    const inner = memoryStore({ sweepIntervalMs: 0 });
+    const hanging: AuthorizationStore & CodeStore = {
+      ...inner,
+      ping: () => new Promise<void>(() => undefined),
+    };
+    env = await startAuthorizer({ store: hanging });
+    await expectUnready();
+    expect((await probe('/health')).status).toBe(204);
+  });
+});
