@@ -59,6 +59,10 @@ export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './store/
 export type { AuthorizerEvent, AuthorizationEventType, EventHook } from './events/authorizer-event.js';
 export type { Logger } from './events/logger.js';
 
+// The outbound-fetch policy: every request the library sends to a URL it was handed (webhook
+// deliveries here; did:web documents and status lists in @vp-authorizer/local).
+export * from './outbound/index.js';
+
 // Errors: one table of codes, and the classes that carry them.
 export {
   CODES,

@@ -297,12 +297,12 @@ export const CODES = {
   // ── Error classes thrown to the host program (caught and turned into one of the codes above
   //    when they happen while processing a response)
   'cbor.refused': thrown('@vp-authorizer/core', 'WalletCborRefused: CBOR from a wallet is malformed or uses something a wallet has no reason to send (becomes format.mdoc_malformed or mdoc.invalid).'),
-  'outbound.destination_refused': thrown('@vp-authorizer/local', 'OutboundFetchError: the URL or a resolved address is outside the outbound fetch policy; nothing was sent.'),
-  'outbound.timeout': thrown('@vp-authorizer/local', 'OutboundFetchError: no complete response within the time limit.'),
-  'outbound.too_large': thrown('@vp-authorizer/local', 'OutboundFetchError: the response is larger than the size limit.'),
-  'outbound.redirect': thrown('@vp-authorizer/local', 'OutboundFetchError: the server answered with a redirect, which is never followed.'),
-  'outbound.http_status': thrown('@vp-authorizer/local', 'OutboundFetchError: the server answered with an error status.'),
-  'outbound.network': thrown('@vp-authorizer/local', 'OutboundFetchError: the request failed.'),
+  'outbound.destination_refused': thrown('@vp-authorizer/core', 'OutboundFetchError: the URL or a resolved address is outside the outbound fetch policy; nothing was sent.'),
+  'outbound.timeout': thrown('@vp-authorizer/core', 'OutboundFetchError: no complete response within the time limit.'),
+  'outbound.too_large': thrown('@vp-authorizer/core', 'OutboundFetchError: the response is larger than the size limit.'),
+  'outbound.redirect': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with a redirect, which is never followed.'),
+  'outbound.http_status': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with an error status.'),
+  'outbound.network': thrown('@vp-authorizer/core', 'OutboundFetchError: the request failed.'),
   'store.record_format': thrown('@vp-authorizer/redis', 'RecordFormatError: a stored value was written by a newer version or not by vp-authorizer at all; not retryable.'),
 } as const satisfies Record<string, CodeEntry>;
 
