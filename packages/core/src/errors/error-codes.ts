@@ -128,6 +128,12 @@ export const CODES = {
   'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
   'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
   'response_code.authorization_mismatch': http(400, 'invalid_request', 'The response code was not issued for the expected authorization; it has been invalidated.'),
+  'webhook.not_configured': http(400, 'invalid_request', 'webhookUrl needs webhooks configured for this instance (webhooks.secret); nothing would sign the deliveries.'),
+  'webhook.url_refused': http(
+    400,
+    'invalid_request',
+    'webhookUrl is outside the outbound-fetch policy: an https URL on the default port to a public DNS name, without credentials.',
+  ),
   // ── HTTP: HAIP profile rules (one code per rule)
   'haip.response_type': http(400, 'invalid_request', 'HAIP allows only response type vp_token.'),
   'haip.response_mode': http(400, 'invalid_request', 'HAIP allows only the response modes direct_post.jwt and dc_api.jwt.'),

@@ -5,6 +5,7 @@ import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { checkSigningIdentities, loadSigningIdentities, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
+import { webhookKey } from '../crypto/webhook-signature.js';
 
 /** One instance, validated and ready: config parsed, keys hashed, clients resolved. */
 export interface InstanceRuntime {
@@ -26,6 +27,8 @@ export interface InstanceRuntime {
   claimGraceMs: number;
   /** Store TTL for a new record: its lifetime, the processing grace, then the retention. */
   recordTtlMs: number;
+  /** Status webhooks of this instance: the default URL and the HMAC key (the secret is not kept). */
+  webhooks: { url: string | undefined; key: Buffer } | undefined;
   /** Constant-time check of a presented API key against every configured key. */
   acceptsApiKey(presented: string): boolean;
 }
@@ -60,6 +63,7 @@ export function createInstanceRuntime(
     recordTtlMs: config.openId4vp.expiresAfter + claimGraceMs + Math.max(config.openId4vp.retention, config.openId4vp.responseCodeTtl),
     validator,
     verifier,
+    webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
     acceptsApiKey(presented) {
