@@ -447,6 +447,7 @@ export interface operations {
                         }[];
                     };
                     walletMetadata?: unknown;
+                    webhookUrl?: string;
                     /** @enum {string} */
                     responseMode: "direct_post" | "direct_post.jwt";
                     /**
@@ -513,6 +514,7 @@ export interface operations {
                         }[];
                     };
                     walletMetadata?: unknown;
+                    webhookUrl?: string;
                     /** @enum {string} */
                     responseMode: "dc_api" | "dc_api.jwt";
                     /**
