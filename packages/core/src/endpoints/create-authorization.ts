@@ -28,7 +28,7 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
   if (parsed.webhookUrl !== undefined) checkRequestWebhookUrl(ctx, instance, parsed.webhookUrl);
   const signing = await instance.signing();
   const algorithms = acceptedAlgorithms(instance.verifier, parsed.profile);
-  if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signing, algorithms });
+  if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signers: instance.haipSigners, algorithms });
   const now = ctx.clock.now();
   const { record, response } = await buildAuthorization({
     id: randomId(16),

@@ -3,7 +3,7 @@ import type { VerifierClient } from '../model/verifier-client.js';
 import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
-import { checkSigningIdentities, loadSigningIdentities, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
+import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
 
@@ -17,6 +17,8 @@ export interface InstanceRuntime {
   verifier: VerifierClient | undefined;
   /** The primary signing identity's material (request objects, signed DC API requests, trust anchor). */
   signing(): Promise<SigningMaterial>;
+  /** What the HAIP signing rules check of every signing identity, primary first (derived at construction). */
+  haipSigners: readonly HaipSigner[];
   /** Every signing identity, primary first: one signature each in a multi-signed DC API request. */
   signingIdentities(): Promise<SigningIdentity[]>;
   /**
@@ -64,6 +66,7 @@ export function createInstanceRuntime(
     validator,
     verifier,
     webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
+    haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
     acceptsApiKey(presented) {
