@@ -103,7 +103,12 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     const config = instances.get(record.instanceId)?.webhooks;
     const url = record.request.webhookUrl ?? config?.url;
     if (!config || url === undefined) return;
-    webhooks.enqueue(webhookMessage(event, record), { instanceId: record.instanceId, authorizationId: record.id, url, key: config.key });
+    try {
+      webhooks.enqueue(webhookMessage(event, record), { instanceId: record.instanceId, authorizationId: record.id, url, key: config.key });
+    } catch (error) {
+      // The change is stored and will be answered: a webhook problem must never turn it into a failure.
+      logger.error?.({ err: describeError(error), event: event.type, authorizationId: record.id }, 'webhook could not be queued');
+    }
   }
 
   const ctx: AuthorizerContext = {
