@@ -3,7 +3,7 @@
  * on the Redis store behind a real HTTP server on 127.0.0.1. Every process gets the same
  * configuration, as replicas behind a load balancer would.
  */
-import { createAuthorizer, passThroughValidator, passThroughVerifier, type SigningInput } from '@vp-authorizer/core';
+import { createAuthorizer, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type SigningInput } from '@vp-authorizer/core';
 import { redisStore } from '@vp-authorizer/redis';
 import { serveFetch } from '../../packages/core/test/__fixtures__/serve-fetch.js';
 import { runWorker } from '../__fixtures__/worker-process-child.js';
@@ -17,6 +17,8 @@ export interface ServerConfig {
   redirectUri: string;
   /** The instance's request-object delivery policy (openId4vp.requestObject); default when absent. */
   requestObject?: { methods?: ('GET' | 'POST')[]; singleFetch?: boolean };
+  /** Status webhooks to a receiver of the test (on 127.0.0.1, so the policy's test-only escape is on). */
+  webhooks?: { url: string; secret: string };
 }
 
 runWorker<ServerConfig, { origin: string }>(async (config) => {
@@ -27,6 +29,7 @@ runWorker<ServerConfig, { origin: string }>(async (config) => {
     basePath: '/authz',
     store,
     sweepIntervalMs: 0,
+    ...(config.webhooks ? { webhookDelivery: { initialBackoffMs: 20, outbound: outboundFetchPolicy({ dangerouslyAllowAnyDestination: true }) } } : {}),
     instances: [
       {
         id: 'main',
@@ -34,6 +37,7 @@ runWorker<ServerConfig, { origin: string }>(async (config) => {
         signing: config.signing,
         validator: passThroughValidator(),
         verifier: passThroughVerifier(),
+        ...(config.webhooks ? { webhooks: config.webhooks } : {}),
         config: { openId4vp: { redirectUri: config.redirectUri, ...(config.requestObject ? { requestObject: config.requestObject } : {}) } },
       },
     ],

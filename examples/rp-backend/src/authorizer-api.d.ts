@@ -277,7 +277,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public request-signing keys of every instance */
+        /** Public request-signing keys of every instance (every signing identity) */
         get: operations["getJwks"];
         put?: never;
         post?: never;
@@ -508,6 +508,7 @@ export interface operations {
                         }[];
                     };
                     walletMetadata?: unknown;
+                    webhookUrl?: string;
                     /** @enum {string} */
                     responseMode: "direct_post" | "direct_post.jwt";
                     /**
@@ -574,6 +575,7 @@ export interface operations {
                         }[];
                     };
                     walletMetadata?: unknown;
+                    webhookUrl?: string;
                     /** @enum {string} */
                     responseMode: "dc_api" | "dc_api.jwt";
                     /**
@@ -1761,8 +1763,10 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         anchorType: "root" | "account" | "instance";
-                        /** @description PEM certificate wallets must trust for this instance's request objects. */
+                        /** @description PEM certificate wallets must trust for this instance's request objects (the primary signing identity's anchor, or the first identity's that has one). */
                         certificate: string;
+                        /** @description Library extension: the distinct anchors of every signing identity of the instance, primary first (PEM); present when the instance has several signing identities. */
+                        certificates?: string[];
                     };
                 };
             };

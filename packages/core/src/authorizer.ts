@@ -29,6 +29,11 @@ import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-
 import { memoryStore } from './store/memory-store.js';
 import { instrumentedStore } from './runtime/instrumented-store.js';
 import { StatusWatchers } from './runtime/status-watchers.js';
+import { outboundFetchPolicy } from './outbound/outbound-fetch-policy.js';
+import { WebhookDeliveries } from './webhooks/webhook-deliveries.js';
+import { checkWebhookUrls } from './webhooks/check-webhook-urls.js';
+import { webhookMessage, type StatusChange } from './webhooks/webhook-message.js';
+import type { AuthorizationRecord } from './model/authorization-record.js';
 
 export interface Authorizer {
   /** Serve one request given as the core's request object. Never throws. */
@@ -59,11 +64,17 @@ export interface Authorizer {
   resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<ResolvedResponseCode>;
   /** Move overdue authorizations to `expired` now; returns how many changed. Also runs on a timer. */
   sweepExpired(): Promise<number>;
+  /** Webhook deliveries this process holds (waiting, retrying or in flight), requests in flight, timers. */
+  webhookStats(): { queued: number; inFlight: number; timers: number };
   /** Event streams (GET …/events) open in this process, with the status listeners and timers they hold. */
   eventStreamStats(): { streams: number; listeners: number; timers: number };
   /** Resolves once every instance's signing key is loaded (fails on a bad key). */
   ready(): Promise<void>;
-  /** Stop timers (and the default memory store's sweep). Does not close a store you passed in. */
+  /**
+   * Stop timers (and the default memory store's sweep), end event streams, and stop webhook
+   * delivery (in-flight requests are aborted, held deliveries dropped with a `webhook.dropped`
+   * event each). Does not close a store you passed in.
+   */
   close(): Promise<void>;
 }
 
@@ -75,6 +86,33 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const log = createEventLog(guardLogger(parsed.logger ?? silentLogger));
   const onEvent = parsed.onEvent;
   const statusWatchers = new StatusWatchers(parsed.eventStreams);
+  const webhookSettings = { ...parsed.webhookDelivery, outbound: parsed.webhookDelivery.outbound ?? outboundFetchPolicy() };
+  checkWebhookUrls(parsed.instances, webhookSettings.outbound);
+
+  function publish(event: AuthorizerEvent): void {
+    statusWatchers.notify(event);
+    if (!onEvent) return;
+    // A failing hook must never break or slow the flow that emitted the event.
+    try {
+      void Promise.resolve(onEvent(event)).catch((error: unknown) => log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) }));
+    } catch (error) {
+      log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) });
+    }
+  }
+  const webhooks = new WebhookDeliveries(webhookSettings, parsed.clock, log, publish);
+
+  /** Queue the webhook of one status change, when its instance has webhooks and a URL for it. */
+  function queueWebhook(event: StatusChange, record: AuthorizationRecord): void {
+    const config = instances.get(record.instanceId)?.webhooks;
+    const url = record.request.webhookUrl ?? config?.url;
+    if (!config || url === undefined) return;
+    try {
+      webhooks.enqueue(webhookMessage(event, record), { instanceId: record.instanceId, authorizationId: record.id, url, key: config.key });
+    } catch (error) {
+      // The change is stored and will be answered: a webhook problem must never turn it into a failure.
+      log['webhook.queue_failed']?.({ eventType: event.type, authorizationId: record.id, err: describeError(error) });
+    }
+  }
 
   const instrumentation = parsed.instrumentation;
   const store = parsed.store ?? ownStore!;
@@ -87,15 +125,10 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     log,
     instances,
     statusWatchers,
-    emit(event: AuthorizerEvent) {
-      statusWatchers.notify(event);
-      if (!onEvent) return;
-      // A failing hook must never break or slow the flow that emitted the event.
-      try {
-        void Promise.resolve(onEvent(event)).catch((error: unknown) => log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) }));
-      } catch (error) {
-        log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) });
-      }
+    webhooks,
+    emit(event: AuthorizerEvent, record?: AuthorizationRecord) {
+      publish(event);
+      if (record && event.type.startsWith('authorization.')) queueWebhook(event as StatusChange, record);
     },
   };
 
@@ -211,6 +244,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       }),
     sweepExpired: sweep,
     eventStreamStats: () => statusWatchers.stats(),
+    webhookStats: () => webhooks.stats(),
     async ready() {
       await Promise.all([...instances.values()].map((i) => i.signing()));
     },
@@ -218,6 +252,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       if (timer) clearInterval(timer);
       ctx.claimReleases?.close();
       statusWatchers.closeAll();
+      await webhooks.close();
       ownStore?.close();
     },
   };

@@ -70,6 +70,10 @@ export type {
   TelemetryStep,
 } from './events/instrumentation.js';
 
+// The outbound-fetch policy: every request the library sends to a URL it was handed (webhook
+// deliveries here; did:web documents and status lists in @vp-authorizer/local).
+export * from './outbound/index.js';
+
 // Errors: one table of codes, and the classes that carry them.
 export {
   CODES,

@@ -1,8 +1,10 @@
 // An instance with several signing identities (signing as an array), as createAuthorizer sees it.
+import { createHash } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
 import { DCQL_SD_JWT } from './__fixtures__/test-authorizer.js';
+import { selfSignedSigningInput } from '../src/request/__fixtures__/request-fixtures.js';
 
 const build = (signing: unknown, openId4vp: Record<string, unknown> = {}) =>
   createAuthorizer({
@@ -42,6 +44,49 @@ describe('several signing identities of one instance', () => {
       const headers = multi.digitalCredentialGetRequest.data.signatures.map((s) => JSON.parse(Buffer.from(s.protected, 'base64url').toString()) as Record<string, unknown>);
       expect(headers.map((h) => h.client_id)).toEqual(['x509_san_dns:one.example', 'x509_san_dns:two.example']);
       expect(headers.every((h) => h.typ === 'oauth-authz-req+jwt' && h.alg === 'ES256')).toBe(true);
+    } finally {
+      await authorizer.close();
+    }
+  });
+
+  it('refuse a HAIP request when any identity breaks a HAIP signing rule, not only the primary (judged from the certificates at construction)', async () => {
+    const compliant = await generateDevSigningKey();
+    const selfSigned = await selfSignedSigningInput('second.example');
+    const authorizer = build([compliant.signing, selfSigned]);
+    try {
+      const haip = { profile: 'haip', responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } };
+      await expect(authorizer.createAuthorization('main', haip)).rejects.toMatchObject({
+        code: 'haip.certificate_chain',
+        errors: [{ code: 'haip.certificate_chain', detail: 'HAIP forbids a self-signed request-signing certificate (signing identity 1)' }],
+      });
+      // Without the HAIP profile the same instance serves requests signed by its primary.
+      await expect(authorizer.createAuthorization('main', { responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } })).resolves.toMatchObject({ authorizationId: expect.any(String) });
+    } finally {
+      await authorizer.close();
+    }
+    const both = build([compliant.signing, (await generateDevSigningKey()).signing]);
+    try {
+      await expect(both.createAuthorization('main', { profile: 'haip', responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } })).resolves.toMatchObject({ authorizationId: expect.any(String) });
+    } finally {
+      await both.close();
+    }
+  });
+
+  it('publish every identity: each key once in /jwks, every distinct anchor in the trust-anchor answer', async () => {
+    const first = await generateDevSigningKey({ dnsName: 'one.example' });
+    const second = await generateDevSigningKey({ dnsName: 'two.example' });
+    const authorizer = build([first.signing, { ...first.signing, clientIdPrefix: 'x509_san_dns' }, second.signing]);
+    const get = (path: string, key?: string) =>
+      authorizer.fetch(new Request(`https://verifier.example${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} }));
+    try {
+      const kidOf = (pem: string) => createHash('sha256').update(Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64')).digest('base64url');
+      const jwks = (await (await get('/openid4/vp/v1_0/jwks')).json()) as { keys: { kid: string; d?: string }[] };
+      // The first two identities share a key (one leaf under two prefixes): listed once.
+      expect(jwks.keys.map((k) => k.kid)).toEqual([kidOf(first.leafCertificatePem), kidOf(second.leafCertificatePem)]);
+      expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
+      const anchor = (await (await get('/instances/oid4vp-trust-anchor', 'k-123456789')).json()) as { certificate: string; certificates: string[] };
+      expect(anchor.certificate.trim()).toBe(first.rootCertificatePem.trim());
+      expect(anchor.certificates.map((pem) => pem.trim())).toEqual([first.rootCertificatePem.trim(), second.rootCertificatePem.trim()]);
     } finally {
       await authorizer.close();
     }

@@ -10,3 +10,4 @@ export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-cont
 export type { CorsTarget, CorsTargetStart } from './cors-contract/cors-target.js';
 export { rawRequest, header, headerList, type RawResponse } from './cors-contract/raw-request.js';
 export { startTcpProxy, type TcpProxy } from './net/tcp-proxy.js';
+export * from './webhooks/index.js';

@@ -161,7 +161,7 @@ async function claim(ctx: AuthorizerContext, instance: InstanceRuntime, record: 
       throw error;
     }
     if (claimed) {
-      ctx.emit({ type: 'authorization.processing', instanceId: claimed.instanceId, authorizationId: claimed.id, status: claimed.status, at: now });
+      ctx.emit({ type: 'authorization.processing', instanceId: claimed.instanceId, authorizationId: claimed.id, status: claimed.status, at: now }, claimed);
       return claimed;
     }
     // Lost a race: someone else claimed it, or an unrelated change (created → pending) moved the version.

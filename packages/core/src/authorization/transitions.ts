@@ -28,7 +28,7 @@ export function emitStatus(ctx: AuthorizerContext, record: AuthorizationRecord, 
     status: record.status,
     ...(previousStatus ? { previousStatus } : {}),
     at: record.updatedAt,
-  });
+  }, record);
 }
 
 /** Why the sweep's policy result says the authorization ended: the response was claimed but never decided. */

@@ -7,6 +7,8 @@ import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { SigningOption } from './signing-input.js';
 import { instanceConfigSchema } from './instance-config.js';
+import { MIN_WEBHOOK_SECRET_BYTES, webhookKey } from '../crypto/webhook-signature.js';
+import type { OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 
 export interface Clock {
   /** Epoch milliseconds. */
@@ -35,6 +37,25 @@ export const instanceOptionsSchema = v.object({
    * problem with its path.
    */
   signing: v.custom<SigningOption>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor?, clientIdPrefix? } or a non-empty array of them'),
+  /**
+   * Status webhooks: every status change of this instance's authorizations is POSTed, signed, to
+   * `url` (or to the `webhookUrl` a create request names, which replaces it for that
+   * authorization). Without `webhooks`, nothing is sent and `webhookUrl` is refused.
+   */
+  webhooks: v.optional(
+    v.object({
+      /** Receives every status change; checked against the outbound-fetch policy at startup. */
+      url: v.optional(v.pipe(v.string('webhooks.url must be a string'), v.url('webhooks.url must be an absolute URL'))),
+      /**
+       * HMAC-SHA256 key of the `webhook-signature` header: `whsec_` + base64 of at least 32 bytes
+       * (the Standard Webhooks form), or any other string of at least 32 bytes (used as UTF-8).
+       */
+      secret: v.pipe(
+        v.string('webhooks.secret must be a string'),
+        v.check((s) => (webhookKey(s)?.length ?? 0) >= MIN_WEBHOOK_SECRET_BYTES, `webhooks.secret must hold at least ${MIN_WEBHOOK_SECRET_BYTES} bytes (a string of 32+ bytes, or whsec_ followed by the base64 of 32+ random bytes)`),
+      ),
+    }),
+  ),
   /** The `managed` validator (policies.validate.validator = {type: 'managed'}). */
   validator: v.optional(withMethods<ValidatorClient>(['validate'], 'validator')),
   /** The `managed` verifier. */
@@ -98,6 +119,35 @@ export const authorizerOptionsSchema = v.object({
        * stream per interval.
        */
       pollMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(50)), 1000),
+    }),
+    {},
+  ),
+  /** How webhooks are delivered (all instances share one bounded queue per process). */
+  webhookDelivery: v.optional(
+    v.object({
+      /** Deliveries held at most (waiting, retrying or in flight); one more drops the oldest not in flight (default 1000). */
+      maxQueued: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 1000),
+      /** Requests in flight at most (default 4). */
+      maxConcurrent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(256)), 4),
+      /** Attempts per event, the first included, before it is given up (default 8). */
+      maxAttempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 8),
+      /** Deadline of one attempt in ms: resolution, connection, upload and response (default 10 000). */
+      timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(120_000)), 10_000),
+      /** Delay before the first retry in ms; doubled per retry, with jitter (default 1000). */
+      initialBackoffMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1000),
+      /** Longest delay between two attempts in ms (default 60 000). */
+      maxBackoffMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 60_000),
+      /**
+       * The outbound-fetch policy deliveries go through (default `outboundFetchPolicy()`: public
+       * https destinations only). Tests pass `outboundFetchPolicy({dangerouslyAllowAnyDestination: true})`
+       * to reach a receiver on 127.0.0.1.
+       */
+      outbound: v.optional(
+        v.custom<OutboundFetchPolicy>(
+          (x) => isObject(x) && typeof x.lookup === 'function' && typeof x.dangerouslyAllowAnyDestination === 'boolean',
+          'webhookDelivery.outbound must be an outbound fetch policy (outboundFetchPolicy({...}))',
+        ),
+      ),
     }),
     {},
   ),

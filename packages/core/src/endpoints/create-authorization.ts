@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { randomId } from '../crypto/secrets.js';
+import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { buildAuthorization } from '../request/build-authorization.js';
 import { createAuthorizationBodySchema, parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
@@ -24,9 +25,10 @@ export type CreateAuthorizationRequest = v.InferInput<typeof createAuthorization
 /** Validate the body (all problems at once), enforce HAIP, store the record, answer the 201 body. */
 export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<CreateAuthorizationResponse> {
   const parsed = parseCreateAuthorizationBody(body, { requireTransactionDataCredentialIds: instance.config.openId4vp.transactionData.requireCredentialIds });
+  if (parsed.webhookUrl !== undefined) checkRequestWebhookUrl(ctx, instance, parsed.webhookUrl);
   const signing = await instance.signing();
   const algorithms = acceptedAlgorithms(instance.verifier, parsed.profile);
-  if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signing, algorithms });
+  if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signers: instance.haipSigners, algorithms });
   const now = ctx.clock.now();
   const { record, response } = await buildAuthorization({
     id: randomId(16),
@@ -41,11 +43,25 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
   });
   // Kept past its expiry (processing grace + retention) so the RP can still read the outcome.
   await ctx.store.create(record, instance.recordTtlMs);
-  ctx.emit({ type: 'authorization.created', instanceId: record.instanceId, authorizationId: record.id, status: record.status, at: now });
+  ctx.emit({ type: 'authorization.created', instanceId: record.instanceId, authorizationId: record.id, status: record.status, at: now }, record);
   if (record.status === 'pending') {
-    ctx.emit({ type: 'authorization.pending', instanceId: record.instanceId, authorizationId: record.id, status: 'pending', previousStatus: 'created', at: now });
+    ctx.emit({ type: 'authorization.pending', instanceId: record.instanceId, authorizationId: record.id, status: 'pending', previousStatus: 'created', at: now }, record);
   }
   return response;
+}
+
+/**
+ * A relying party's own webhook URL: only where the instance has a secret to sign with, and only
+ * a destination the outbound-fetch policy allows (its checks that need no network; the resolved
+ * addresses are checked at every delivery). The URL is never echoed (it may carry a token).
+ */
+function checkRequestWebhookUrl(ctx: AuthorizerContext, instance: InstanceRuntime, url: string): void {
+  if (!instance.webhooks) {
+    throw new AuthorizerError('webhook.not_configured', { errors: [{ pointer: '/webhookUrl', detail: 'this instance has no webhooks configured (webhooks.secret)', code: 'webhook.not_configured' }] });
+  }
+  if (!ctx.webhooks.acceptsUrl(url)) {
+    throw new AuthorizerError('webhook.url_refused', { errors: [{ pointer: '/webhookUrl', detail: 'webhookUrl must be an https URL on the default port to a public DNS name, without credentials', code: 'webhook.url_refused' }] });
+  }
 }
 
 export const createAuthorizationEndpoint = defineEndpoint({

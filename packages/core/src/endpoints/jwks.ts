@@ -17,17 +17,24 @@ const publicJwkSchema = v.object({
 export const jwksSchema = v.pipe(v.object({ keys: v.array(publicJwkSchema) }), v.title('Jwks'));
 export type Jwks = v.InferOutput<typeof jwksSchema>;
 
-/** Public request-signing keys of every instance (never private parts). */
+/**
+ * Public request-signing keys of every signing identity of every instance (never private parts),
+ * each key once: two identities with the same leaf certificate (one key under two client id
+ * prefixes) share a `kid`.
+ */
 export async function jwks(ctx: AuthorizerContext): Promise<Jwks> {
   const settled = await Promise.allSettled(
-    [...ctx.instances.values()].map(async (instance) => {
-      const signing = await instance.signing();
-      const jwk = new X509Certificate(Buffer.from(signing.leafDer)).publicKey.export({ format: 'jwk' });
-      return { kty: jwk.kty!, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: signing.x509Hash, alg: signing.alg, use: 'sig', x5c: signing.x5c };
-    }),
+    [...ctx.instances.values()].map(async (instance) =>
+      (await instance.signingIdentities()).map(({ material }) => {
+        const jwk = new X509Certificate(Buffer.from(material.leafDer)).publicKey.export({ format: 'jwk' });
+        return { kty: jwk.kty!, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: material.x509Hash, alg: material.alg, use: 'sig', x5c: material.x5c };
+      }),
+    ),
   );
   // One instance with a broken key must not take the endpoint down for the others.
-  return { keys: settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])) };
+  const keys = settled.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+  const seen = new Set<string>();
+  return { keys: keys.filter((key) => !seen.has(key.kid) && seen.add(key.kid)) };
 }
 
 export const jwksEndpoint = defineEndpoint({
@@ -36,7 +43,7 @@ export const jwksEndpoint = defineEndpoint({
   method: 'GET',
   path: '/openid4/vp/v1_0/jwks',
   audience: 'public',
-  summary: 'Public request-signing keys of every instance',
+  summary: 'Public request-signing keys of every instance (every signing identity)',
   responses: {
     200: { description: 'A JWK set (public parts only).', contentType: 'application/json', schema: jwksSchema },
   },

@@ -128,6 +128,12 @@ export const CODES = {
   'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
   'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
   'response_code.authorization_mismatch': http(400, 'invalid_request', 'The response code was not issued for the expected authorization; it has been invalidated.'),
+  'webhook.not_configured': http(400, 'invalid_request', 'webhookUrl needs webhooks configured for this instance (webhooks.secret); nothing would sign the deliveries.'),
+  'webhook.url_refused': http(
+    400,
+    'invalid_request',
+    'webhookUrl is outside the outbound-fetch policy: an https URL on the default port to a public DNS name, without credentials.',
+  ),
   // ── HTTP: HAIP profile rules (one code per rule)
   'haip.response_type': http(400, 'invalid_request', 'HAIP allows only response type vp_token.'),
   'haip.response_mode': http(400, 'invalid_request', 'HAIP allows only the response modes direct_post.jwt and dc_api.jwt.'),
@@ -297,12 +303,12 @@ export const CODES = {
   // ── Error classes thrown to the host program (caught and turned into one of the codes above
   //    when they happen while processing a response)
   'cbor.refused': thrown('@vp-authorizer/core', 'WalletCborRefused: CBOR from a wallet is malformed or uses something a wallet has no reason to send (becomes format.mdoc_malformed or mdoc.invalid).'),
-  'outbound.destination_refused': thrown('@vp-authorizer/local', 'OutboundFetchError: the URL or a resolved address is outside the outbound fetch policy; nothing was sent.'),
-  'outbound.timeout': thrown('@vp-authorizer/local', 'OutboundFetchError: no complete response within the time limit.'),
-  'outbound.too_large': thrown('@vp-authorizer/local', 'OutboundFetchError: the response is larger than the size limit.'),
-  'outbound.redirect': thrown('@vp-authorizer/local', 'OutboundFetchError: the server answered with a redirect, which is never followed.'),
-  'outbound.http_status': thrown('@vp-authorizer/local', 'OutboundFetchError: the server answered with an error status.'),
-  'outbound.network': thrown('@vp-authorizer/local', 'OutboundFetchError: the request failed.'),
+  'outbound.destination_refused': thrown('@vp-authorizer/core', 'OutboundFetchError: the URL or a resolved address is outside the outbound fetch policy; nothing was sent.'),
+  'outbound.timeout': thrown('@vp-authorizer/core', 'OutboundFetchError: no complete response within the time limit.'),
+  'outbound.too_large': thrown('@vp-authorizer/core', 'OutboundFetchError: the response is larger than the size limit.'),
+  'outbound.redirect': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with a redirect, which is never followed.'),
+  'outbound.http_status': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with an error status.'),
+  'outbound.network': thrown('@vp-authorizer/core', 'OutboundFetchError: the request failed.'),
   'store.record_format': thrown('@vp-authorizer/redis', 'RecordFormatError: a stored value was written by a newer version or not by vp-authorizer at all; not retryable.'),
 } as const satisfies Record<string, CodeEntry>;
 

@@ -13,6 +13,14 @@ export interface LogEventSpec {
 const ERR = 'the error: `name`, `code`, `message`, `stack` (messages of ours never carry secrets)';
 const ROUTE = 'the endpoint `name` (`unmatched` before routing), never a path with ids';
 const AUTHORIZATION_ID = 'the authorization id (not a secret: it is in the request URI)';
+// A webhook line names the delivery, never its URL (it may carry a token) nor the key.
+const WEBHOOK = {
+  webhookId: 'the `webhook-id` header, stable across the attempts of one delivery',
+  instanceId: 'the instance',
+  authorizationId: AUTHORIZATION_ID,
+  eventType: 'the status change event type',
+  attempt: 'attempts made so far',
+} as const;
 
 /**
  * Every line the core logs: its stable `event` name (the `event` field of the line), its level
@@ -69,6 +77,31 @@ export const LOG_EVENTS = {
     level: 'warn',
     message: 'expiry sweep failed',
     fields: { err: ERR },
+  },
+  'webhook.delivered': {
+    level: 'info',
+    message: 'webhook delivered',
+    fields: { ...WEBHOOK, httpStatus: "the receiver's 2xx status" },
+  },
+  'webhook.retrying': {
+    level: 'info',
+    message: 'webhook attempt failed; retrying',
+    fields: { ...WEBHOOK, code: 'the outbound error code from the CODES table', httpStatus: "the receiver's status, when it answered" },
+  },
+  'webhook.gave_up': {
+    level: 'warn',
+    message: 'webhook given up',
+    fields: { ...WEBHOOK, code: 'the outbound error code from the CODES table', httpStatus: "the receiver's status, when it answered", err: `${ERR}; only when the failure is not an outbound error` },
+  },
+  'webhook.dropped': {
+    level: 'warn',
+    message: 'webhook dropped: the queue is full',
+    fields: { ...WEBHOOK, reason: 'whether the oldest queued delivery or the new one was dropped' },
+  },
+  'webhook.queue_failed': {
+    level: 'error',
+    message: 'webhook could not be queued',
+    fields: { eventType: 'the status change event type', authorizationId: AUTHORIZATION_ID, err: ERR },
   },
   'events.reread_failed': {
     level: 'debug',

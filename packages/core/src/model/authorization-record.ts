@@ -37,6 +37,8 @@ export interface AuthorizationRequestParameters {
   redirectUri?: string;
   /** Absolute response_uri (direct_post modes). */
   responseUri?: string;
+  /** Where status webhooks of this authorization go, when the create request named a URL (else the instance's). */
+  webhookUrl?: string;
 }
 
 /** Per-request ECDH-ES P-256 key for encrypted responses. The private part never leaves the store. */

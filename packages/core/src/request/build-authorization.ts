@@ -61,6 +61,8 @@ export async function buildAuthorization(args: {
   const verifierInfo = verifierInfoOf(body);
   if (verifierInfo) request.verifierInfo = verifierInfo;
   if (body.walletMetadata) request.walletMetadata = body.walletMetadata;
+  // Checked against the outbound policy by the caller (create-authorization).
+  if (body.webhookUrl !== undefined) request.webhookUrl = body.webhookUrl;
   if (dcApi) {
     request.protocol = body.protocol;
     if (body.expectedOrigins) request.expectedOrigins = body.expectedOrigins;

@@ -46,6 +46,8 @@ const common = {
   transaction_data: v.optional(transactionDataSchema),
   responseTypeParameters: v.optional(v.looseObject({ transaction_data: v.optional(transactionDataSchema), verifier_info: v.optional(verifierInfoSchema) })),
   walletMetadata: v.optional(plainObject('walletMetadata must be an object')),
+  /** Library extension: where this authorization's status webhooks go (instead of the instance's webhooks.url). */
+  webhookUrl: v.optional(v.pipe(v.string('webhookUrl must be a string'), v.maxLength(2048, 'webhookUrl must be at most 2048 characters'))),
 };
 
 const dcqlQuery = v.object({ type: v.literal('DCQL'), dcql: dcqlQuerySchema });
@@ -89,6 +91,7 @@ interface CommonBody {
   transaction_data?: string[];
   responseTypeParameters?: { transaction_data?: string[]; verifier_info?: VerifierInfoEntry[]; [k: string]: unknown };
   walletMetadata?: Record<string, unknown>;
+  webhookUrl?: string;
 }
 
 export interface DirectPostAuthorizationBody extends CommonBody {

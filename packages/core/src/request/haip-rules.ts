@@ -3,7 +3,7 @@ import type { ErrorCode } from '../errors/error-codes.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
 import { allowedUnderHaip, haipFormatIds } from '../formats/registry.js';
 import { isDcApiBody, type CreateAuthorizationBody } from './create-authorization-body.js';
-import type { SigningMaterial } from './signing-material.js';
+import type { ClientIdPrefix, HaipSigner } from './signing-material.js';
 import { checkWalletMetadata } from './wallet-metadata.js';
 
 export { checkWalletMetadata, parseWalletMetadataParam } from './wallet-metadata.js';
@@ -17,11 +17,14 @@ export function queryFormats(body: Pick<CreateAuthorizationBody, 'query'>): stri
 
 /**
  * HAIP 1.0 rules checked at creation (profile "haip"). Every violation is listed in `errors`
- * (each with its own code); the thrown code is the first rule broken, in the order below.
+ * (each with its own code); the thrown code is the first rule broken, in the order below. The
+ * signing rules apply to every signing identity of the instance (`signers`, primary first), not
+ * only to the one that signs this request: a HAIP instance publishes them all (JWKS, trust
+ * anchors, multi-signed requests).
  */
 export function enforceHaipOnCreate(
   body: CreateAuthorizationBody,
-  ctx: { clientIdPrefix: 'x509_hash' | 'x509_san_dns'; signing: SigningMaterial; algorithms?: SupportedAlgorithms },
+  ctx: { clientIdPrefix: ClientIdPrefix; signers: readonly HaipSigner[]; algorithms?: SupportedAlgorithms },
 ): void {
   if (body.profile !== 'haip') return;
   const violations: (FieldError & { code: ErrorCode })[] = [];
@@ -35,12 +38,18 @@ export function enforceHaipOnCreate(
 
   // An unsigned DC API request carries no client_id and no certificate, so the signing rules do not apply.
   const signed = !(isDcApiBody(body) && body.protocol === 'openid4vp-v1-unsigned');
-  if (signed && ctx.clientIdPrefix !== 'x509_hash') {
-    add('haip.client_id_prefix', '', `HAIP requires the x509_hash client id prefix; this instance is configured with ${ctx.clientIdPrefix}`);
+  if (signed) {
+    ctx.signers.forEach((signer, i) => {
+      // The primary's problems read as before; later identities are named by their index.
+      const which = i === 0 ? '' : ` (signing identity ${i})`;
+      if (signer.clientIdPrefix !== 'x509_hash') {
+        add('haip.client_id_prefix', '', i === 0 ? `HAIP requires the x509_hash client id prefix; this instance is configured with ${signer.clientIdPrefix}` : `HAIP requires the x509_hash client id prefix; signing identity ${i} signs under ${signer.clientIdPrefix}`);
+      }
+      if (signer.leafSelfSigned) add('haip.certificate_chain', '', `HAIP forbids a self-signed request-signing certificate${which}`);
+      if (signer.leafIsCa) add('haip.certificate_chain', '', `HAIP requires an end-entity request-signing certificate, not a CA certificate (basicConstraints cA=true)${which}`);
+      if (signer.chainIncludesAnchor) add('haip.certificate_chain', '', `HAIP forbids the trust anchor in the x5c certificate chain${which}`);
+    });
   }
-  if (signed && ctx.signing.leafSelfSigned) add('haip.certificate_chain', '', 'HAIP forbids a self-signed request-signing certificate');
-  if (signed && ctx.signing.leafIsCa) add('haip.certificate_chain', '', 'HAIP requires an end-entity request-signing certificate, not a CA certificate (basicConstraints cA=true)');
-  if (signed && ctx.signing.chainIncludesAnchor) add('haip.certificate_chain', '', 'HAIP forbids the trust anchor in the x5c certificate chain');
 
   if (body.query.type === 'DCQL') {
     body.query.dcql.credentials.forEach((c, i) => {

@@ -155,9 +155,7 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
   const jwk = key.export({ format: 'jwk' });
   const privateKey = (await importJWK({ ...jwk, alg: 'ES256' }, 'ES256', { extractable: false })) as CryptoKey;
   const leafDer = new Uint8Array(leaf.raw);
-  const last = chain[chain.length - 1]!;
-  const chainIncludesAnchor =
-    (anchor !== undefined && chain.some((c) => c.raw.compare(anchor.raw) === 0)) || (chain.length > 1 && isSelfSigned(last));
+  const { leafSelfSigned, leafIsCa, chainIncludesAnchor } = chainFacts(parsed);
   return {
     alg: 'ES256',
     privateKey,
@@ -165,11 +163,34 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
     leafDer,
     x509Hash: x509Hash(leafDer),
     dnsNames: dnsNamesOf(leaf),
-    leafSelfSigned: isSelfSigned(leaf),
-    leafIsCa: leaf.ca,
+    leafSelfSigned,
+    leafIsCa,
     chainIncludesAnchor,
     ...(anchor ? { trustAnchorPem: anchor.toString() } : {}),
   };
+}
+
+/** What the HAIP signing rules look at in a chain (the same facts SigningMaterial carries). */
+function chainFacts({ chain, anchor }: Parsed): Pick<SigningMaterial, 'leafSelfSigned' | 'leafIsCa' | 'chainIncludesAnchor'> {
+  const last = chain[chain.length - 1]!;
+  const chainIncludesAnchor = (anchor !== undefined && chain.some((c) => c.raw.compare(anchor.raw) === 0)) || (chain.length > 1 && isSelfSigned(last));
+  return { leafSelfSigned: isSelfSigned(chain[0]!), leafIsCa: chain[0]!.ca, chainIncludesAnchor };
+}
+
+/** One identity as the HAIP signing rules see it: the prefix it signs under and its chain's shape. */
+export interface HaipSigner {
+  clientIdPrefix: ClientIdPrefix;
+  leafSelfSigned: boolean;
+  leafIsCa: boolean;
+  chainIncludesAnchor: boolean;
+}
+
+/**
+ * The HAIP facts of every identity of checked input (see checkSigningIdentities), primary first,
+ * derived at construction from the certificates alone (no key is imported).
+ */
+export function haipSigners(inputs: SigningInput[], defaultPrefix: ClientIdPrefix): HaipSigner[] {
+  return inputs.map((input) => ({ clientIdPrefix: input.clientIdPrefix ?? defaultPrefix, ...chainFacts(parse(input, 'signing').parsed) }));
 }
 
 /** One signing identity of an instance: its material and the client_id it signs under. */

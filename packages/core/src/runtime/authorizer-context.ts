@@ -6,6 +6,7 @@ import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { InstanceRuntime } from './instance-runtime.js';
 import type { StatusWatchers } from './status-watchers.js';
+import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 
 /** Everything an operation needs; built once by createAuthorizer. */
 export interface AuthorizerContext {
@@ -17,7 +18,13 @@ export interface AuthorizerContext {
   instances: Map<string, InstanceRuntime>;
   /** Tracing and metrics; undefined unless configured (then `store` is already wrapped by it). */
   instrumentation?: Instrumentation;
-  emit(event: AuthorizerEvent): void;
+  /**
+   * Publish an event (onEvent, event streams). A status change passes the record as it stands
+   * after the change: its webhook (if the instance has webhooks) is queued from it.
+   */
+  emit(event: AuthorizerEvent, record?: AuthorizationRecord): void;
+  /** The process's webhook queue (also checks a create request's webhookUrl against the policy). */
+  webhooks: WebhookDeliveries;
   /** Listeners of the event streams (GET …/events) and their cap; `emit` notifies them. */
   statusWatchers: StatusWatchers;
   /** Claims this process could not give back while the store was down (set by createAuthorizer). */

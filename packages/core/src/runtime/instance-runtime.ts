@@ -3,8 +3,9 @@ import type { VerifierClient } from '../model/verifier-client.js';
 import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
-import { checkSigningIdentities, loadSigningIdentities, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
+import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
+import { webhookKey } from '../crypto/webhook-signature.js';
 
 /** One instance, validated and ready: config parsed, keys hashed, clients resolved. */
 export interface InstanceRuntime {
@@ -16,6 +17,8 @@ export interface InstanceRuntime {
   verifier: VerifierClient | undefined;
   /** The primary signing identity's material (request objects, signed DC API requests, trust anchor). */
   signing(): Promise<SigningMaterial>;
+  /** What the HAIP signing rules check of every signing identity, primary first (derived at construction). */
+  haipSigners: readonly HaipSigner[];
   /** Every signing identity, primary first: one signature each in a multi-signed DC API request. */
   signingIdentities(): Promise<SigningIdentity[]>;
   /**
@@ -26,6 +29,8 @@ export interface InstanceRuntime {
   claimGraceMs: number;
   /** Store TTL for a new record: its lifetime, the processing grace, then the retention. */
   recordTtlMs: number;
+  /** Status webhooks of this instance: the default URL and the HMAC key (the secret is not kept). */
+  webhooks: { url: string | undefined; key: Buffer } | undefined;
   /** Constant-time check of a presented API key against every configured key. */
   acceptsApiKey(presented: string): boolean;
 }
@@ -60,6 +65,8 @@ export function createInstanceRuntime(
     recordTtlMs: config.openId4vp.expiresAfter + claimGraceMs + Math.max(config.openId4vp.retention, config.openId4vp.responseCodeTtl),
     validator,
     verifier,
+    webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
+    haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
     acceptsApiKey(presented) {

@@ -1,15 +1,13 @@
-import { didMethodsConfigSchema } from '@vp-authorizer/core';
+import { didMethodsConfigSchema, type OutboundLookup, outboundFetchPolicy } from '@vp-authorizer/core';
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OutboundLookup } from '../outbound/outbound-lookup.js';
-import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
-import { pinnedGet } from '../outbound/pinned-get.js';
+import { pinnedRequest } from '../../../core/src/outbound/pinned-request.js';
 import { didJwk } from '../__fixtures__/did-keys.js';
 import { resolveDidKey } from './resolve-did-key.js';
 
 // The transport is replaced: the test proves the refusal happens before any connection, and no
 // connection to a private address can be opened even if the policy regressed.
-vi.mock('../outbound/pinned-get.js', () => ({ pinnedGet: vi.fn() }));
+vi.mock('../../../core/src/outbound/pinned-request.js', () => ({ pinnedRequest: vi.fn() }));
 
 const did = 'did:web:wallet-chosen.example:internal:admin';
 const resolvesTo = (address: string) => vi.fn<OutboundLookup>(async () => [{ address, family: address.includes(':') ? 6 : 4 }]);
@@ -22,7 +20,7 @@ const resolve = (lookup: OutboundLookup) =>
     signal: new AbortController().signal,
   });
 
-beforeEach(() => vi.mocked(pinnedGet).mockReset());
+beforeEach(() => vi.mocked(pinnedRequest).mockReset());
 
 describe('did:web refuses names that resolve to non-public addresses', () => {
   it.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', '::ffff:127.0.0.1', 'fd00::1', '100.64.0.1', '::1'])('did:web refuses a name that resolves to %s', async (address) => {
@@ -32,16 +30,16 @@ describe('did:web refuses names that resolve to non-public addresses', () => {
     // The answer is generic: the refused address is not echoed to whoever chose the DID.
     expect(failure.message).not.toContain(address);
     expect(lookup).toHaveBeenCalledWith('wallet-chosen.example');
-    expect(pinnedGet).not.toHaveBeenCalled();
+    expect(pinnedRequest).not.toHaveBeenCalled();
   });
 
   it('resolves the same did:web when the name resolves to a public address, fetching the path the DID names', async () => {
     const key = await didJwk();
     const doc = { id: did, verificationMethod: [{ id: '#k1', type: 'JsonWebKey2020', controller: did, publicKeyJwk: key.publicJwk }], assertionMethod: ['#k1'] };
-    vi.mocked(pinnedGet).mockResolvedValue({ body: new TextEncoder().encode(JSON.stringify(doc)), contentType: 'application/did+json' });
+    vi.mocked(pinnedRequest).mockResolvedValue({ status: 200, body: new TextEncoder().encode(JSON.stringify(doc)), contentType: 'application/did+json' });
     const resolved = await resolve(resolvesTo('93.184.215.14'));
     expect(resolved.keyId).toBe(`${did}#k1`);
-    expect(vi.mocked(pinnedGet).mock.calls[0]![0].href).toBe('https://wallet-chosen.example/internal/admin/did.json');
-    expect(vi.mocked(pinnedGet).mock.calls[0]![1]).toEqual({ address: '93.184.215.14', family: 4 });
+    expect(vi.mocked(pinnedRequest).mock.calls[0]![0].href).toBe('https://wallet-chosen.example/internal/admin/did.json');
+    expect(vi.mocked(pinnedRequest).mock.calls[0]![1]).toEqual({ address: '93.184.215.14', family: 4 });
   });
 });

@@ -1,5 +1,4 @@
-import { checkOutboundUrl, outboundGet, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
-import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
+import { checkOutboundUrl, outboundGet, type OutboundFetchPolicy, OutboundFetchError } from '@vp-authorizer/core';
 import type { DidDocument } from './did-document.js';
 import { DidResolutionError } from './did-resolution-error.js';
 

@@ -1,11 +1,10 @@
 import { createPublicKey, createSign, createVerify, ECDH, generateKeyPairSync } from 'node:crypto';
-import { DID_METHODS, didMethodsConfigSchema, type DidMethodsConfigInput } from '@vp-authorizer/core';
+import { DID_METHODS, didMethodsConfigSchema, type DidMethodsConfigInput, outboundFetchPolicy } from '@vp-authorizer/core';
 import { exportJWK } from 'jose';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { base58btcEncode } from '../__fixtures__/did-keys.js';
 import { startUniversalResolver, type UniversalResolverServer } from '../__fixtures__/universal-resolver-server.js';
-import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { httpDidResolver, type HttpDidResolverOptions } from './http-did-resolver.js';
 import { resolveDidKey } from './resolve-did-key.js';
 import { verificationMethodJwk } from './public-key-encoding.js';

@@ -1,6 +1,4 @@
-import { ConfigError, type DidMethod, type DidMethodsConfig } from '@vp-authorizer/core';
-import { outboundFetchPolicy, outboundGet, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
-import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
+import { ConfigError, type DidMethod, type DidMethodsConfig, outboundFetchPolicy, outboundGet, type OutboundFetchPolicy, OutboundFetchError } from '@vp-authorizer/core';
 import type { DidDocument } from './did-document.js';
 import { DidResolutionError } from './did-resolution-error.js';
 import { parseDidUrl } from './parse-did-url.js';

@@ -1,7 +1,6 @@
-import { didMethodsConfigSchema } from '@vp-authorizer/core';
+import { didMethodsConfigSchema, outboundFetchPolicy, type OutboundFetchPolicy } from '@vp-authorizer/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { outboundFetchPolicy, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { didJwk, didKey } from '../__fixtures__/did-keys.js';
 import { didWebUrl } from './did-web.js';
 import { resolveDidKey, type DidResolverOptions } from './resolve-did-key.js';

@@ -1,5 +1,4 @@
-import { DID_METHODS, type DidMethod, type DidMethodsConfig } from '@vp-authorizer/core';
-import type { OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import { DID_METHODS, type DidMethod, type DidMethodsConfig, type OutboundFetchPolicy } from '@vp-authorizer/core';
 import type { DidDocument, ResolvedDidKey, VerificationRelationship } from './did-document.js';
 import { resolveDidJwk } from './did-jwk.js';
 import { resolveDidKey as resolveDidKeyDocument } from './did-key.js';

@@ -6,8 +6,7 @@ import { webcrypto } from 'node:crypto';
 import { SubjectAlternativeNameExtension } from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestCa, type TestCa } from '@vp-authorizer/testing';
-import type { OutboundLookup } from './outbound-lookup.js';
-import { outboundFetchPolicy, outboundGet } from './outbound-fetch-policy.js';
+import { type OutboundLookup, outboundFetchPolicy, outboundGet } from '@vp-authorizer/core';
 
 // A real TLS server on 127.0.0.1 with a certificate for did.example only. Loopback needs the
 // test escape hatch; the resolution, pinning and TLS code paths are the production ones.

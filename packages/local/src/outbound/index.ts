@@ -1,4 +1,3 @@
-export { isPublicAddress } from './public-address.js';
-export { outboundFetchPolicy, type OutboundFetchPolicy } from './outbound-fetch-policy.js';
-export { OutboundFetchError, type OutboundFetchFailure } from './outbound-fetch-error.js';
-export type { OutboundLookup, ResolvedAddress } from './outbound-lookup.js';
+// The outbound-fetch policy lives in @vp-authorizer/core (webhook deliveries use it too); these
+// names stay exported here for code that configured the local verifier with them.
+export { isPublicAddress, outboundFetchPolicy, OutboundFetchError, type OutboundFetchPolicy, type OutboundFetchFailure, type OutboundLookup, type ResolvedAddress } from '@vp-authorizer/core';

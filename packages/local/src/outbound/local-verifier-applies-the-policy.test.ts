@@ -1,15 +1,15 @@
-import type { PolicyResult } from '@vp-authorizer/core';
+import type { PolicyResult, OutboundLookup } from '@vp-authorizer/core';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSdJwtFixture, type SdJwtFixture } from '../__fixtures__/sd-jwt-issuer.js';
 import { createTestCa, type TestCa } from '@vp-authorizer/testing';
 import { sdJwtPresentation, signal, verifyInput } from '../__fixtures__/verify-input.js';
 import { resolveLocalVerifierOptions } from '../verifier/local-verifier-options.js';
 import { localVerifier } from '../verifier/local-verifier.js';
-import type { OutboundLookup } from './outbound-lookup.js';
-import { pinnedGet } from './pinned-get.js';
+import { pinnedRequest } from '../../../core/src/outbound/pinned-request.js';
 
-// Nothing may connect anywhere from here: the transport is replaced and records its calls.
-vi.mock('./pinned-get.js', () => ({ pinnedGet: vi.fn() }));
+// Nothing may connect anywhere from here: core's pinned transport (the one the outbound policy
+// connects with) is replaced and records its calls.
+vi.mock('../../../core/src/outbound/pinned-request.js', () => ({ pinnedRequest: vi.fn() }));
 
 let ca: TestCa;
 let fx: SdJwtFixture;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   ca = await createTestCa();
   fx = await createSdJwtFixture(ca);
 });
-beforeEach(() => vi.mocked(pinnedGet).mockClear());
+beforeEach(() => vi.mocked(pinnedRequest).mockClear());
 
 const errorsOf = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => `${r.policy}:${r.error!.code}`);
 
@@ -29,7 +29,7 @@ describe('localVerifier: outbound fetch policy wiring', () => {
     expect(errorsOf(results)).toEqual(['status:status.unavailable']);
     expect(results.find((r) => r.policy === 'status')!.error!.detail).not.toContain('169.254');
     expect(lookup).toHaveBeenCalledWith('status.wallet-chosen.example');
-    expect(pinnedGet).not.toHaveBeenCalled();
+    expect(pinnedRequest).not.toHaveBeenCalled();
   });
 
   it('exposes the limits and the escape hatch with safe defaults, and rejects the old escape hatch names', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusListServer, statusListToken, type StatusListServer } from '../__fixtures__/status-list-server.js';
 import { createTestCa, type IssuedCertificate, type TestCa } from '@vp-authorizer/testing';
-import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import { outboundFetchPolicy } from '@vp-authorizer/core';
 import { StatusListClient } from './status-list-client.js';
 
 let ca: TestCa;

@@ -1,6 +1,5 @@
 import { compactVerify, decodeProtectedHeader } from 'jose';
-import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
-import { outboundGet, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import { OutboundFetchError, outboundGet, type OutboundFetchPolicy } from '@vp-authorizer/core';
 import { sameDer } from '../x509/certificate.js';
 import { verifyCertificateChain } from '../x509/verify-certificate-chain.js';
 import { decodeStatusList, readStatusValue, type StatusList } from './read-status-value.js';

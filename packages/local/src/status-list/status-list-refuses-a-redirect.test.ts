@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import { outboundFetchPolicy } from '@vp-authorizer/core';
 import { startStatusListServer, statusListToken, type StatusListServer } from '../__fixtures__/status-list-server.js';
 import { createTestCa } from '@vp-authorizer/testing';
 import { StatusListClient } from './status-list-client.js';

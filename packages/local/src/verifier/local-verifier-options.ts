@@ -1,8 +1,6 @@
-import { ConfigError } from '@vp-authorizer/core';
+import { ConfigError, outboundFetchPolicy, DEFAULT_MAX_HEADER_BYTES, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
 import * as v from 'valibot';
 import type { DidDocumentResolver } from '../did/http-did-resolver.js';
-import { outboundFetchPolicy, DEFAULT_MAX_HEADER_BYTES, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
-import type { OutboundLookup } from '../outbound/outbound-lookup.js';
 import { parseTrustAnchors } from '../x509/trust-anchors.js';
 
 /** JOSE algorithms the local verifier can check. HAIP narrows this to ES256. */

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { createAuthorizer, generateDevSigningKey, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { startWebhookReceiver, webhookSignatureProblem, type WebhookReceiver } from '../webhooks/index.js';
 import { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject } from './contract-wallet.js';
 import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';
 import type { HttpTarget, MountedHttpTarget } from './http-target.js';
@@ -29,6 +30,8 @@ const defaultStore = async (): Promise<HttpContractStore> => {
 
 const KEY_MAIN = 'contract-key-main-0001';
 const KEY_OTHER = 'contract-key-other-0002';
+/** The main instance signs webhooks with it (Standard Webhooks `whsec_` form). */
+const WEBHOOK_SECRET = `whsec_${Buffer.from('contract-webhook-secret-of-32-bytes-or-more').toString('base64')}`;
 const REDIRECT = 'https://rp.contract.example/callback';
 /** The web origin a browser reports to the RP for a DC API presentation. */
 const DC_ORIGIN = 'https://rp.contract.example';
@@ -351,18 +354,31 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
   let authorizer: Authorizer | undefined;
   let subject: HttpContractStore | undefined;
   let publicBase: string;
+  let hooks: WebhookReceiver | undefined;
   beforeAll(async () => {
     const [main, other] = await Promise.all([generateDevSigningKey(), generateDevSigningKey()]);
     publicBase = `${server.mounted().origin}${server.prefix}`;
     subject = await mode.store();
+    // The first webhook fails, so the retry is exercised; the receiver is on 127.0.0.1, which the
+    // outbound policy refuses unless told otherwise (as here, for the test only).
+    hooks = await startWebhookReceiver((n) => (n === 0 ? 500 : 200));
     authorizer = createAuthorizer({
       publicBaseUrl: publicBase,
       basePath: server.prefix,
       bodyLimitBytes: BODY_LIMIT,
       sweepIntervalMs: 0,
       store: subject.store,
+      webhookDelivery: { initialBackoffMs: 20, maxBackoffMs: 200, outbound: outboundFetchPolicy({ dangerouslyAllowAnyDestination: true }) },
       instances: [
-        { id: 'main', apiKeys: [KEY_MAIN], signing: main.signing, validator: passThroughValidator(), verifier: passThroughVerifier(), config: { openId4vp: { dcApi: { allowedOrigins: [DC_ORIGIN] } } } },
+        {
+          id: 'main',
+          apiKeys: [KEY_MAIN],
+          signing: main.signing,
+          validator: passThroughValidator(),
+          verifier: passThroughVerifier(),
+          webhooks: { secret: WEBHOOK_SECRET },
+          config: { openId4vp: { dcApi: { allowedOrigins: [DC_ORIGIN] } } },
+        },
         { id: 'other', apiKeys: [KEY_OTHER], signing: other.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
       ],
     });
@@ -373,6 +389,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
   afterAll(async () => {
     server.checkAnswers(false);
     await authorizer?.close();
+    await hooks?.close();
     await subject?.cleanup?.();
   });
 
@@ -519,6 +536,29 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     const credentials = await server.call(`${V}/authorizations/${created.authorizationId}/credentials`, { key: KEY_MAIN });
     expect(credentials.status).toBe(200);
     expect(await credentials.json()).toMatchObject({ authorizationId: created.authorizationId, credentials: expect.any(Array) });
+  });
+
+  it('sends each status change of a flow as a signed webhook to the create request\'s webhookUrl, retrying a failure with the same id', async () => {
+    const created = await create({ ...dcqlDirectPostJwt, webhookUrl: hooks!.url('/contract-hooks') });
+    const { payload } = await requestObjectOf(created);
+    const response = await encryptWalletResponse(payload, { vp_token: { pid: [await issueContractSdJwt()] }, state: payload.state });
+    expect((await server.call(String(payload.response_uri), form({ response }))).status).toBe(200);
+    const received = await hooks!.waitFor(5);
+    expect(received.map((r) => r.answer)).toEqual([500, 200, 200, 200, 200]);
+    expect(received[1]!.headers['webhook-id']).toBe(received[0]!.headers['webhook-id']);
+    const delivered = received.slice(1).map((r) => r.json as { type: string; data: { authorizationId: string; status: string } });
+    expect(delivered.map((d) => d.type)).toEqual(['authorization.created', 'authorization.pending', 'authorization.processing', 'authorization.authorized']);
+    for (const d of delivered) expect(d.data.authorizationId).toBe(created.authorizationId);
+    for (const r of received) expect(webhookSignatureProblem(WEBHOOK_SECRET, r.headers, r.body)).toBeNull();
+  });
+
+  it('refuses a webhookUrl (400) for an instance without webhooks, and one outside the outbound policy', async () => {
+    const refused = await server.call(`${V}/authorizations`, json({ ...dcqlDirectPostJwt, webhookUrl: 'https://rp.contract.example/hooks' }, KEY_OTHER));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ type: 'webhook.not_configured' });
+    const outside = await server.call(`${V}/authorizations`, json({ ...dcqlDirectPostJwt, webhookUrl: 'file:///etc/passwd' }));
+    expect(outside.status).toBe(400);
+    expect(await outside.json()).toMatchObject({ type: 'webhook.url_refused' });
   });
 
   it('refuses a second wallet response (400) and keeps the first result', async () => {

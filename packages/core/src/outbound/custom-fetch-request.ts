@@ -2,12 +2,16 @@ import { OutboundFetchError } from './outbound-fetch-error.js';
 import type { OutboundResponse } from './outbound-response.js';
 
 /**
- * GET through a caller-supplied fetch. Redirects are not followed ('manual': a 3xx or an opaque
- * redirect fails) and the body is bounded; the fetch does its own name resolution, so the
+ * One request through a caller-supplied fetch. Redirects are not followed ('manual': a 3xx or an
+ * opaque redirect fails) and the body is bounded; the fetch does its own name resolution, so the
  * resolved-address check and pinning are the caller's responsibility on this path.
  */
-export async function getWithCustomFetch(fetchFn: typeof fetch, url: URL, options: { accept: string; maxBytes: number; signal: AbortSignal }): Promise<OutboundResponse> {
-  const response = await fetchFn(url.href, { method: 'GET', headers: { accept: options.accept }, signal: options.signal, redirect: 'manual' });
+export async function requestWithCustomFetch(
+  fetchFn: typeof fetch,
+  url: URL,
+  options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Uint8Array; maxBytes: number; signal: AbortSignal },
+): Promise<OutboundResponse> {
+  const response = await fetchFn(url.href, { method: options.method, headers: options.headers, ...(options.body ? { body: Buffer.from(options.body) } : {}), signal: options.signal, redirect: 'manual' });
   const fail = async (reason: OutboundFetchError['reason']): Promise<never> => {
     await response.body?.cancel().catch(() => undefined);
     throw new OutboundFetchError(reason, reason === 'http_status' ? response.status : undefined);
@@ -31,5 +35,5 @@ export async function getWithCustomFetch(fetchFn: typeof fetch, url: URL, option
       chunks.push(value);
     }
   }
-  return { body: new Uint8Array(Buffer.concat(chunks)), contentType: response.headers.get('content-type') };
+  return { status: response.status, body: new Uint8Array(Buffer.concat(chunks)), contentType: response.headers.get('content-type') };
 }

@@ -1,15 +1,16 @@
 import { isIP } from 'node:net';
-import { getWithCustomFetch } from './custom-fetch-get.js';
+import { requestWithCustomFetch } from './custom-fetch-request.js';
 import { OutboundFetchError } from './outbound-fetch-error.js';
 import type { OutboundResponse } from './outbound-response.js';
 import { systemLookup, type OutboundLookup, type ResolvedAddress } from './outbound-lookup.js';
-import { pinnedGet } from './pinned-get.js';
+import { pinnedRequest } from './pinned-request.js';
 import { isPublicAddress } from './public-address.js';
 
 /**
- * The one policy for every URL a wallet can make the verifier fetch (did:web documents, status
- * lists): https on the default port to a DNS name whose every address is public, resolved once
- * and connected to as resolved, no redirects, bounded in size and time.
+ * The one policy for every outbound request: URLs a wallet can make the verifier fetch (did:web
+ * documents, status lists) and webhook deliveries to URLs a relying party names. https on the
+ * default port to a DNS name whose every address is public, resolved once and connected to as
+ * resolved, no redirects, bounded in size and time.
  */
 export interface OutboundFetchPolicy {
   lookup: OutboundLookup;
@@ -29,6 +30,18 @@ export interface OutboundGetRequest {
   timeoutMs: number;
   maxBytes: number;
   /** The caller's signal: when it aborts, its reason is rethrown (verification stops). */
+  signal: AbortSignal;
+}
+
+export interface OutboundPostRequest {
+  contentType: string;
+  /** Extra request headers (names in lower case). */
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** One deadline for resolution, connection, the upload, headers and response body. */
+  timeoutMs: number;
+  /** Cap on the response body (read and discarded by most callers). */
+  maxBytes: number;
   signal: AbortSignal;
 }
 
@@ -90,15 +103,39 @@ async function resolveChecked(url: URL, policy: OutboundFetchPolicy, signal: Abo
  * GET a wallet-influenced URL under the policy. Failures are OutboundFetchError; the caller's
  * abort is rethrown as its own reason.
  */
-export async function outboundGet(raw: string, request: OutboundGetRequest, policy: OutboundFetchPolicy): Promise<OutboundResponse> {
+export function outboundGet(raw: string, request: OutboundGetRequest, policy: OutboundFetchPolicy): Promise<OutboundResponse> {
+  return outboundRequest(raw, { method: 'GET', headers: { accept: request.accept }, timeoutMs: request.timeoutMs, maxBytes: request.maxBytes, signal: request.signal }, policy);
+}
+
+/**
+ * POST to a URL under the same policy (webhook deliveries). Any status but 2xx is an
+ * OutboundFetchError (`http_status` with the status, `redirect` for a 3xx, never followed).
+ */
+export function outboundPost(raw: string, request: OutboundPostRequest, policy: OutboundFetchPolicy): Promise<OutboundResponse> {
+  const headers = { ...request.headers, 'content-type': request.contentType };
+  return outboundRequest(raw, { method: 'POST', headers, body: request.body, timeoutMs: request.timeoutMs, maxBytes: request.maxBytes, signal: request.signal }, policy);
+}
+
+interface OutboundRequest {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: Uint8Array;
+  timeoutMs: number;
+  maxBytes: number;
+  signal: AbortSignal;
+}
+
+async function outboundRequest(raw: string, request: OutboundRequest, policy: OutboundFetchPolicy): Promise<OutboundResponse> {
   request.signal.throwIfAborted();
   const url = checkOutboundUrl(raw, policy);
   const deadline = AbortSignal.timeout(request.timeoutMs);
   const signal = AbortSignal.any([request.signal, deadline]);
+  const { method, headers, maxBytes } = request;
+  const body = request.body ? { body: request.body } : {};
   try {
-    if (policy.fetch) return await getWithCustomFetch(policy.fetch, url, { accept: request.accept, maxBytes: request.maxBytes, signal });
+    if (policy.fetch) return await requestWithCustomFetch(policy.fetch, url, { method, headers, ...body, maxBytes, signal });
     const pinned = await resolveChecked(url, policy, signal);
-    return await pinnedGet(url, pinned, { accept: request.accept, maxBytes: request.maxBytes, maxHeaderBytes: policy.maxHeaderBytes, signal, ...(policy.ca ? { ca: policy.ca } : {}) });
+    return await pinnedRequest(url, pinned, { method, headers, ...body, maxBytes, maxHeaderBytes: policy.maxHeaderBytes, signal, ...(policy.ca ? { ca: policy.ca } : {}) });
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason;
     if (error instanceof OutboundFetchError) throw error;

@@ -6,8 +6,11 @@ import { OutboundFetchError } from './outbound-fetch-error.js';
 import type { OutboundResponse } from './outbound-response.js';
 import type { ResolvedAddress } from './outbound-lookup.js';
 
-export interface PinnedGetOptions {
-  accept: string;
+export interface PinnedRequestOptions {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** Sent with a Content-Length (POST). */
+  body?: Uint8Array;
   maxBytes: number;
   maxHeaderBytes: number;
   signal: AbortSignal;
@@ -15,11 +18,12 @@ export interface PinnedGetOptions {
 }
 
 /**
- * GET `url` over a connection to `address`, the address that was checked: the socket's lookup
- * answers with it instead of resolving again (a rebinding DNS server gets no second question).
- * TLS still uses the URL's host name for SNI and certificate verification.
+ * Send one request to `url` over a connection to `address`, the address that was checked: the
+ * socket's lookup answers with it instead of resolving again (a rebinding DNS server gets no
+ * second question). TLS still uses the URL's host name for SNI and certificate verification.
+ * Anything but a 2xx fails (3xx as `redirect`, never followed); the response body is bounded.
  */
-export function pinnedGet(url: URL, address: ResolvedAddress, options: PinnedGetOptions): Promise<OutboundResponse> {
+export function pinnedRequest(url: URL, address: ResolvedAddress, options: PinnedRequestOptions): Promise<OutboundResponse> {
   const secure = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
@@ -29,12 +33,14 @@ export function pinnedGet(url: URL, address: ResolvedAddress, options: PinnedGet
   };
   return new Promise<OutboundResponse>((resolve, reject) => {
     if (options.signal.aborted) return reject(options.signal.reason);
+    const headers: Record<string, string> = { ...options.headers, 'accept-encoding': 'identity' };
+    if (options.body) headers['content-length'] = String(options.body.byteLength);
     const req = (secure ? httpsRequest : httpRequest)({
       host,
       port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
-      headers: { accept: options.accept, 'accept-encoding': 'identity' },
+      method: options.method,
+      headers,
       lookup: pinnedLookup,
       // A fresh connection per request: a pooled socket could lead to another (unchecked) address.
       agent: false,
@@ -67,9 +73,9 @@ export function pinnedGet(url: URL, address: ResolvedAddress, options: PinnedGet
         options.signal.removeEventListener('abort', onAbort);
         // A connection that closes before the declared end is a failure, not a short document.
         if (!res.complete) return fail(new OutboundFetchError('network'));
-        resolve({ body: new Uint8Array(Buffer.concat(chunks)), contentType: res.headers['content-type'] ?? null });
+        resolve({ status, body: new Uint8Array(Buffer.concat(chunks)), contentType: res.headers['content-type'] ?? null });
       });
     });
-    req.end();
+    req.end(options.body ? Buffer.from(options.body) : undefined);
   });
 }

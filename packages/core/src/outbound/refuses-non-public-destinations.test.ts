@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OutboundLookup } from './outbound-lookup.js';
-import { outboundFetchPolicy, outboundGet, type OutboundFetchPolicy } from './outbound-fetch-policy.js';
-import { pinnedGet } from './pinned-get.js';
+import { outboundFetchPolicy, outboundGet, outboundPost, type OutboundFetchPolicy } from './outbound-fetch-policy.js';
+import { pinnedRequest } from './pinned-request.js';
 
 // The transport is replaced: a refused destination must never reach it, and no test here may
 // open a connection to a private address even if the policy were broken.
-vi.mock('./pinned-get.js', () => ({ pinnedGet: vi.fn(async () => ({ body: new TextEncoder().encode('ok'), contentType: 'text/plain' })) }));
+vi.mock('./pinned-request.js', () => ({ pinnedRequest: vi.fn(async () => ({ status: 200, body: new TextEncoder().encode('ok'), contentType: 'text/plain' })) }));
 
 const resolvesTo = (...addresses: string[]) => {
   const lookup = vi.fn<OutboundLookup>(async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
@@ -13,7 +13,7 @@ const resolvesTo = (...addresses: string[]) => {
 };
 const get = (url: string, policy: OutboundFetchPolicy) => outboundGet(url, { accept: '*/*', timeoutMs: 1_000, maxBytes: 1_000, signal: new AbortController().signal }, policy);
 
-beforeEach(() => vi.mocked(pinnedGet).mockClear());
+beforeEach(() => vi.mocked(pinnedRequest).mockClear());
 
 describe('outbound fetch policy: destinations', () => {
   it.each([['127.0.0.1'], ['10.0.0.1'], ['169.254.169.254'], ['::ffff:127.0.0.1'], ['fd00::1'], ['::1'], ['64:ff9b::a9fe:a9fe'], ['93.184.215.14', '10.0.0.1']])(
@@ -22,7 +22,7 @@ describe('outbound fetch policy: destinations', () => {
       const lookup = resolvesTo(...addresses);
       await expect(get('https://evil.example/x', outboundFetchPolicy({ lookup }))).rejects.toMatchObject({ name: 'OutboundFetchError', reason: 'destination' });
       expect(lookup).toHaveBeenCalledWith('evil.example');
-      expect(pinnedGet).not.toHaveBeenCalled();
+      expect(pinnedRequest).not.toHaveBeenCalled();
     },
   );
 
@@ -30,16 +30,16 @@ describe('outbound fetch policy: destinations', () => {
     const lookup = resolvesTo('93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c');
     const response = await get('https://good.example/doc', outboundFetchPolicy({ lookup }));
     expect(new TextDecoder().decode(response.body)).toBe('ok');
-    expect(pinnedGet).toHaveBeenCalledOnce();
-    expect(vi.mocked(pinnedGet).mock.calls[0]![0].href).toBe('https://good.example/doc');
-    expect(vi.mocked(pinnedGet).mock.calls[0]![1]).toEqual({ address: '93.184.215.14', family: 4 });
+    expect(pinnedRequest).toHaveBeenCalledOnce();
+    expect(vi.mocked(pinnedRequest).mock.calls[0]![0].href).toBe('https://good.example/doc');
+    expect(vi.mocked(pinnedRequest).mock.calls[0]![1]).toEqual({ address: '93.184.215.14', family: 4 });
   });
 
   it('refuses a name that does not resolve', async () => {
     await expect(get('https://nothing.example/', outboundFetchPolicy({ lookup: resolvesTo() }))).rejects.toMatchObject({ reason: 'network' });
     const failing = outboundFetchPolicy({ lookup: async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })) });
     await expect(get('https://nothing.example/', failing)).rejects.toMatchObject({ reason: 'network', message: 'the request failed' });
-    expect(pinnedGet).not.toHaveBeenCalled();
+    expect(pinnedRequest).not.toHaveBeenCalled();
   });
 
   it.each([
@@ -62,7 +62,7 @@ describe('outbound fetch policy: destinations', () => {
     const lookup = resolvesTo('93.184.215.14');
     await expect(get(url, outboundFetchPolicy({ lookup }))).rejects.toMatchObject({ reason: 'destination' });
     expect(lookup).not.toHaveBeenCalled();
-    expect(pinnedGet).not.toHaveBeenCalled();
+    expect(pinnedRequest).not.toHaveBeenCalled();
   });
 
   it('checks the URL but leaves addresses to a caller-supplied fetch (documented: no pinning on that path)', async () => {
@@ -79,10 +79,21 @@ describe('outbound fetch policy: destinations', () => {
     const lookup = resolvesTo('10.0.0.1');
     const policy = outboundFetchPolicy({ lookup, dangerouslyAllowAnyDestination: true });
     await get('http://internal.example:8080/', policy);
-    expect(vi.mocked(pinnedGet).mock.calls[0]![1]).toEqual({ address: '10.0.0.1', family: 4 });
+    expect(vi.mocked(pinnedRequest).mock.calls[0]![1]).toEqual({ address: '10.0.0.1', family: 4 });
     await get('http://127.0.0.1:8080/', policy);
-    expect(vi.mocked(pinnedGet).mock.calls[1]![1]).toEqual({ address: '127.0.0.1', family: 4 });
+    expect(vi.mocked(pinnedRequest).mock.calls[1]![1]).toEqual({ address: '127.0.0.1', family: 4 });
     expect(lookup).toHaveBeenCalledOnce(); // an IP literal needs no lookup
     await expect(get('file:///etc/passwd', policy)).rejects.toMatchObject({ reason: 'destination' });
+  });
+
+  it('applies the same destination checks to a POST (webhook deliveries), sending nothing when refused', async () => {
+    const post = (url: string, policy: OutboundFetchPolicy) =>
+      outboundPost(url, { contentType: 'application/json', headers: {}, body: new TextEncoder().encode('{}'), timeoutMs: 1_000, maxBytes: 1_000, signal: new AbortController().signal }, policy);
+    await expect(post('https://hooks.example/x', outboundFetchPolicy({ lookup: resolvesTo('169.254.169.254') }))).rejects.toMatchObject({ reason: 'destination' });
+    await expect(post('http://127.0.0.1:9/x', outboundFetchPolicy({ lookup: resolvesTo('93.184.215.14') }))).rejects.toMatchObject({ reason: 'destination' });
+    expect(pinnedRequest).not.toHaveBeenCalled();
+    await post('https://hooks.example/x', outboundFetchPolicy({ lookup: resolvesTo('93.184.215.14') }));
+    expect(vi.mocked(pinnedRequest).mock.calls[0]![1]).toEqual({ address: '93.184.215.14', family: 4 });
+    expect(vi.mocked(pinnedRequest).mock.calls[0]![2]).toMatchObject({ method: 'POST', headers: { 'content-type': 'application/json' } });
   });
 });

@@ -1,6 +1,6 @@
-import type { ErrorClassCode } from '@vp-authorizer/core';
+import type { ErrorClassCode } from '../errors/error-codes.js';
 
-/** Why a wallet-triggered fetch failed. Callers turn it into a result error, never into a throw. */
+/** Why an outbound request failed (a wallet-triggered fetch, a webhook delivery). Callers turn it into a result error or a retry, never into a throw to their own caller. */
 export type OutboundFetchFailure =
   /** The URL or a resolved address is outside the outbound fetch policy (nothing was sent). */
   | 'destination'
