@@ -13,16 +13,17 @@ export interface ParsedCertificate {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** DER bytes of DER input or of an x5c entry (standard base64 DER, RFC 7515 section 4.1.6). */
+export function certificateDer(input: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  if (typeof input !== 'string') return new Uint8Array(input);
+  const compact = input.replace(/\s+/g, '');
+  if (compact.length === 0 || !BASE64.test(compact)) throw new TypeError('Certificate is not base64 DER');
+  return new Uint8Array(Buffer.from(compact, 'base64'));
+}
+
 /** Parses DER bytes or an x5c entry (standard base64 DER, RFC 7515 section 4.1.6). */
 export function parseCertificate(input: string | Uint8Array): ParsedCertificate {
-  let der: Uint8Array<ArrayBuffer>;
-  if (typeof input === 'string') {
-    const compact = input.replace(/\s+/g, '');
-    if (compact.length === 0 || !BASE64.test(compact)) throw new TypeError('Certificate is not base64 DER');
-    der = new Uint8Array(Buffer.from(compact, 'base64'));
-  } else {
-    der = new Uint8Array(input);
-  }
+  const der = certificateDer(input);
   const node = new NodeX509Certificate(Buffer.from(der));
   const cert = new X509Certificate(der);
   return { der, cert, node };
