@@ -195,9 +195,14 @@ cpuMsOf(floorOnce, 200);
 const rows = [];
 for (let r = 0; r < ROUNDS; r++) {
   serverMicros = 0;
-  for (let i = 0; i < FLOWS; i++) await flow();
+  let floorMicros = 0;
+  // Interleaved, so that both see the same load from other processes on the machine.
+  for (let i = 0; i < FLOWS; i++) {
+    await flow();
+    floorMicros += cpuMsOf(floorOnce, 1) * 1000;
+  }
   const flowMs = serverMicros / 1000 / FLOWS;
-  const floorMs = cpuMsOf(floorOnce, Math.max(200, FLOWS));
+  const floorMs = floorMicros / 1000 / FLOWS;
   rows.push({ flowMs, floorMs, ratio: flowMs / floorMs });
   console.log(`round ${r + 1}: flow ${flowMs.toFixed(3)} ms CPU, floor ${floorMs.toFixed(3)} ms CPU, ratio ${(flowMs / floorMs).toFixed(2)}×`);
 }
