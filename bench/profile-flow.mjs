@@ -23,7 +23,7 @@ import {
 } from 'node:crypto';
 import { createAuthorizer, generateDevSigningKey, memoryStore } from '@vp-authorizer/core';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
-import { createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
+import { DEFAULT_WALLET_METADATA, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
 
 const FLOWS = Number(process.argv[2] ?? 300);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -54,12 +54,16 @@ await authorizer.ready();
 // The wallet fetches the request object and posts its response with fetch: route those calls to
 // the authorizer in process and count the CPU spent inside it.
 let serverMicros = 0;
+/** CPU µs per kind of call (method and path with the authorization id left out), for the breakdown. */
+const perCall = new Map();
 async function serve(request) {
   const start = process.cpuUsage();
   const response = await authorizer.fetch(request);
   const body = await response.arrayBuffer();
   const used = process.cpuUsage(start);
   serverMicros += used.user + used.system;
+  const call = `${request.method} ${new URL(request.url).pathname.replace(/\/authorizations\/[^/]+/, '/authorizations/{id}').replace(/^\/openid4\/vp\/v1_0\/[^/]+\/(direct_post[^/]*)$/, '{id}/$1')}`;
+  perCall.set(call, (perCall.get(call) ?? 0) + used.user + used.system);
   return new Response(body, { status: response.status, headers: response.headers });
 }
 const realFetch = globalThis.fetch;
@@ -175,6 +179,14 @@ if (process.env.PROFILE) {
   await profiled('create', async () => {
     for (let i = 0; i < FLOWS; i++) created.push(await (await rp('/authorizations', createBody)).json());
   });
+  // The request objects as the wallet fetches them (request_uri_method=post with wallet metadata).
+  await profiled('request-object', async () => {
+    for (const c of created) {
+      const requestUri = new URL(c.authorizeUrl).searchParams.get('request_uri');
+      const body = new URLSearchParams({ wallet_metadata: JSON.stringify(DEFAULT_WALLET_METADATA), wallet_nonce: `n${created.indexOf(c)}` });
+      await (await fetch(requestUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).text();
+    }
+  });
   const prepared = [];
   for (const c of created) prepared.push(await wallet.createResponse(await wallet.receive(c.authorizeUrl, { verifierTrustAnchors: [dev.rootCertificatePem] }), { enc: 'A128GCM' }));
   await profiled('respond', async () => {
@@ -206,6 +218,8 @@ for (let r = 0; r < ROUNDS; r++) {
   rows.push({ flowMs, floorMs, ratio: flowMs / floorMs });
   console.log(`round ${r + 1}: flow ${flowMs.toFixed(3)} ms CPU, floor ${floorMs.toFixed(3)} ms CPU, ratio ${(flowMs / floorMs).toFixed(2)}×`);
 }
+const flowsRun = ROUNDS * FLOWS + Math.min(50, FLOWS) + 1;
+for (const [call, micros] of perCall) console.log(`  ${call}: ${(micros / 1000 / flowsRun).toFixed(3)} ms CPU per flow`);
 rows.sort((a, b) => a.ratio - b.ratio);
 const median = rows[Math.floor(rows.length / 2)];
 console.log(`median: flow ${median.flowMs.toFixed(3)} ms, floor ${median.floorMs.toFixed(3)} ms, ratio ${median.ratio.toFixed(2)}× (${FLOWS} flows × ${ROUNDS} rounds)`);
