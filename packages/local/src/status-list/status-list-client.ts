@@ -1,4 +1,6 @@
-import { compactVerify, decodeProtectedHeader } from 'jose';
+import { decodeProtectedHeader } from 'jose';
+import { checkCompactSignature } from '../jws/check-compact-signature.js';
+import { publicKeyOf } from '../x509/certificate.js';
 import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
 import { outboundGet, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { sameDer } from '../x509/certificate.js';
@@ -98,8 +100,7 @@ export class StatusListClient {
     if (!chain.valid) throw unavailable(`The status list token certificate is not trusted: ${chain.detail}`);
     let parsed: unknown;
     try {
-      const verified = await compactVerify(jwt, chain.leaf.node.publicKey, { algorithms: [header.alg] });
-      parsed = JSON.parse(new TextDecoder().decode(verified.payload));
+      parsed = JSON.parse(new TextDecoder().decode(checkCompactSignature(jwt, publicKeyOf(chain.leaf), header.alg)));
     } catch {
       throw unavailable('The status list token signature is invalid');
     }

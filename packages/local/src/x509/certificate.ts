@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { X509Certificate as NodeX509Certificate } from 'node:crypto';
+import { X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
 import { X509Certificate } from '@peculiar/x509';
 
 /** One parsed certificate: DER bytes plus the two views we need (extensions / OpenSSL checks). */
@@ -39,3 +39,13 @@ export function parsePemCertificates(pem: string): ParsedCertificate[] {
 }
 
 export const sameDer = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
+
+// Node builds a new KeyObject on every `publicKey` read; a certificate's key never changes.
+const publicKeys = new WeakMap<ParsedCertificate, KeyObject>();
+
+/** The certificate's public key as one KeyObject per parsed certificate (cached verdicts reuse it). */
+export function publicKeyOf(c: ParsedCertificate): KeyObject {
+  let key = publicKeys.get(c);
+  if (!key) publicKeys.set(c, (key = c.node.publicKey));
+  return key;
+}

@@ -1,6 +1,6 @@
 import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } from '@peculiar/x509';
 import type { PolicyCode } from '@vp-authorizer/core';
-import { certificateDer, parseCertificate, sameDer, type ParsedCertificate } from './certificate.js';
+import { certificateDer, parseCertificate, publicKeyOf, sameDer, type ParsedCertificate } from './certificate.js';
 import { ChainVerdictCache, chainCacheKey } from './chain-verdict-cache.js';
 import { weakKeyProblem, weakSignatureProblem } from './certificate-strength.js';
 import { signingLeafProblem } from './check-signing-leaf.js';
@@ -67,7 +67,7 @@ function checkIssuerCa(issuer: ParsedCertificate, name: string, below: number): 
 function signedBy(child: ParsedCertificate, issuer: ParsedCertificate): boolean {
   // checkIssued compares issuer/subject names and AKI/SKI; verify checks the signature.
   try {
-    return child.node.checkIssued(issuer.node) && child.node.verify(issuer.node.publicKey);
+    return child.node.checkIssued(issuer.node) && child.node.verify(publicKeyOf(issuer));
   } catch {
     return false;
   }
