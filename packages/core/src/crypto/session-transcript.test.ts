@@ -1,3 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { calculateJwkThumbprint } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { handoverInfoHash, jwkThumbprint, sessionTranscriptBytes } from './session-transcript.js';
 
@@ -17,6 +19,15 @@ describe('jwkThumbprint', () => {
     expect(h).toHaveLength(64);
     expect(h.startsWith('4283ec927ae0f208')).toBe(true);
     expect(h.endsWith('6bd669047')).toBe(true);
+  });
+
+  it('agrees with jose for EC, OKP and RSA keys and refuses a key without its required members', async () => {
+    for (const key of [generateKeyPairSync('ec', { namedCurve: 'P-384' }), generateKeyPairSync('ed25519'), generateKeyPairSync('rsa', { modulusLength: 2048 })]) {
+      const publicJwk = key.publicKey.export({ format: 'jwk' });
+      expect(await jwkThumbprint(publicJwk as JsonWebKey)).toBe(await calculateJwkThumbprint(publicJwk as never, 'sha256'));
+    }
+    await expect(jwkThumbprint({ kty: 'EC', crv: 'P-256', x: jwk.x } as JsonWebKey)).rejects.toThrow(TypeError);
+    await expect(jwkThumbprint({ crv: 'P-256', x: jwk.x, y: jwk.y } as JsonWebKey)).rejects.toThrow(TypeError);
   });
 
   it('ignores non-required members (kid, alg, use)', async () => {

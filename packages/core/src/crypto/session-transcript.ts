@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Encoder } from 'cbor-x';
-import { calculateJwkThumbprint } from 'jose';
 import type { SessionTranscriptInput } from '../model/verifier-client.js';
 import { base64UrlToBytes } from './base64url.js';
 
@@ -9,9 +8,22 @@ const cbor = new Encoder({ useRecords: false, tagUint8Array: false, mapsAsObject
 
 const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest());
 
+/** The required members of each key type, in the lexicographic order RFC 7638 section 3.2 hashes them. */
+const THUMBPRINT_MEMBERS: Record<string, readonly string[]> = { EC: ['crv', 'kty', 'x', 'y'], OKP: ['crv', 'kty', 'x'], RSA: ['e', 'kty', 'n'], oct: ['k', 'kty'] };
+
 /** RFC 7638 JWK thumbprint (SHA-256), base64url. Only the required members are hashed. */
 export async function jwkThumbprint(jwk: JsonWebKey): Promise<string> {
-  return calculateJwkThumbprint(jwk as Parameters<typeof calculateJwkThumbprint>[0], 'sha256');
+  const members = typeof jwk.kty === 'string' ? THUMBPRINT_MEMBERS[jwk.kty] : undefined;
+  if (!members) throw new TypeError('jwkThumbprint: unsupported or missing kty');
+  const record = jwk as Record<string, unknown>;
+  const canonical: Record<string, string> = {};
+  for (const name of members) {
+    const value = record[name];
+    if (typeof value !== 'string' || value === '') throw new TypeError(`jwkThumbprint: "${name}" is missing`);
+    canonical[name] = value;
+  }
+  // JSON.stringify keeps insertion order, which is the required lexicographic order here.
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url');
 }
 
 function thumbprintBytes(thumbprint: string | null): Uint8Array | null {

@@ -1,17 +1,21 @@
-import { exportJWK, generateKeyPair } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
 import type { EncryptionKeyRecord } from '../model/authorization-record.js';
 import { randomId } from '../crypto/secrets.js';
+import { encryptionKeys } from '../crypto/private-key-cache.js';
 
 /** A fresh ECDH-ES P-256 key for one request's encrypted response (HAIP: per-request keys). */
 export async function generateEncryptionKey(): Promise<EncryptionKeyRecord> {
-  const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const kid = randomId(16);
-  const pub = await exportJWK(publicKey);
-  const priv = await exportJWK(privateKey);
+  const pub = publicKey.export({ format: 'jwk' });
+  const priv = privateKey.export({ format: 'jwk' });
+  const privateJwk = { ...priv, kid, alg: 'ECDH-ES', use: 'enc' } as JsonWebKey;
+  // Decrypting this request's response in this process then needs no key import.
+  encryptionKeys.remember(kid, privateKey, privateJwk);
   return {
     kid,
     alg: 'ECDH-ES',
-    publicJwk: { kty: pub.kty, crv: pub.crv, x: pub.x, y: pub.y, kid, alg: 'ECDH-ES', use: 'enc' },
-    privateJwk: { ...priv, kid, alg: 'ECDH-ES', use: 'enc' } as JsonWebKey,
+    publicJwk: { kty: pub.kty!, crv: pub.crv!, x: pub.x!, y: pub.y!, kid, alg: 'ECDH-ES', use: 'enc' },
+    privateJwk,
   };
 }

@@ -1,4 +1,5 @@
-import { CompactSign, GeneralSign } from 'jose';
+import { sign } from 'node:crypto';
+import { GeneralSign } from 'jose';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
@@ -65,9 +66,12 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
 /** The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. */
 export async function signRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<string> {
   const payload = requestObjectPayload(args);
-  return new CompactSign(encoder.encode(JSON.stringify(payload)))
-    .setProtectedHeader({ alg: args.signing.alg, typ: REQUEST_OBJECT_TYP, x5c: args.signing.x5c })
-    .sign(args.signing.privateKey);
+  const header = { alg: args.signing.alg, typ: REQUEST_OBJECT_TYP, x5c: args.signing.x5c };
+  // ES256 (RFC 7518 section 3.4): SHA-256, signature R || S; node:crypto signs synchronously with
+  // the KeyObject, where WebCrypto would queue a job per request object.
+  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  const signature = sign('sha256', Buffer.from(input, 'ascii'), { key: args.signing.signingKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
 }
 
 /** JWS JSON general serialization of a multi-signed DC API request (OpenID4VP 1.0 appendix A.3.2). */

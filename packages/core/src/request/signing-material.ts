@@ -13,6 +13,8 @@ const CLIENT_ID_PREFIXES: readonly ClientIdPrefix[] = ['x509_hash', 'x509_san_dn
 export interface SigningMaterial {
   alg: 'ES256';
   privateKey: CryptoKey;
+  /** The same key for node:crypto (compact request objects are signed with it, synchronously). */
+  signingKey: KeyObject;
   /** Standard base64 DER, leaf first, as put in the `x5c` header. */
   x5c: string[];
   leafDer: Uint8Array;
@@ -159,6 +161,7 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
   return {
     alg: 'ES256',
     privateKey,
+    signingKey: key,
     x5c: chain.map((c) => c.raw.toString('base64')),
     leafDer,
     x509Hash: x509Hash(leafDer),

@@ -2,6 +2,7 @@ import { CompactEncrypt, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { EncryptionKeyRecord } from '../model/authorization-record.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { generateEncryptionKey } from '../request/encryption-key.js';
 import { decryptAuthorizationResponse } from './decrypt-response.js';
 
 // OpenID4VP 1.0 section 8.3 example (checklist 3.2): encrypted to key "ac" with A128GCM.
@@ -163,5 +164,23 @@ describe('decryptAuthorizationResponse', () => {
     const error = await expectInvalid(decryptAuthorizationResponse(SPEC_JWE, { ...specKey(), privateJwk: { ...SPEC_PUBLIC, d: 'AAAA' } }, A128));
     expect(error.message).not.toContain('AAAA');
     expect(error.message).not.toContain(SPEC_D);
+  });
+  it('decrypts with a generated key whether this process still holds it as a KeyObject or imports it from the record', async () => {
+    const key = await generateEncryptionKey();
+    const first = await encryptTo(key, '{"vp_token":{"a":[1]}}', {});
+    expect((await decryptAuthorizationResponse(first, key, A128)).payload).toEqual({ vp_token: { a: [1] } });
+    // The remembered KeyObject was used once and dropped: this one is imported from the stored JWK (with kid, alg, use).
+    const second = await encryptTo(key, '{"vp_token":{"a":[2]}}', {});
+    expect((await decryptAuthorizationResponse(second, key, A128)).payload).toEqual({ vp_token: { a: [2] } });
+  });
+
+  it('uses the stored record, not the key remembered in process, when the two differ', async () => {
+    const remembered = await generateEncryptionKey();
+    const stored = await freshKey(remembered.kid);
+    // The in-process KeyObject (same kid) would decrypt this; the stored record's key must not.
+    const toRemembered = await encryptTo(remembered, '{"vp_token":{}}', {});
+    await expectInvalid(decryptAuthorizationResponse(toRemembered, stored, A128));
+    const toStored = await encryptTo(stored, '{"vp_token":{}}', {});
+    expect((await decryptAuthorizationResponse(toStored, stored, A128)).payload).toEqual({ vp_token: {} });
   });
 });

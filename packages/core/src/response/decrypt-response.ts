@@ -1,5 +1,7 @@
-import { compactDecrypt, decodeProtectedHeader, importJWK } from 'jose';
+import { decodeProtectedHeader } from 'jose';
 import type { EncryptionKeyRecord } from '../model/authorization-record.js';
+import { decryptEcdhEs } from '../crypto/ecdh-es-decrypt.js';
+import { encryptionKeys } from '../crypto/private-key-cache.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { withinJsonDepth } from '../formats/shared/json-depth.js';
 
@@ -39,14 +41,10 @@ export async function decryptAuthorizationResponse(
 
   let plaintext: Uint8Array;
   try {
-    const privateKey = await importJWK({ ...key.privateJwk, alg: key.alg } as Parameters<typeof importJWK>[0], key.alg);
-    const result = await compactDecrypt(jwe, privateKey, {
-      keyManagementAlgorithms: [key.alg],
-      contentEncryptionAlgorithms: [...options.allowedEnc],
-    });
-    plaintext = result.plaintext;
+    // node:crypto with a KeyObject kept since the key was generated (or imported once from the record).
+    plaintext = decryptEcdhEs(jwe, header, encryptionKeys.take(key.kid, key.privateJwk));
   } catch (cause) {
-    // jose's messages do not carry secrets, but keep ours generic and attach the cause for logs.
+    // The causes do not carry secrets, but keep ours generic and attach the cause for logs.
     throw invalid('The JWE could not be decrypted with this authorization\'s key.', cause);
   }
 

@@ -1,5 +1,7 @@
-import { compactVerify, decodeProtectedHeader } from 'jose';
+import { decodeProtectedHeader } from 'jose';
 import { OutboundFetchError, outboundGet, type OutboundFetchPolicy } from '@vp-authorizer/core';
+import { checkCompactSignature } from '../jws/check-compact-signature.js';
+import { publicKeyOf } from '../x509/certificate.js';
 import { sameDer } from '../x509/certificate.js';
 import { verifyCertificateChain } from '../x509/verify-certificate-chain.js';
 import { decodeStatusList, readStatusValue, type StatusList } from './read-status-value.js';
@@ -97,8 +99,7 @@ export class StatusListClient {
     if (!chain.valid) throw unavailable(`The status list token certificate is not trusted: ${chain.detail}`);
     let parsed: unknown;
     try {
-      const verified = await compactVerify(jwt, chain.leaf.node.publicKey, { algorithms: [header.alg] });
-      parsed = JSON.parse(new TextDecoder().decode(verified.payload));
+      parsed = JSON.parse(new TextDecoder().decode(checkCompactSignature(jwt, publicKeyOf(chain.leaf), header.alg)));
     } catch {
       throw unavailable('The status list token signature is invalid');
     }

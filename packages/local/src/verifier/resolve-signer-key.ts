@@ -3,7 +3,7 @@ import type { VerificationRelationship } from '../did/did-document.js';
 import { DidResolutionError } from '../did/did-resolution-error.js';
 import { resolveDidKey } from '../did/resolve-did-key.js';
 import { authorityKeyIdentifiers } from '../x509/authority-key-identifiers.js';
-import type { ParsedCertificate } from '../x509/certificate.js';
+import { publicKeyOf, type ParsedCertificate } from '../x509/certificate.js';
 import { verifyCertificateChain } from '../x509/verify-certificate-chain.js';
 import { PolicyFailure } from './policy-failure.js';
 import { publicKeyFromJwk, type JwsHeader } from './jws.js';
@@ -45,7 +45,7 @@ export async function resolveX5cKey(x5c: unknown, ctx: VerifierContext): Promise
   if (ctx.haip && chain.leafIsAnchor) throw new PolicyFailure('trusted_issuer.chain_invalid', 'HAIP requires a signing certificate that is not a self-signed trust anchor');
   if (ctx.haip && chain.anchorIncluded) throw new PolicyFailure('trusted_issuer.chain_invalid', 'HAIP requires an x5c without the trust anchor');
   return {
-    key: chain.leaf.node.publicKey,
+    key: publicKeyOf(chain.leaf),
     x5c: { leaf: chain.leaf, anchor: chain.anchor },
     data: { x5cSubject: chain.leaf.cert.subject, x5cIssuer: chain.leaf.cert.issuer, trustAnchor: chain.anchor.cert.subject, authorityKeyIdentifiers: authorityKeyIdentifiers(chain.chain) },
   };

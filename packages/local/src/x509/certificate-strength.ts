@@ -1,4 +1,4 @@
-import type { ParsedCertificate } from './certificate.js';
+import { publicKeyOf, type ParsedCertificate } from './certificate.js';
 
 /** Hashes strong enough for certificate signatures; SHA-1 and MD5 are collision-broken. */
 const STRONG_HASHES = new Set(['SHA-256', 'SHA-384', 'SHA-512']);
@@ -13,7 +13,7 @@ const MAX_RSA_EXPONENT = 65537n;
 
 /** The public key is too small or of a kind we do not accept (DSA, other curves, RSA < 2048 bits). */
 export function weakKeyProblem(c: ParsedCertificate, name: string): string | undefined {
-  const key = c.node.publicKey;
+  const key = publicKeyOf(c);
   const details = key.asymmetricKeyDetails ?? {};
   switch (key.asymmetricKeyType) {
     case 'rsa':

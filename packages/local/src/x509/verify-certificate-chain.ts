@@ -1,6 +1,7 @@
 import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } from '@peculiar/x509';
 import type { PolicyCode } from '@vp-authorizer/core';
-import { parseCertificate, sameDer, type ParsedCertificate } from './certificate.js';
+import { certificateDer, parseCertificate, publicKeyOf, sameDer, type ParsedCertificate } from './certificate.js';
+import { ChainVerdictCache, chainCacheKey } from './chain-verdict-cache.js';
 import { weakKeyProblem, weakSignatureProblem } from './certificate-strength.js';
 import { signingLeafProblem } from './check-signing-leaf.js';
 import { parseTrustAnchors } from './trust-anchors.js';
@@ -66,7 +67,7 @@ function checkIssuerCa(issuer: ParsedCertificate, name: string, below: number): 
 function signedBy(child: ParsedCertificate, issuer: ParsedCertificate): boolean {
   // checkIssued compares issuer/subject names and AKI/SKI; verify checks the signature.
   try {
-    return child.node.checkIssued(issuer.node) && child.node.verify(issuer.node.publicKey);
+    return child.node.checkIssued(issuer.node) && child.node.verify(publicKeyOf(issuer));
   } catch {
     return false;
   }
@@ -83,12 +84,43 @@ function signedBy(child: ParsedCertificate, issuer: ParsedCertificate): boolean 
  * below the anchor that carries them is rejected rather than trusted beyond its constraints.
  * Resolves with a result; never throws for bad input.
  */
-export async function verifyCertificateChain(x5c: readonly string[] | readonly Uint8Array[], anchorsPem: readonly string[], now: Date): Promise<ChainVerification> {
+export async function verifyCertificateChain(
+  x5c: readonly string[] | readonly Uint8Array[],
+  anchorsPem: readonly string[],
+  now: Date,
+  { cache = sharedChainVerdicts }: { cache?: ChainVerdictCache<ValidChain> } = {},
+): Promise<ChainVerification> {
   if (x5c.length === 0) return invalid('The certificate chain is empty');
   if (x5c.length > MAX_CHAIN) return invalid(`The certificate chain is longer than ${MAX_CHAIN}`);
+  let ders: Uint8Array[];
+  try {
+    ders = x5c.map((entry) => certificateDer(entry));
+  } catch {
+    return invalid('A certificate in the chain could not be parsed');
+  }
+  const key = chainCacheKey(ders, anchorsPem);
+  const at = now.getTime();
+  const cached = cache.get(key, at);
+  if (cached) return cached;
+  const verdict = verifyUncached(ders, anchorsPem, now);
+  // Only a full check's yes is remembered, for the validity periods that check relied on.
+  if (verdict.valid) cache.set(key, verdict, [...verdict.chain, verdict.anchor]);
+  return verdict;
+}
+
+type ValidChain = Extract<ChainVerification, { valid: true }>;
+
+/**
+ * Verdicts shared by every caller in the process: the validator's trusted-issuer check and the
+ * verifier's key resolution see the same x5c, so the second one is a lookup. Keyed by the exact
+ * chain bytes and anchor set, bounded, and used only while every checked certificate is valid.
+ */
+export const sharedChainVerdicts = new ChainVerdictCache<ValidChain>(512);
+
+function verifyUncached(ders: readonly Uint8Array[], anchorsPem: readonly string[], now: Date): ChainVerification {
   let chain: ParsedCertificate[];
   try {
-    chain = x5c.map((entry) => parseCertificate(entry));
+    chain = ders.map((der) => parseCertificate(der));
   } catch {
     return invalid('A certificate in the chain could not be parsed');
   }
