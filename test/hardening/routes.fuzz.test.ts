@@ -52,6 +52,7 @@ afterAll(async () => {
 
 const TEMPLATES = [
   '/health',
+  '/health/ready',
   `${V}/authorizations`,
   `${V}/authorizations/{id}/status`,
   `${V}/authorizations/{id}/policy-response`,
@@ -175,7 +176,7 @@ describe('every route, in process (authorizer.handle)', () => {
     const authed = request.map((r) => {
       const p = r.path();
       const form = /\/(direct_post(\.jwt)?|jwt)$/.test(p);
-      return { ...r, method: /\/(status|policy-response|credentials|jwks|openid-configuration|health|trust-anchor)$/.test(p) ? 'GET' : 'POST', path: () => p, auth: `Bearer ${API_KEY}`, type: form ? 'application/x-www-form-urlencoded' : 'application/json' };
+      return { ...r, method: /\/(status|policy-response|credentials|jwks|openid-configuration|health|ready|trust-anchor)$/.test(p) ? 'GET' : 'POST', path: () => p, auth: `Bearer ${API_KEY}`, type: form ? 'application/x-www-form-urlencoded' : 'application/json' };
     });
     const createBodies = fc.record({
       responseMode: fc.constantFrom('direct_post', 'direct_post.jwt', 'dc_api', 'dc_api.jwt'),
