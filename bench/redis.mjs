@@ -8,7 +8,7 @@
 // With two or more cores and taskset: the authorizer processes on core 0, Redis and the load
 // generator on core 1 (a 2-core machine cannot give each process its own core; see the report).
 //   BENCH_REDIS_OPS (20000), BENCH_FLOW_SECONDS (6), BENCH_FLOW_CONCURRENCY (4)
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { promisify } from 'node:util';
 import { PID_VCT } from './lib/constants.mjs';
@@ -37,10 +37,12 @@ async function consumeVsRedisBenchmark(redis, ops, pin) {
   const store = redisStore({ url: redis.url, keyPrefix: 'bench-consume:' });
   const value = { instanceId: 'bench', authorizationId: 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d' };
   const rows = [];
+  if (pin) pinSelf('0');
   for (const clients of [1, 16]) {
     // redis-benchmark's GETDEL on random keys (mostly absent: GETDEL answers nil after the same lookup).
     const args = ['-p', String(redis.port), '-c', String(clients), '-n', String(ops), '-r', String(ops), '--csv', 'GETDEL', 'code:__rand_int__'];
-    const { stdout } = await promisify(execFile)(pin ? 'taskset' : 'redis-benchmark', pin ? ['-c', '1', 'redis-benchmark', ...args] : args, { encoding: 'utf8' });
+    // Both clients on core 0, Redis alone on core 1: redis-benchmark and this process get the same core.
+    const { stdout } = await promisify(execFile)(pin ? 'taskset' : 'redis-benchmark', pin ? ['-c', '0', 'redis-benchmark', ...args] : args, { encoding: 'utf8' });
     const benchmarkRps = Number(stdout.trim().split('\n').pop().split(',')[1]?.replace(/"/g, ''));
     // Ours: every consume finds its code (a value comes back), `clients` callers on the store's one connection.
     for (let i = 0; i < ops; i++) await store.put(`c${clients}-${i}`, value, 60_000);
@@ -59,7 +61,13 @@ async function consumeVsRedisBenchmark(redis, ops, pin) {
     console.error(`redis consume c=${clients}: ${Math.round(storeRps)}/s vs redis-benchmark ${Math.round(benchmarkRps)}/s`);
   }
   await store.close();
+  if (pin) pinSelf(`0-${cpus().length - 1}`);
   return rows;
+}
+
+/** Move this process (every thread) to `cores`, as taskset would have started it. */
+function pinSelf(cores) {
+  spawnSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
 }
 
 async function oneVsTwoProcesses(redis, options, pin) {

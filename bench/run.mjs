@@ -4,6 +4,7 @@
 // results of the base commit (bench/results/before.json) as the "before" column.
 //   BENCH_ONLY=micro,http,flow,redis,pending   run a subset (the report then shows only those)
 //   BENCH_OUT=<file>                            write the results elsewhere and skip the report
+//   BENCH_REPORT_ONLY=1                         rewrite docs/performance.md from bench/results/latest.json
 // Each file also runs alone: node --expose-gc bench/<kind>.mjs prints its JSON.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,12 @@ import { writeReport } from './lib/report.mjs';
 if (typeof globalThis.gc !== 'function') {
   const again = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(again.status ?? 1);
+}
+
+const resultsDir = new URL('./results/', import.meta.url);
+if (process.env.BENCH_REPORT_ONLY) {
+  writeDoc(JSON.parse(readFileSync(new URL('latest.json', resultsDir), 'utf8')));
+  process.exit(0);
 }
 
 const KINDS = {
@@ -43,19 +50,20 @@ for (const [kind, [title, file]] of Object.entries(KINDS)) {
 }
 results.durationSeconds = Math.round((Date.now() - started) / 1000);
 
-const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 const out = process.env.BENCH_OUT ?? fileURLToPath(new URL('latest.json', resultsDir));
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`results: ${out}`);
-if (!process.env.BENCH_OUT) {
+if (!process.env.BENCH_OUT) writeDoc(results);
+process.exit(0);
+
+function writeDoc(latest) {
   const beforeFile = new URL('before.json', resultsDir);
   const before = existsSync(beforeFile) ? JSON.parse(readFileSync(beforeFile, 'utf8')) : null;
   const doc = new URL('../docs/performance.md', import.meta.url);
-  writeFileSync(doc, writeReport(results, before));
+  writeFileSync(doc, writeReport(latest, before));
   console.log(`report: ${fileURLToPath(doc)}`);
 }
-process.exit(0);
 
 function gitHead() {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: fileURLToPath(new URL('.', import.meta.url)) });

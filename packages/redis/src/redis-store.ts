@@ -240,9 +240,6 @@ function connect(options: RedisStoreOptions): Connection {
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     connectTimeout: 2_000,
-    // Commands issued in the same tick leave in one write: with many requests in flight the
-    // round trips are shared instead of costing one syscall each.
-    enableAutoPipelining: true,
   };
   // lazyConnect: true would leave the client in 'wait' for ever: nothing here calls connect().
   const redisOptions: RedisOptions = { ...defaults, ...options.redisOptions, lazyConnect: false };
