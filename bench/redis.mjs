@@ -85,7 +85,8 @@ async function oneVsTwoProcesses(redis, options, pin) {
     let turn = 0;
     const flows = servers.map((s, i) => oursFlow({ ...s.info, resolveOrigin: servers[(i + 1) % count].origin }, wallet));
     const all = { cpuMicros: async () => (await Promise.all(servers.map((s) => s.cpuMicros()))).reduce((a, b) => a + b, 0) };
-    const measured = await measureFlows(all, () => flows[turn++ % count](), { ...options, counters: { redisCommands: () => redis.commandsProcessed() } });
+    // The same warm-up per process as with one process.
+    const measured = await measureFlows(all, () => flows[turn++ % count](), { ...options, warmup: Number(process.env.BENCH_FLOW_WARMUP ?? 60) * count, counters: { redisCommands: () => redis.commandsProcessed() } });
     result[count === 1 ? 'one' : 'two'] = measured;
     for (const s of servers) await s.close();
     console.error(`redis ${count} process(es): ${measured.serverCpuMsPerFlow} ms CPU/flow, ${measured.flowsPerSecond} flows/s`);

@@ -67,13 +67,18 @@ export async function walletPayload(server, wallet) {
   return (await wallet.createResponse(request, { enc: 'A128GCM' })).payload;
 }
 
+const WARMUP_FLOWS = Number(process.env.BENCH_FLOW_WARMUP ?? 60);
+
 /**
- * Run `flow` from `concurrency` clients for `seconds` (after `warmup` flows) and read the server's
+ * Run `flow` from `concurrency` clients for `seconds` (after `warmup` flows, BENCH_FLOW_WARMUP) and read the server's
  * CPU time around it, and any `counters` (name → async reading), reported per flow. Every flow
  * must succeed: a failure stops the measurement.
  */
-export async function measureFlows(server, flow, { seconds, concurrency, warmup = 10, counters = {} }) {
-  for (let i = 0; i < warmup; i++) await flow();
+export async function measureFlows(server, flow, { seconds, concurrency, warmup = WARMUP_FLOWS, counters = {} }) {
+  // Verification code is large: until the JIT has optimised it, a flow costs several times more.
+  await Promise.all(Array.from({ length: concurrency }, async (_, i) => {
+    for (let n = i; n < warmup; n += concurrency) await flow();
+  }));
   const countersBefore = await Promise.all(Object.values(counters).map((read) => read()));
   const cpuBefore = await server.cpuMicros();
   const started = performance.now();

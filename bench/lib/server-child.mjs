@@ -8,6 +8,9 @@
 import { API_KEY, PID_QUERY } from './constants.mjs';
 import { FRAMEWORKS, route, startFramework } from './frameworks.mjs';
 
+// A normal exit on close, so that --cpu-prof (BENCH_SERVER_EXEC_ARGV) writes its profile.
+process.once('SIGTERM', () => process.exit(0));
+
 process.once('message', async (spec) => {
   try {
     const started = await start(spec);

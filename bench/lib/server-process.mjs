@@ -11,7 +11,8 @@ const CHILD = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
  * `cpu` with taskset when given. Resolves to `{ origin, info, cpuMicros(), close() }`.
  */
 export async function startServerProcess(spec, { cpu } = {}) {
-  const execArgv = ['--expose-gc'];
+  // BENCH_SERVER_EXEC_ARGV='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the servers under load.
+  const execArgv = ['--expose-gc', ...(process.env.BENCH_SERVER_EXEC_ARGV ?? '').split(' ').filter(Boolean)];
   const child =
     cpu !== undefined
       ? fork(CHILD, [], { execPath: 'taskset', execArgv: ['-c', String(cpu), process.execPath, ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
