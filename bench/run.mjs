@@ -1,111 +1,71 @@
 #!/usr/bin/env node
-// Benchmarks of the hot paths against baselines measured in the same process.
-// Run: `npm run bench` from the repository root (builds first). Set REDIS_URL to include Redis.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { CompactEncrypt, SignJWT, compactDecrypt, decodeJwt, generateKeyPair, importJWK } from 'jose';
-import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
-import { measure, ratio, row } from './measure.mjs';
+// Every benchmark in one run (`npm run bench` builds first), then the report: results go to
+// bench/results/latest.json and docs/performance.md is written from them, with the committed
+// results of the base commit (bench/results/before.json) as the "before" column.
+//   BENCH_ONLY=micro,http,flow,redis,pending   run a subset (the report then shows only those)
+//   BENCH_OUT=<file>                            write the results elsewhere and skip the report
+//   BENCH_REPORT_ONLY=1                         rewrite docs/performance.md from bench/results/latest.json
+// Each file also runs alone: node --expose-gc bench/<kind>.mjs prints its JSON.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describeMachine } from './lib/machine.mjs';
+import { writeReport } from './lib/report.mjs';
 
-const ITER = Number(process.env.BENCH_ITERATIONS ?? 200);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const WARMUP = Math.max(20, Math.floor(ITER / 4));
-const opts = { iterations: ITER, rounds: ROUNDS, warmup: WARMUP };
-const NEEDED = ITER * ROUNDS + WARMUP;
-
-const { signing } = await generateDevSigningKey();
-const authorizer = createAuthorizer({
-  publicBaseUrl: 'https://rp.example/authz',
-  sweepIntervalMs: 0,
-  store: memoryStore({ sweepIntervalMs: 0 }),
-  instances: [{ id: 'bench', apiKeys: ['bench-api-key-0001'], signing, validator: passThroughValidator(), verifier: passThroughVerifier(), config: { openId4vp: { redirectUri: 'https://rp.example/cb' } } }],
-});
-const query = { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } };
-const issuerKey = (await generateKeyPair('ES256')).privateKey;
-const sdJwt = `${await new SignJWT({ vct: 'urn:eudi:pid:1', iss: 'https://issuer.example', given_name: 'Erika' }).setProtectedHeader({ alg: 'ES256', typ: 'dc+sd-jwt' }).sign(issuerKey)}~`;
-
-async function encryptFor(requestObject, payload) {
-  const jwk = decodeJwt(requestObject).client_metadata.jwks.keys[0];
-  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: jwk.kid }).encrypt(await importJWK(jwk, 'ECDH-ES'));
+// Heap figures need a full GC on demand.
+if (typeof globalThis.gc !== 'function') {
+  const again = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(again.status ?? 1);
 }
 
-const results = [];
-const section = (title, baseline, measured) => results.push({ title, baseline, measured, ratio: ratio(measured, baseline) });
-
-// 1. Create: the irreducible work is one ES256 signature + one P-256 key generation.
-{
-  const baseline = await measure('ES256 sign + P-256 keygen (baseline)', async () => {
-    await generateKeyPair('ECDH-ES', { extractable: true });
-    await new SignJWT({ a: 1 }).setProtectedHeader({ alg: 'ES256' }).sign(issuerKey);
-  }, opts);
-  const measured = await measure('createAuthorization (DCQL, direct_post.jwt)', () => authorizer.createAuthorization('bench', { responseMode: 'direct_post.jwt', query }), opts);
-  section('Create an authorization', baseline, measured);
+const resultsDir = new URL('./results/', import.meta.url);
+if (process.env.BENCH_REPORT_ONLY) {
+  writeDoc(JSON.parse(readFileSync(new URL('latest.json', resultsDir), 'utf8')));
+  process.exit(0);
 }
 
-// 2. Wallet response: decrypt + format + validate ∥ verify (pass-through) + CAS claim/commit + code.
-{
-  const prepared = [];
-  for (let i = 0; i < NEEDED; i++) {
-    const created = await authorizer.createAuthorization('bench', { responseMode: 'direct_post.jwt', query });
-    const id = created.authorizationId;
-    const ro = await authorizer.getRequestObject(id, {});
-    const state = decodeJwt(ro).state;
-    prepared.push({ id, response: await encryptFor(ro, { vp_token: { pid: [sdJwt] }, state }) });
+const KINDS = {
+  micro: ['in-process ratios', './micro.mjs'],
+  http: ['HTTP throughput per adapter (wrk)', './http-load.mjs'],
+  flow: ['full flow server CPU (floor, peer)', './full-flow.mjs'],
+  redis: ['Redis (consume, two processes)', './redis.mjs'],
+  pending: ['pending authorizations at scale', './pending-scale.mjs'],
+};
+const only = (process.env.BENCH_ONLY ?? Object.keys(KINDS).join(',')).split(',').map((k) => k.trim());
+const results = { machine: describeMachine(), commit: gitHead() };
+const started = Date.now();
+for (const [kind, [title, file]] of Object.entries(KINDS)) {
+  if (!only.includes(kind)) continue;
+  console.log(`› ${title}…`);
+  const t = Date.now();
+  try {
+    const { run } = await import(file);
+    results[kind] = await run();
+    if (results[kind]?.skipped) console.log(`  skipped: ${results[kind].skipped}`);
+  } catch (error) {
+    results[kind] = { error: String(error?.stack ?? error) };
+    console.error(`  failed: ${results[kind].error}`);
   }
-  const { privateKey, publicKey } = await generateKeyPair('ECDH-ES');
-  const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify({ vp_token: { pid: [sdJwt] }, state: 'x' }))).setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM' }).encrypt(publicKey);
-  const baseline = await measure('ECDH-ES JWE decrypt + JSON.parse (baseline)', async () => JSON.parse(new TextDecoder().decode((await compactDecrypt(jwe, privateKey)).plaintext)), opts);
-  const measured = await measure('submitWalletResponse (direct_post.jwt, pass-through clients)', (i) => authorizer.submitWalletResponse(prepared[i].id, 'direct_post.jwt', { response: prepared[i].response }), opts);
-  section('Accept a wallet response', baseline, measured);
+  console.log(`  (${Math.round((Date.now() - t) / 1000)} s)`);
+}
+results.durationSeconds = Math.round((Date.now() - started) / 1000);
+
+mkdirSync(resultsDir, { recursive: true });
+const out = process.env.BENCH_OUT ?? fileURLToPath(new URL('latest.json', resultsDir));
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`results: ${out}`);
+if (!process.env.BENCH_OUT) writeDoc(results);
+process.exit(0);
+
+function writeDoc(latest) {
+  const beforeFile = new URL('before.json', resultsDir);
+  const before = existsSync(beforeFile) ? JSON.parse(readFileSync(beforeFile, 'utf8')) : null;
+  const doc = new URL('../docs/performance.md', import.meta.url);
+  writeFileSync(doc, writeReport(latest, before));
+  console.log(`report: ${fileURLToPath(doc)}`);
 }
 
-// 3. Resolve a response code: consume once from the store + read the record.
-{
-  const codes = [];
-  for (let i = 0; i < NEEDED; i++) {
-    const created = await authorizer.createAuthorization('bench', { responseMode: 'direct_post', query });
-    const ro = await authorizer.getRequestObject(created.authorizationId, {});
-    const { redirect_uri } = await authorizer.submitWalletResponse(created.authorizationId, 'direct_post', { vp_token: JSON.stringify({ pid: [sdJwt] }), state: decodeJwt(ro).state });
-    codes.push(new URL(redirect_uri).searchParams.get('response_code'));
-  }
-  const map = new Map(codes.map((c) => [c, { id: c }]));
-  const baseline = await measure('Map get + delete (baseline)', async (i) => {
-    const v = map.get(codes[i]);
-    map.delete(codes[i]);
-    return v;
-  }, opts);
-  const measured = await measure('resolveResponseCode (memory store)', (i) => authorizer.resolveResponseCode('bench', codes[i]), opts);
-  section('Resolve a response code', baseline, measured);
+function gitHead() {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: fileURLToPath(new URL('.', import.meta.url)) });
+  return head.status === 0 ? head.stdout.trim() : null;
 }
-
-// 4. The fetch handler's own overhead on the cheapest route.
-{
-  // The baseline builds the same Request and a Response, so only routing and the handler remain.
-  const baseline = await measure('new Request + new Response(204) (baseline)', async () => (new Request('https://rp.example/health'), new Response(null, { status: 204 })), { ...opts, iterations: ITER * 10 });
-  const measured = await measure('authorizer.fetch(GET /health)', () => authorizer.fetch(new Request('https://rp.example/health')), { ...opts, iterations: ITER * 10 });
-  section('fetch handler routing', baseline, measured);
-}
-
-// 5. Redis vs memory for the one-time code consume (only with REDIS_URL).
-if (process.env.REDIS_URL) {
-  const { redisStore } = await import('@vp-authorizer/redis');
-  const redis = redisStore({ url: process.env.REDIS_URL, keyPrefix: `bench:${process.pid}:` });
-  const memory = memoryStore({ sweepIntervalMs: 0 });
-  for (let i = 0; i < NEEDED; i++) {
-    await redis.put(`k${i}`, { instanceId: 'bench', authorizationId: `a${i}` }, 60_000);
-    await memory.put(`k${i}`, { instanceId: 'bench', authorizationId: `a${i}` }, 60_000);
-  }
-  const baseline = await measure('memoryStore consume (baseline)', (i) => memory.consume(`k${i}`), opts);
-  const measured = await measure('redisStore consume (GETDEL over loopback)', (i) => redis.consume(`k${i}`), opts);
-  section('Code store consume', baseline, measured);
-  await redis.close();
-  memory.close();
-}
-
-await authorizer.close();
-
-const lines = ['| path | median per op | ops/s | vs baseline |', '|---|---|---|---|'];
-for (const s of results) lines.push(`| **${s.title}** | | | |`, row(s.baseline), row(s.measured, s.baseline));
-const report = `Node ${process.version}, ${ITER} iterations × ${ROUNDS} rounds (median), ${new Date().toISOString()}\n\n${lines.join('\n')}\n`;
-console.log(report);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/latest.json', import.meta.url), JSON.stringify({ node: process.version, iterations: ITER, rounds: ROUNDS, results }, null, 2));

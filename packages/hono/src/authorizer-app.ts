@@ -1,8 +1,9 @@
 import { Hono, type HonoRequest } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { basePath } from 'hono/route';
-import type { CoreHandler } from '@vp-authorizer/core/http';
-import { fromFetchRequest, serve, toFetchResponse } from '@vp-authorizer/core/http';
+import type { IncomingMessage } from 'node:http';
+import type { BridgedRequest, CoreHandler } from '@vp-authorizer/core/http';
+import { fromFetchRequest, fromNodeRequest, serve, toFetchResponse } from '@vp-authorizer/core/http';
 
 /**
  * A Hono 4 sub-app serving every authorizer route: `app.route('/authz', authorizerApp(authorizer))`.
@@ -14,13 +15,29 @@ export function authorizerApp(authorizer: CoreHandler): Hono {
   app.all('*', async (c) => {
     // Path relative to wherever the sub-app is mounted (basePath resolves ':param' prefixes too).
     const path = c.req.path.slice(basePath(c).replace(/\/+$/, '').length) || '/';
-    // A host middleware may have read the body already (c.req.json()/parseBody()/formData() cache it).
-    const consumed = c.req.raw.bodyUsed ? { consumedBody: () => cachedBody(c.req) } : {};
-    const { response, failure } = await serve(authorizer, fromFetchRequest(c.req.raw, { path, ...consumed }));
+    const { response, failure } = await serve(authorizer, bridge(c.req, c.env, path));
     if (failure) throw new HTTPException(500, { res: toFetchResponse(response), cause: failure.error });
     return toFetchResponse(response);
   });
   return app;
+}
+
+/**
+ * On @hono/node-server (`c.env.incoming`) with the body still unread, the Node bridge reads the
+ * request straight from node:http: no WHATWG Request or web stream is built per request. Anywhere
+ * else, or once a host middleware read the body (c.req.json()/parseBody()/formData() cache it),
+ * the fetch bridge reads the Request.
+ */
+function bridge(req: HonoRequest, env: unknown, path: string): BridgedRequest {
+  const incoming = (env as { incoming?: Partial<IncomingMessage> } | undefined)?.incoming;
+  const cached = Object.keys(req.bodyCache).length > 0;
+  if (!cached && incoming && Array.isArray(incoming.rawHeaders) && incoming.readableFlowing === null && incoming.readableEnded === false) {
+    return fromNodeRequest(incoming as IncomingMessage, { path });
+  }
+  // Only a request that may carry a body is asked whether it was used (that builds a full Request on node-server).
+  const mayHaveBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const consumed = cached || (mayHaveBody && req.raw.bodyUsed) ? { consumedBody: () => cachedBody(req) } : {};
+  return fromFetchRequest(req.raw, { path, ...consumed });
 }
 
 /**

@@ -74,19 +74,28 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   const { client, owned, firstAttempt } = connect(options);
   const keys = redisKeys(prefix);
 
-  /** Bounds an operation in time and maps connection failures to StoreUnavailableError. */
-  async function guarded<T>(operation: () => Promise<T>): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
+  let connected = false;
+  void firstAttempt.then(() => (connected = true));
+
+  /**
+   * Bounds an operation in time and maps connection failures to StoreUnavailableError. One timer
+   * and one promise per operation (no race of promises): this wraps every command on the hot path.
+   */
+  function guarded<T>(operation: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
+      const settled = (connected ? invoke(operation) : firstAttempt.then(operation)) as Promise<T>;
+      settled.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(toStoreError(error));
+        },
+      );
     });
-    try {
-      return await Promise.race([firstAttempt.then(operation), timeout]);
-    } catch (error) {
-      throw toStoreError(error);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** Index maintenance after the record is already written: its failure must not fail the write. */
@@ -254,6 +263,15 @@ function connect(options: RedisStoreOptions): Connection {
     for (const event of ['ready', 'close', 'end']) client.once(event, settle);
   });
   return { client, owned: true, firstAttempt };
+}
+
+/** An operation's promise, also when it throws before returning one. */
+function invoke<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return operation();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 function checkTtl(ttlMs: number): number {

@@ -14,7 +14,7 @@ export interface FetchMount {
 
 /** A web Request as `serve()` takes it: the body is read (capped) only when the core asks for it. */
 export function fromFetchRequest(request: Request, mount: FetchMount = {}): BridgedRequest {
-  const url = new URL(request.url);
+  const url = splitUrl(request.url);
   const below = mount.path ?? pathBelowMount(url.pathname, mount.basePath ?? '');
   // The error the upload stream itself failed with: a broken upload is the client's doing, also
   // on hosts whose Request signal is not tied to the connection.
@@ -26,33 +26,70 @@ export function fromFetchRequest(request: Request, mount: FetchMount = {}): Brid
     clientWentAway: (error) => request.signal.aborted || (uploadFailure !== undefined && uploadFailure.error === error),
     async read(limit) {
       if (below === null) throw new AuthorizerError('request.route_not_found');
+      const { headers } = request;
       // Refuse early when the declared size is already over the cap.
-      if (Number(request.headers.get('content-length') ?? '0') > limit) throw new AuthorizerError('request.body_too_large');
+      if (Number(headers.get('content-length') ?? '0') > limit) throw new AuthorizerError('request.body_too_large');
       // GET/HEAD carry no body; not touching request.body spares @hono/node-server a full Request.
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-      const source = !hasBody ? null : mount.consumedBody ? new Response(await mount.consumedBody()).body : request.body;
-      let bytes: Uint8Array;
-      try {
-        bytes = await readBodyWithLimit(source, limit);
-      } catch (error) {
-        if (!isAuthorizerError(error)) uploadFailure = { error };
-        throw error;
+      let bytes: Uint8Array = EMPTY;
+      if (hasBody) {
+        const source = mount.consumedBody ? new Response(await mount.consumedBody()).body : request.body;
+        try {
+          bytes = await readBodyWithLimit(source, limit);
+        } catch (error) {
+          if (!isAuthorizerError(error)) uploadFailure = { error };
+          throw error;
+        }
       }
       return {
         method: request.method,
         path: below,
-        query: url.searchParams,
-        headers: request.headers,
+        query: new URLSearchParams(url.search),
+        headers,
         ...(bytes.byteLength > 0 ? { body: { kind: 'bytes' as const, bytes } } : {}),
       };
     },
   };
 }
 
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Path and query of an absolute URL as `Request.url` serialises it (already parsed and normalised
+ * by the Request), by slicing the string: a `new URL()` per request costs more than the routing.
+ */
+function splitUrl(href: string): { pathname: string; search: string } {
+  const scheme = href.indexOf('://');
+  const start = scheme === -1 ? -1 : href.indexOf('/', scheme + 3);
+  if (scheme === -1) {
+    const url = new URL(href);
+    return { pathname: url.pathname, search: url.search.slice(1) };
+  }
+  if (start === -1) return { pathname: '/', search: '' };
+  let end = href.indexOf('#', start);
+  if (end === -1) end = href.length;
+  const query = href.indexOf('?', start);
+  return query === -1 || query > end ? { pathname: href.slice(start, end), search: '' } : { pathname: href.slice(start, query), search: href.slice(query + 1, end) };
+}
+
+/**
+ * The core's answer as a web Response. Headers go over as a plain record when no name repeats
+ * (hosts such as @hono/node-server then write them without building a Headers object), as pairs
+ * when one does (Set-Cookie lines stay separate).
+ */
 export function toFetchResponse(response: CoreResponse): Response {
-  const headers = new Headers();
-  for (const [name, value] of response.headers) headers.append(name, value); // Set-Cookie stays separate
-  return new Response(response.stream ? toReadableStream(response.stream) : response.body || null, { status: response.status, headers });
+  const body = response.stream ? toReadableStream(response.stream) : response.body || null;
+  return new Response(body, { status: response.status, headers: headerInit(response.headers) });
+}
+
+function headerInit(pairs: [string, string][]): HeadersInit {
+  const record: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of pairs) {
+    const key = name.toLowerCase();
+    if (record[key] !== undefined) return pairs;
+    record[key] = value;
+  }
+  return record;
 }
 
 /** Pull-based (highWaterMark 0): a chunk is produced only when the host reads; cancel reaches the producer. */

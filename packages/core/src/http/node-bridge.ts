@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, finished } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appendVary } from '../cors/append-vary.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
@@ -62,7 +62,13 @@ async function nodeBody(req: IncomingMessage, limit: number, host: HostBody = {}
   refuseDeclaredOverLimit(req, limit); // also when a host parser (with a higher limit) read it
   // "Was the stream consumed" decides, not "is a body set": Express 4's body-parser and Koa's set
   // {} even for types they skip. Unread: read it ourselves, capped.
-  if (!req.readableEnded) return asBytes(await readBodyWithLimit(req, limit));
+  if (!req.readableEnded) {
+    const framing = bodyFraming(req);
+    if (framing === 'none') return undefined;
+    // The parser delivers exactly the declared length, already checked against the limit.
+    if (framing === 'declared') return asBytes(await readDeclaredBody(req, limit));
+    return asBytes(await readBodyWithLimit(req, limit));
+  }
   const { body, rawBody } = host;
   // Raw text is preferred over a parsed object: @koa/bodyparser's rawBody, express.raw()/text() output.
   const raw = typeof rawBody === 'string' ? rawBody : typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
@@ -74,6 +80,41 @@ async function nodeBody(req: IncomingMessage, limit: number, host: HostBody = {}
   if (body === undefined) return undefined;
   refuseParsedOverLimit(body, req.headers['content-type'], limit); // express.json()/urlencoded() of a chunked upload
   return { kind: 'parsed', value: body }; // the core re-reads it per Content-Type, never re-serialised
+}
+
+/**
+ * How an HTTP/1.x request delimits its body (RFC 9112 §6.3): neither Content-Length nor
+ * Transfer-Encoding means no body at all, so a GET is answered without touching the stream.
+ * HTTP/2 frames bodies without either header: always read.
+ */
+function bodyFraming(req: IncomingMessage): 'none' | 'declared' | 'stream' {
+  if (req.httpVersionMajor !== 1 || req.headers['transfer-encoding'] !== undefined) return 'stream';
+  return req.headers['content-length'] === undefined ? 'none' : 'declared';
+}
+
+/**
+ * A Content-Length body with plain listeners (an async iterator per request costs more than the
+ * read itself). Fails like the iterator did: the stream's error, or a premature close.
+ */
+function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      total += bytes.byteLength;
+      if (total > limit) return void done(new AuthorizerError('request.body_too_large'));
+      chunks.push(bytes);
+    };
+    const stopWatching = finished(req, (error) => done(error ?? undefined));
+    function done(error?: unknown) {
+      stopWatching();
+      req.off('data', onData);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    }
+    req.on('data', onData);
+  });
 }
 
 const asBytes = (bytes: Uint8Array): CoreRequestBody | undefined => (bytes.byteLength > 0 ? { kind: 'bytes', bytes } : undefined);
@@ -101,9 +142,8 @@ export function writeNodeResponse(res: ServerResponse, response: CoreResponse): 
   writeNodeHead(res, response);
   if (response.stream) return void writeNodeStream(res, response.stream);
   if (!response.body) return void res.end();
-  const body = Buffer.from(response.body);
-  res.setHeader('Content-Length', body.byteLength);
-  res.end(body);
+  res.setHeader('Content-Length', Buffer.byteLength(response.body));
+  res.end(response.body); // node encodes the string once, as UTF-8
 }
 
 /**

@@ -20,8 +20,3 @@ export async function measure(name, fn, { iterations = 2000, rounds = 7, warmup 
 export function ratio(measured, baseline) {
   return measured.medianMsPerOp / baseline.medianMsPerOp;
 }
-
-export function row(result, baseline) {
-  const r = baseline ? `${ratio(result, baseline).toFixed(2)}×` : 'baseline';
-  return `| ${result.name} | ${(result.medianMsPerOp * 1000).toFixed(1)} µs | ${Math.round(result.opsPerSecond).toLocaleString('en-US')} | ${r} |`;
-}
