@@ -2,7 +2,7 @@
 // authorizer accepts under HAIP, private keys 0600, and never overwrites without --force.
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +108,61 @@ describe('vp-authorizer keys', () => {
     expect(forced.status, forced.stderr).toBe(0);
     expect(read(out, 'signing.key.pem')).toContain('-----BEGIN PRIVATE KEY-----');
     expect(statSync(join(out, 'signing.key.pem')).mode & 0o777).toBe(0o600);
+  });
+
+  it('never writes a key through a symbolic link: refused without --force, the link replaced (not followed) with it', () => {
+    const out = tempDir();
+    const elsewhere = tempDir();
+    // A dangling link where the key is about to go: following it would create the attacker's file.
+    symlinkSync(join(elsewhere, 'planted.pem'), join(out, 'signing.key.pem'));
+    const refused = keys('--out', out);
+    expect(refused.status).toBe(1);
+    expect(existsSync(join(elsewhere, 'planted.pem'))).toBe(false);
+
+    // With --force the link itself is replaced; its target (an existing file) is untouched.
+    writeFileSync(join(elsewhere, 'victim.conf'), 'original');
+    rmSync(join(out, 'signing.key.pem'));
+    symlinkSync(join(elsewhere, 'victim.conf'), join(out, 'signing.key.pem'));
+    const forced = keys('--out', out, '--force');
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(readFileSync(join(elsewhere, 'victim.conf'), 'utf8')).toBe('original');
+    expect(lstatSync(join(out, 'signing.key.pem')).isSymbolicLink()).toBe(false);
+    expect(statSync(join(out, 'signing.key.pem')).mode & 0o777).toBe(0o600);
+  });
+
+  it('does not write a key into an existing file that another name still reaches (--force replaces the file, not its content)', () => {
+    const out = tempDir();
+    const elsewhere = tempDir();
+    writeFileSync(join(out, 'root-ca.key.pem'), 'old', { mode: 0o644 });
+    linkSync(join(out, 'root-ca.key.pem'), join(elsewhere, 'hard-link.pem'));
+    expect(keys('--out', out, '--force').status).toBe(0);
+    expect(readFileSync(join(elsewhere, 'hard-link.pem'), 'utf8')).toBe('old');
+    expect(read(out, 'root-ca.key.pem')).toContain('-----BEGIN PRIVATE KEY-----');
+    // No temporary file is left behind.
+    expect(readdirSync(out).sort()).toEqual(['root-ca.key.pem', 'root-ca.pem', 'signing.key.pem', 'signing.pem']);
+  });
+
+  it('refuses an --out that is a symbolic link or that other users can write to, and creates a new one private', () => {
+    const base = tempDir();
+    const real = join(base, 'real');
+    mkdirSync(real);
+    symlinkSync(real, join(base, 'link'));
+    const viaLink = keys('--out', join(base, 'link'));
+    expect(viaLink.status).toBe(1);
+    expect(viaLink.stderr).toContain('symbolic link');
+    expect(readdirSync(real)).toEqual([]);
+
+    const shared = join(base, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const open = keys('--out', shared);
+    expect(open.status).toBe(1);
+    expect(open.stderr).toContain('other users can write');
+    expect(readdirSync(shared)).toEqual([]);
+
+    const fresh = join(base, 'fresh', 'keys');
+    expect(keys('--out', fresh).status).toBe(0);
+    expect(statSync(fresh).mode & 0o077).toBe(0);
   });
 
   it('answers usage errors with exit code 2 and the usage text', () => {

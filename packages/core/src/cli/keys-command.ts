@@ -1,5 +1,5 @@
-import { X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { X509Certificate, randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { x509Hash } from '../crypto/x509-hash.js';
@@ -24,12 +24,13 @@ Writes a P-256 root CA and a request-signing certificate issued by it that meet 
   signing.pem       request-signing certificate: signing.certificateChain[0]
 
 Options:
-  --out <dir>        directory to write to (created if missing)
+  --out <dir>        directory to write to (created 0700 if missing; refused if it is a
+                     symbolic link, another user's, or writable by other users)
   --dns <name>       dNSName of the signing certificate (default: localhost); the
                      x509_san_dns client id is x509_san_dns:<name>
   --days <n>         validity of the signing certificate in days (default: 365)
   --root-days <n>    validity of the root CA in days (default: 3650)
-  --force            overwrite existing files
+  --force            replace existing files (each is replaced, never written into)
 `;
 
 export interface CommandOutput {
@@ -81,26 +82,35 @@ export async function keysCommand(argv: string[], io: CommandOutput): Promise<nu
   }
 
   const dir = resolve(options.out);
+  const unsafe = unsafeDirectory(dir);
+  if (unsafe) {
+    io.err(`Refusing to write keys into ${dir}: ${unsafe}`);
+    return 1;
+  }
   const paths = Object.fromEntries(Object.entries(KEY_FILES).map(([k, f]) => [k, join(dir, f.name)])) as Record<keyof typeof KEY_FILES, string>;
-  const existing = Object.values(paths).filter((p) => existsSync(p));
+  // lstat: a dangling symlink is an existing name too (existsSync would follow it and say no).
+  const existing = Object.values(paths).filter((p) => lstatSync(p, { throwIfNoEntry: false }) !== undefined);
   if (existing.length > 0 && !options.force) {
     io.err(`Refusing to overwrite existing files (use --force to replace them):\n${existing.map((p) => `  ${p}`).join('\n')}`);
     return 1;
   }
 
   const chain = await issueSigningChain({ dnsName: options.dns ?? 'localhost', leafDays, rootDays });
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const contents: Record<keyof typeof KEY_FILES, string> = {
     rootKey: chain.root.privateKeyPem,
     rootCertificate: `${chain.root.certificatePem.trimEnd()}\n`,
     leafKey: chain.leaf.privateKeyPem,
     leafCertificate: `${chain.leaf.certificatePem.trimEnd()}\n`,
   };
-  for (const key of Object.keys(KEY_FILES) as (keyof typeof KEY_FILES)[]) {
-    const mode = KEY_FILES[key].secret ? 0o600 : 0o644;
-    writeFileSync(paths[key], contents[key], { mode });
-    // `mode` applies only when the file is created; an overwritten file keeps its old mode.
-    chmodSync(paths[key], mode);
+  try {
+    for (const key of Object.keys(KEY_FILES) as (keyof typeof KEY_FILES)[]) {
+      writeNewFile(paths[key], contents[key], KEY_FILES[key].secret ? 0o600 : 0o644, options.force === true);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    io.err(`Could not write the keys into ${dir}${code ? ` (${code})` : ''}: ${code === 'EEXIST' ? 'a file appeared while writing; nothing was overwritten' : 'check the directory and try again'}`);
+    return 1;
   }
 
   const leaf = new X509Certificate(chain.leaf.certificatePem);
@@ -123,4 +133,39 @@ export async function keysCommand(argv: string[], io: CommandOutput): Promise<nu
     ].join('\n'),
   );
   return 0;
+}
+
+/** Why `dir` is not a safe place for private keys, or undefined when it is (or does not exist yet). */
+function unsafeDirectory(dir: string): string | undefined {
+  const stat = lstatSync(dir, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  if (stat.isSymbolicLink()) return 'it is a symbolic link (name the directory it points to)';
+  if (!stat.isDirectory()) return 'it is not a directory';
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
+  // Others who can create names here could plant a file or link where a key is about to go.
+  if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0) return 'other users can write to it';
+  return undefined;
+}
+
+/**
+ * Write `path` without ever writing into an existing file or through a link: the content goes to a
+ * fresh file created with its final mode (O_EXCL, O_NOFOLLOW), which is then linked to the name
+ * (fails if the name exists) or, with `replace`, renamed over it (a link is replaced, not followed).
+ */
+function writeNewFile(path: string, content: string, mode: number, replace: boolean): void {
+  const temporary = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    if (replace) renameSync(temporary, path);
+    else linkSync(temporary, path);
+  } finally {
+    if (!replace) unlinkSync(temporary);
+    else if (lstatSync(temporary, { throwIfNoEntry: false })) unlinkSync(temporary);
+  }
 }
