@@ -159,15 +159,19 @@ export function createRelyingParty({ call, origin }) {
 
     /**
      * The redirect the wallet sends the person to after a same-device flow: resolve the one-time
-     * code against the authorization this session started, then show that result.
+     * code against the authorization this session started, then show that result. A failure is
+     * a notice code the page maps to its own words (a query string is anyone's to write).
      */
     async callback(req, res, responseCode) {
       const own = session(req, res, { create: false });
-      if (!own?.lastRedirect) return `/?notice=${encodeURIComponent('The wallet returned to a browser session that did not start this verification, so the result is not shown here.')}`;
+      if (!own?.lastRedirect) return '/?notice=wrong-session';
       const expected = own.lastRedirect;
       const response = await call(`${API}/response-code/resolve`, { method: 'POST', body: JSON.stringify({ response_code: responseCode ?? '', authorization_id: expected }) });
+      if (!response.ok) {
+        await response.body?.cancel();
+        return '/?notice=code-refused';
+      }
       const body = await response.json().catch(() => ({}));
-      if (!response.ok) return `/?notice=${encodeURIComponent(`The wallet's response code was not accepted: ${authorizerMessage(body, response.status)}`)}`;
       own.lastRedirect = null;
       return `/?authorization=${encodeURIComponent(body.authorization_id)}`;
     },
