@@ -3,7 +3,7 @@
 // must refuse: from an untrusted issuer, and expired. A person drives it from the /wallet page.
 import { X509Certificate, randomBytes, randomUUID } from 'node:crypto';
 import { DateOnly } from '@animo-id/mdoc';
-import { createTestIssuer, createTestWallet, matchDcql } from '@vp-authorizer/testing';
+import { RequestObjectFetchError, createTestIssuer, createTestWallet, matchDcql } from '@vp-authorizer/testing';
 import { PURPOSE_FORMAT } from './asks.mjs';
 
 const MDL_NAMESPACE = 'org.iso.18013.5.1';
@@ -46,9 +46,14 @@ export class WalletError extends Error {
 
 /**
  * Creates the wallet. `issuer` is the demo issuer the verifier trusts; `verifierTrustAnchors`
- * are the roots the wallet accepts request signatures from (the demo's signing anchor).
+ * are the roots the wallet accepts request signatures from (the demo's signing anchor);
+ * `requestUriBase` is the demo authorizer's public base URL: the only place the wallet fetches
+ * request objects from. It runs inside the demo's server, so a request_uri elsewhere would make
+ * the server fetch whatever a page names (an internal address included).
  */
-export async function createDemoWallet({ issuer, verifierTrustAnchors }) {
+export async function createDemoWallet({ issuer, verifierTrustAnchors, requestUriBase }) {
+  const base = new URL(requestUriBase);
+  const basePath = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
   const untrustedIssuer = await createTestIssuer({ commonName: 'Unknown issuer (not trusted by the demo verifier)' });
   const holders = {
     valid: await holderWith(issuer, {}),
@@ -73,6 +78,16 @@ export async function createDemoWallet({ issuer, verifierTrustAnchors }) {
     async open(authorizeUrl) {
       if (typeof authorizeUrl !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(authorizeUrl.trim())) {
         throw new WalletError('Paste the authorization request: a URL such as openid4vp://?client_id=…&request_uri=…');
+      }
+      let requestUri;
+      try {
+        requestUri = new URL(new URL(authorizeUrl.trim()).searchParams.get('request_uri') ?? '');
+      } catch {
+        throw new WalletError('The authorization request has no request_uri: a URL such as openid4vp://?client_id=…&request_uri=… is needed.');
+      }
+      // Compared after parsing, as fetch() will see it: `..` and percent-encoded dots are resolved.
+      if (requestUri.origin !== base.origin || !requestUri.pathname.startsWith(basePath) || requestUri.username || requestUri.password) {
+        throw new WalletError(`This test wallet opens only this demo's requests: the request_uri must start with ${base.origin}${basePath}.`);
       }
       let request;
       try {
@@ -156,16 +171,20 @@ async function holderWith(issuer, { expiresInSeconds }) {
   return wallet;
 }
 
-/** The verifier's own words when its request endpoint refused (an OAuth error body), else the error. */
+/**
+ * The verifier's own words when its request endpoint refused (the `error_description` of an OAuth
+ * error body), else the error. Only the demo's authorizer is ever asked (see open()), and only
+ * that one member of its answer is shown, never the body as it came.
+ */
 function readable(error) {
-  const refused = /request_uri answered (\d+): (\{.*\})$/s.exec(error.message ?? '');
-  if (refused) {
+  if (error instanceof RequestObjectFetchError) {
+    let description;
     try {
-      const body = JSON.parse(refused[2]);
-      if (typeof body.error_description === 'string') return `the verifier answered ${refused[1]}: ${body.error_description}`;
+      description = JSON.parse(error.body)?.error_description;
     } catch {
-      // not JSON: keep the message as it is
+      // not JSON: the status alone
     }
+    return typeof description === 'string' ? `the verifier answered ${error.status}: ${description.slice(0, 300)}` : `the verifier answered ${error.status}`;
   }
   return String(error.message ?? error).replace(/^test wallet: /, '');
 }

@@ -40,15 +40,18 @@ export async function startDemo({ port, host, env = process.env } = {}) {
   const apiKey = config.apiKey ?? `demo_${randomBytes(24).toString('base64url')}`;
   const { signing } = await generateDevSigningKey({ commonName: 'vp-authorizer demo verifier' });
   const issuer = await createTestIssuer({ commonName: 'vp-authorizer demo issuer' });
-  const wallet = await createDemoWallet({ issuer, verifierTrustAnchors: [signing.trustAnchor] });
 
   let authorizer;
   let relyingParty;
+  let wallet;
   const server = createServer((req, res) => route(req, res).catch((error) => failed(res, error)));
   await new Promise((resolve, reject) => server.once('error', reject).listen(port ?? config.port, host ?? config.host, resolve));
   const { store, close: closeStore } = await storeFromConfig(config);
   const origin = `http://${host ?? config.host}:${server.address().port}`;
   const publicBaseUrl = config.publicBaseUrl ?? `${origin}/authz`;
+  const allowed = allowedOrigins(origin, publicBaseUrl);
+  // The wallet fetches request objects from this demo's authorizer only.
+  wallet = await createDemoWallet({ issuer, verifierTrustAnchors: [signing.trustAnchor], requestUriBase: publicBaseUrl });
   // The demo issuer is always trusted (its credentials sit in the test wallet), and so are the roots you set.
   const trusted = [issuer.rootCertificatePem, ...config.issuerRoots];
 
@@ -84,6 +87,7 @@ export async function startDemo({ port, host, env = process.env } = {}) {
     const url = new URL(req.url, origin);
     const path = url.pathname;
     if (path.startsWith('/authz/') || path === '/authz') return bridge(req, res);
+    refuseForeign(req, allowed);
     if (req.method === 'GET' && Object.hasOwn(ASSETS, path)) return asset(res, ...ASSETS[path]);
     if (req.method === 'POST' && path === '/demo/authorizations') return send(res, 201, await relyingParty.create(req, res, await readJson(req)));
     const own = /^\/demo\/authorizations\/([A-Za-z0-9_-]{1,128})\/(status|events|result|dc-api)$/.exec(path);
@@ -153,6 +157,31 @@ export async function startDemo({ port, host, env = process.env } = {}) {
   };
 }
 
+/**
+ * The origins the demo's pages are served from: its own, the public base URL's (a tunnel in front
+ * of it), and for a loopback address the other loopback names of the same port.
+ */
+function allowedOrigins(origin, publicBaseUrl) {
+  const own = new URL(origin);
+  const origins = new Set([own.origin, new URL(publicBaseUrl).origin]);
+  // Bound to a loopback or every address: the loopback names reach it too.
+  if (['127.0.0.1', 'localhost', '[::1]', '0.0.0.0'].includes(own.hostname)) {
+    for (const name of ['127.0.0.1', 'localhost', '[::1]']) origins.add(`http://${name}:${own.port}`);
+  }
+  return { origins, hosts: new Set([...origins].map((o) => new URL(o).host)) };
+}
+
+/**
+ * The pages' own routes answer only under the demo's own names: a Host of another name is a DNS
+ * rebinding page reaching the demo through the browser; an Origin of another site is a cross-site
+ * request (browsers send Origin on every POST, so a cross-site POST cannot pass).
+ */
+function refuseForeign(req, { origins, hosts }) {
+  if (!hosts.has(req.headers.host?.toLowerCase() ?? '')) throw new PageError(403, 'The demo answers only under its own address (the Host header names another).');
+  const from = req.headers.origin;
+  if (from !== undefined && !origins.has(from.toLowerCase())) throw new PageError(403, 'The demo answers only its own pages (the request comes from another origin).');
+}
+
 /** Every failure reaches the page as `{message}` with a status that says whose fault it is. */
 function failed(res, error) {
   const expected = error instanceof PageError || error instanceof WalletError;
@@ -186,6 +215,9 @@ async function readBody(req, limit) {
 }
 
 async function readJson(req) {
+  // A cross-site form or `text/plain` fetch needs no preflight; `application/json` does.
+  const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') throw new PageError(415, 'Send the request body as JSON, with content-type: application/json.');
   const text = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
   try {
     return text ? JSON.parse(text) : {};

@@ -8,7 +8,12 @@ import { ASKS, FLOWS, MAX_PURPOSE_LENGTH, PURPOSE_FORMAT } from './asks.mjs';
 const API = '/openid4/vp/v1_0';
 const COOKIE = 'demo_session';
 const MAX_SESSIONS = 1000;
+// One client address holds at most this many sessions (its oldest goes first), so it cannot push
+// everyone else's sessions out of the MAX_SESSIONS above. Behind a proxy every visitor shares one address.
+const MAX_SESSIONS_PER_ADDRESS = 20;
 const MAX_AUTHORIZATIONS_PER_SESSION = 20;
+// Live status relays a session may hold open; each holds one of the authorizer's event streams.
+const MAX_RELAYS_PER_SESSION = 4;
 const TERMINAL = new Set(['authorized', 'rejected', 'error', 'expired']);
 
 /** An answer for the page: `status` and a message a person can read. */
@@ -24,8 +29,17 @@ export class PageError extends Error {
  * Response. `origin` is where the demo's pages are served (the DC API origin).
  */
 export function createRelyingParty({ call, origin }) {
-  /** Sessions by id, least recently used first: each maps authorization ids to how they were created. */
+  /**
+   * Sessions by id, least recently used first: each maps authorization ids to how they were
+   * created, and holds the status relays open for it (authorization id → AbortController).
+   */
   const sessions = new Map();
+
+  function drop(id) {
+    const gone = sessions.get(id);
+    sessions.delete(id);
+    for (const relay of gone?.relays.values() ?? []) relay.abort(); // its streams go with it
+  }
 
   function session(req, res, { create }) {
     const id = /(?:^|;\s*)demo_session=([A-Za-z0-9_-]{22,64})/.exec(req.headers.cookie ?? '')?.[1];
@@ -36,17 +50,21 @@ export function createRelyingParty({ call, origin }) {
       return found;
     }
     if (!create) return undefined;
-    const fresh = { id: randomBytes(24).toString('base64url'), authorizations: new Map(), lastRedirect: null };
-    if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value);
+    const address = req.socket.remoteAddress ?? '';
+    const fresh = { id: randomBytes(24).toString('base64url'), address, authorizations: new Map(), relays: new Map(), lastRedirect: null };
+    const fromAddress = [...sessions.values()].filter((s) => s.address === address);
+    if (fromAddress.length >= MAX_SESSIONS_PER_ADDRESS) drop(fromAddress[0].id);
+    else if (sessions.size >= MAX_SESSIONS) drop(sessions.keys().next().value);
     sessions.set(fresh.id, fresh);
     res.setHeader('set-cookie', `${COOKIE}=${fresh.id}; Path=/; HttpOnly; SameSite=Lax`);
     return fresh;
   }
 
   function owned(req, res, authorizationId) {
-    const entry = session(req, res, { create: false })?.authorizations.get(authorizationId);
+    const own = session(req, res, { create: false });
+    const entry = own?.authorizations.get(authorizationId);
     if (!entry) throw new PageError(404, 'This verification was not started in this browser session (or the demo was restarted). Start a new one.');
-    return entry;
+    return { ...entry, session: own };
   }
 
   async function json(path, init) {
@@ -90,17 +108,35 @@ export function createRelyingParty({ call, origin }) {
       return json(`${API}/authorizations/${encodeURIComponent(id)}/status`);
     },
 
-    /** Pipes the authorizer's event stream (which needs the API key) to the page. */
+    /**
+     * Pipes the authorizer's event stream (which needs the API key) to the page. One relay per
+     * authorization (a new one ends the previous) and MAX_RELAYS_PER_SESSION per session, so one
+     * visitor cannot hold the authorizer's streams that everyone shares; the page polls instead.
+     */
     async events(req, res, id) {
-      owned(req, res, id);
-      const upstream = await call(`${API}/authorizations/${encodeURIComponent(id)}/events`);
-      if (!upstream.ok || !upstream.body) {
-        const body = await upstream.json().catch(() => ({}));
-        throw new PageError(upstream.status >= 500 ? upstream.status : 502, authorizerMessage(body, upstream.status));
+      const { session: own } = owned(req, res, id);
+      const previous = own.relays.get(id);
+      if (previous) {
+        previous.abort();
+        own.relays.delete(id);
       }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-      // A page that goes away cancels the authorizer's stream at once (its timers and listener go with it).
-      await pipeToNode(upstream.body, res);
+      if (own.relays.size >= MAX_RELAYS_PER_SESSION) {
+        throw new PageError(429, `This browser session already follows ${MAX_RELAYS_PER_SESSION} verifications live; this one shows its status by polling.`);
+      }
+      const relay = new AbortController();
+      own.relays.set(id, relay);
+      try {
+        const upstream = await call(`${API}/authorizations/${encodeURIComponent(id)}/events`);
+        if (!upstream.ok || !upstream.body) {
+          const body = await upstream.json().catch(() => ({}));
+          throw new PageError(upstream.status >= 500 ? upstream.status : 502, authorizerMessage(body, upstream.status));
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+        // A page that goes away cancels the authorizer's stream at once (its timers and listener go with it).
+        await pipeToNode(upstream.body, res, relay.signal);
+      } finally {
+        if (own.relays.get(id) === relay) own.relays.delete(id);
+      }
     },
 
     /** Status, policy results and disclosed credentials of a finished authorization. */
@@ -123,26 +159,32 @@ export function createRelyingParty({ call, origin }) {
 
     /**
      * The redirect the wallet sends the person to after a same-device flow: resolve the one-time
-     * code against the authorization this session started, then show that result.
+     * code against the authorization this session started, then show that result. A failure is
+     * a notice code the page maps to its own words (a query string is anyone's to write).
      */
     async callback(req, res, responseCode) {
       const own = session(req, res, { create: false });
-      if (!own?.lastRedirect) return `/?notice=${encodeURIComponent('The wallet returned to a browser session that did not start this verification, so the result is not shown here.')}`;
+      if (!own?.lastRedirect) return '/?notice=wrong-session';
       const expected = own.lastRedirect;
       const response = await call(`${API}/response-code/resolve`, { method: 'POST', body: JSON.stringify({ response_code: responseCode ?? '', authorization_id: expected }) });
+      if (!response.ok) {
+        await response.body?.cancel();
+        return '/?notice=code-refused';
+      }
       const body = await response.json().catch(() => ({}));
-      if (!response.ok) return `/?notice=${encodeURIComponent(`The wallet's response code was not accepted: ${authorizerMessage(body, response.status)}`)}`;
       own.lastRedirect = null;
       return `/?authorization=${encodeURIComponent(body.authorization_id)}`;
     },
   };
 }
 
-/** Writes a web stream to a node:http response; the response closing cancels the stream. */
-export async function pipeToNode(body, res) {
+/** Writes a web stream to a node:http response; the response closing or `signal` aborting cancels the stream. */
+export async function pipeToNode(body, res, signal) {
   const reader = body.getReader();
   const cancel = () => reader.cancel().catch(() => {});
   res.on('close', cancel);
+  signal?.addEventListener('abort', cancel);
+  if (signal?.aborted) cancel();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -153,6 +195,7 @@ export async function pipeToNode(body, res) {
     // the stream broke: end the answer; a page falls back to polling
   } finally {
     res.off('close', cancel);
+    signal?.removeEventListener('abort', cancel);
   }
   res.end();
 }

@@ -136,6 +136,18 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
     await page.close();
   });
 
+  it('shows only its own words for a ?notice= code, never text from the address bar', async () => {
+    const page = await context.newPage();
+    await page.goto(`${demo.origin}/?notice=${encodeURIComponent('Your account is locked. Call +1-555-0100 to unlock it.')}`);
+    await page.getByRole('button', { name: 'Create request' }).waitFor(WAIT);
+    expect(await page.locator('#form-error').isHidden()).toBe(true);
+    expect(await page.locator('body').innerText()).not.toContain('555-0100');
+    await page.goto(`${demo.origin}/?notice=wrong-session`);
+    await expect.poll(() => page.locator('#form-error').textContent()).toBe('The wallet returned to a browser session that did not start this verification, so the result is not shown here.');
+    expect(await page.locator('#form-error').isVisible()).toBe(true);
+    await page.close();
+  });
+
   it('refuses a PID from an untrusted issuer and says why, on both pages (the wallet scanning a picture of the QR code)', async () => {
     const page = await context.newPage();
     const { qrPng } = await createRequest(page, /^PID/);

@@ -23,6 +23,12 @@ const STATUS_TEXT = {
   expired: 'The request expired before a wallet answered',
 };
 
+// What /demo/callback may report; the query string carries only the code, never text to show.
+const NOTICES = {
+  'wrong-session': 'The wallet returned to a browser session that did not start this verification, so the result is not shown here.',
+  'code-refused': "The wallet's response code was not accepted (already used, expired, or for another verification). Start a new verification.",
+};
+
 let current = null; // { id, stop() }
 
 function showStatus(state) {
@@ -229,5 +235,5 @@ $('dc-api-button').addEventListener('click', async () => {
 
 // Back from a same-device flow (/demo/callback): show that authorization's result.
 const params = new URLSearchParams(location.search);
-if (params.get('notice')) showError(params.get('notice'));
+if (Object.hasOwn(NOTICES, params.get('notice') ?? '')) showError(NOTICES[params.get('notice')]);
 if (params.get('authorization')) loadResult(params.get('authorization'));

@@ -71,9 +71,20 @@ describe('the demo verifier (relying party backend) and test wallet', () => {
     expect(result.body.status).toBe('authorized');
     expect(result.body.credentials[0].claims).toMatchObject({ given_name: 'Erika', birthdate: '1964-08-12', address: { locality: 'Köln' } });
     expect(result.body.policyResults.every((r: { error?: unknown }) => !r.error)).toBe(true);
-    // The code was used once: the same redirect is refused now, and says so.
+    // The code was used once: the same redirect is refused now, and says so with a notice code.
     const again = await call(answered.redirectUri);
-    expect(decodeURIComponent(again.headers.get('location')!)).toContain('did not start this verification');
+    expect(again.headers.get('location')).toBe('/?notice=wrong-session');
+  });
+
+  it('a response code the authorizer refuses comes back as a notice code, not as text for the page', async () => {
+    const call = browser(demo.origin);
+    const created = await call('/demo/authorizations', { ask: 'pid' });
+    expect(created.status).toBe(201);
+    const back = await call('/demo/callback?response_code=not-a-code%20%E2%80%94%20call%20%2B1-555-0100');
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe('/?notice=code-refused');
+    // A browser that started nothing gets the other fixed code.
+    expect((await browser(demo.origin)('/demo/callback?response_code=x')).headers.get('location')).toBe('/?notice=wrong-session');
   });
 
   it('asks for an mDL (mdoc) and authorizes it: claims flat, namespaces beside them', async () => {

@@ -99,13 +99,17 @@ async function verifyRequestObjectWithJose(requestObject: string, x5c: string[])
   return payload as Record<string, unknown>;
 }
 
-/** Thrown when the request_uri answers with anything but 200. */
+/**
+ * Thrown when the request_uri answers with anything but 200. The message names the status only:
+ * whatever the URL answered may not be the caller's to show (an internal server's page), so the
+ * body stays in `body` for callers that know whom they asked.
+ */
 export class RequestObjectFetchError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
   ) {
-    super(`test wallet: request_uri answered ${status}: ${body.slice(0, 200)}`);
+    super(`test wallet: request_uri answered ${status}`);
     this.name = 'RequestObjectFetchError';
   }
 }

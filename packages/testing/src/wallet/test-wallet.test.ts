@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DataItem, Verifier, cborEncode } from '@animo-id/mdoc';
 import { sessionTranscriptBytes as coreSessionTranscriptBytes } from '@vp-authorizer/core/formats';
 import * as x509 from '@peculiar/x509';
@@ -91,6 +93,22 @@ describe('wallet.receive', () => {
     const { verifier, wallet } = await setup();
     const url = verifier.authorizeUrl.replace('%2Frequest', '%2Fnowhere');
     await expect(wallet.receive(url)).rejects.toBeInstanceOf(RequestObjectFetchError);
+  });
+
+  it('keeps what a refusing request_uri answered out of the error message (it may be an internal page)', async () => {
+    const server = createServer((_req, res) => void res.writeHead(403, { 'content-type': 'text/plain' }).end('INTERNAL-SECRET token=abc'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const wallet = await createTestWallet();
+      const refused = await wallet.receive(`openid4vp://?client_id=x&request_uri=${encodeURIComponent(`http://127.0.0.1:${port}/secret`)}`).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(RequestObjectFetchError);
+      expect((refused as RequestObjectFetchError).message).toBe('test wallet: request_uri answered 403');
+      expect((refused as RequestObjectFetchError).status).toBe(403);
+      expect((refused as RequestObjectFetchError).body).toBe('INTERNAL-SECRET token=abc'); // for callers that know whom they asked
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
