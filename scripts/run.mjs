@@ -15,8 +15,8 @@ function run(cmd, args, options = {}) {
   return result.status ?? 1;
 }
 
-function must(cmd, args, what) {
-  const code = run(cmd, args);
+function must(cmd, args, what, options) {
+  const code = run(cmd, args, options);
   if (code !== 0) {
     console.error(`\n✖ ${what} failed (exit ${code}).`);
     process.exit(code);
@@ -25,7 +25,7 @@ function must(cmd, args, what) {
 
 const hasPnpm = spawnSync('pnpm', ['--version'], { stdio: 'ignore' }).status === 0;
 const pnpm = (args) => (hasPnpm ? ['pnpm', args] : ['npx', ['-y', 'pnpm@10', ...args]]);
-const pnpmMust = (args, what) => must(...pnpm(args), what);
+const pnpmMust = (args, what, options) => must(...pnpm(args), what, options);
 
 function ensureInstalled() {
   // Installed and the lockfile not changed since: nothing to do (a pull that changes the
@@ -49,13 +49,16 @@ function newestMtime(path) {
   return newest;
 }
 
-/** The oldest modification time (ms) of a build's output files; 0 when there is none. */
+/**
+ * The oldest modification time (ms) of a build's JavaScript files; 0 when there is none. Every
+ * build rewrites all of them (a JavaScript-only build leaves older declarations in place).
+ */
 function oldestOutput(dist) {
   if (!existsSync(dist)) return 0;
   let oldest = Infinity;
   for (const entry of readdirSync(dist, { recursive: true })) {
     const stat = statSync(join(dist, String(entry)));
-    if (stat.isFile()) oldest = Math.min(oldest, stat.mtimeMs);
+    if (stat.isFile() && /\.c?js$/.test(String(entry))) oldest = Math.min(oldest, stat.mtimeMs);
   }
   return oldest === Infinity ? 0 : oldest;
 }
@@ -73,14 +76,20 @@ function stalePackages() {
   return stale;
 }
 
-function build({ onlyStale = false } = {}) {
+/**
+ * `onlyStale`: build only packages changed since their last build (and their dependents: their
+ * declarations may carry its types). `jsOnly`: skip the declarations (see tsup.config.base.ts);
+ * for running, not for publishing or type-checking against dist.
+ */
+function build({ onlyStale = false, jsOnly = false } = {}) {
+  const options = jsOnly ? { env: { ...process.env, VP_AUTHORIZER_BUILD: 'js' } } : undefined;
   if (onlyStale) {
     const stale = stalePackages();
     if (stale.length === 0) return console.log('› Packages are up to date (nothing to build).');
-    // `...name` selects the package and the packages that depend on it: their type
-    // declarations may carry its types.
-    console.log(`› Building ${stale.join(', ')} and their dependents (tsup)…`);
-    return pnpmMust(['-r', ...stale.flatMap((name) => ['--filter', `...${name}`]), 'run', 'build'], 'Building packages');
+    console.log(`› Building ${stale.join(', ')} and their dependents (tsup${jsOnly ? ', JavaScript only' : ''})…`);
+    // The workspace root depends on the packages too; its own build script is not one of them.
+    const workspaceName = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name;
+    return pnpmMust(['-r', ...stale.flatMap((name) => ['--filter', `...${name}`]), '--filter', `!${workspaceName}`, 'run', 'build'], 'Building packages', options);
   }
   console.log('› Building packages (tsup: ESM + CJS + .d.ts)…');
   pnpmMust(['-r', '--filter', './packages/**', 'run', 'build'], 'Building packages');
@@ -100,7 +109,7 @@ function summarize(file) {
 switch (task) {
   case 'demo': {
     ensureInstalled();
-    build({ onlyStale: true });
+    build({ onlyStale: true, jsOnly: true });
     process.exit(run('node', ['examples/demo/server.mjs', ...process.argv.slice(3)]));
     break;
   }
