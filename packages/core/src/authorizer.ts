@@ -164,8 +164,9 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
 
   async function handleRequest(request: CoreRequest, handleOptions: HandleOptions = {}, span?: RequestSpan): Promise<CoreResponse> {
     const started = ctx.clock.now();
-    // Known before matching, so that even a 404/405 on a wallet path answers OAuth-style.
-    let audience: RouteAudience = audienceOfPath(request.path);
+    // The matched route's; without a match, taken from the path on failure (so that even a 404/405
+    // on a wallet path answers OAuth-style). Never computed for a request that succeeds.
+    let audience: RouteAudience | undefined;
     let routeName = 'unmatched';
     try {
       // A body a host parser consumed was never measured by the adapter's stream reader.
@@ -186,7 +187,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       span?.answered(response.status);
       return response;
     } catch (error) {
-      const response = failureResponse(error, request, audience === 'wallet' ? 'wallet' : 'rp');
+      const response = failureResponse(error, request, (audience ?? audienceOfPath(request.path)) === 'wallet' ? 'wallet' : 'rp');
       const expected = isExpectedError(error);
       if (expected) {
         log['request.refused']?.({ route: routeName, status: response.status, code: (error as { code?: string }).code });

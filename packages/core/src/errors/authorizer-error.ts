@@ -20,7 +20,11 @@ export class AuthorizerError extends Error {
   readonly action: string | undefined;
 
   constructor(code: ErrorCode, options: { message?: string; errors?: FieldError[]; action?: string; cause?: unknown } = {}) {
+    // A refusal (4xx) is an answer, never reported with its stack: skip capturing one (a deep
+    // async stack costs more than the rest of the refusal). 5xx errors keep theirs for the logs.
+    const limit = ERROR_CODES[code].status < 500 ? setStackTraceLimit(0) : undefined;
     super(options.message ?? ERROR_CODES[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    if (limit !== undefined) setStackTraceLimit(limit);
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.errors = options.errors;
@@ -30,6 +34,18 @@ export class AuthorizerError extends Error {
   /** OAuth `error` value used by wallet-facing endpoints. */
   get oauthError(): string {
     return ERROR_CODES[this.code].oauth;
+  }
+}
+
+/** Sets `Error.stackTraceLimit` and returns the previous value; undefined (nothing changed) where it cannot be set. */
+function setStackTraceLimit(value: number): number | undefined {
+  const previous = Error.stackTraceLimit;
+  if (typeof previous !== 'number') return undefined; // not V8: no such knob
+  try {
+    Error.stackTraceLimit = value;
+    return previous;
+  } catch {
+    return undefined; // frozen intrinsics: stacks are captured as usual
   }
 }
 

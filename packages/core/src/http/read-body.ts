@@ -12,35 +12,50 @@ export async function readBodyWithLimit(
   limit: number,
 ): Promise<Uint8Array> {
   if (source == null) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const iterable: AsyncIterable<Uint8Array | string> =
-    typeof (source as ReadableStream).getReader === 'function' ? streamToIterable(source as ReadableStream<Uint8Array>) : (source as AsyncIterable<Uint8Array | string>);
-  for await (const chunk of iterable) {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    total += bytes.byteLength;
-    if (total > limit) throw new AuthorizerError('request.body_too_large');
-    chunks.push(bytes);
+  const collected = new Collected(limit);
+  if (typeof (source as ReadableStream).getReader === 'function') {
+    // Read the web stream directly: an async generator around the reader costs more than the
+    // one chunk a typical body arrives in.
+    const reader = (source as ReadableStream<Uint8Array>).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        collected.add(value);
+      }
+    } finally {
+      // Stop the upload when we bail out early on the limit (a no-op once it ended).
+      await reader.cancel().catch(() => undefined);
+    }
+  } else {
+    for await (const chunk of source as AsyncIterable<Uint8Array | string>) collected.add(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return collected.bytes();
 }
 
-async function* streamToIterable(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
+const encoder = new TextEncoder();
+
+/** Chunks up to `limit` bytes in total: the one past it throws `request.body_too_large`. */
+class Collected {
+  private readonly chunks: Uint8Array[] = [];
+  private total = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(bytes: Uint8Array): void {
+    this.total += bytes.byteLength;
+    if (this.total > this.limit) throw new AuthorizerError('request.body_too_large');
+    this.chunks.push(bytes);
+  }
+
+  bytes(): Uint8Array {
+    if (this.chunks.length === 1) return this.chunks[0]!;
+    const out = new Uint8Array(this.total);
+    let offset = 0;
+    for (const c of this.chunks) {
+      out.set(c, offset);
+      offset += c.byteLength;
     }
-  } finally {
-    // Stop the upload when we bail out early on the limit.
-    await reader.cancel().catch(() => undefined);
+    return out;
   }
 }

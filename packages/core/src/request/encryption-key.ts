@@ -5,9 +5,9 @@ import { encryptionKeys } from '../crypto/private-key-cache.js';
 
 /** A fresh ECDH-ES P-256 key for one request's encrypted response (HAIP: per-request keys). */
 export async function generateEncryptionKey(): Promise<EncryptionKeyRecord> {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const kid = randomId(16);
-  const pub = publicKey.export({ format: 'jwk' });
+  // The private JWK carries the public coordinates: one export instead of two.
   const priv = privateKey.export({ format: 'jwk' });
   const privateJwk = { ...priv, kid, alg: 'ECDH-ES', use: 'enc' } as JsonWebKey;
   // Decrypting this request's response in this process then needs no key import.
@@ -15,7 +15,7 @@ export async function generateEncryptionKey(): Promise<EncryptionKeyRecord> {
   return {
     kid,
     alg: 'ECDH-ES',
-    publicJwk: { kty: pub.kty!, crv: pub.crv!, x: pub.x!, y: pub.y!, kid, alg: 'ECDH-ES', use: 'enc' },
+    publicJwk: { kty: priv.kty!, crv: priv.crv!, x: priv.x!, y: priv.y!, kid, alg: 'ECDH-ES', use: 'enc' },
     privateJwk,
   };
 }

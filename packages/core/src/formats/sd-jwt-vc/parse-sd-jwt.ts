@@ -1,23 +1,17 @@
 import { withinJsonDepth } from '../shared/json-depth.js';
 import { createHash } from 'node:crypto';
-import { decodeSdJwtSync, getClaimsSync } from '@sd-jwt/decode';
 import { base64UrlToUtf8, isBase64Url } from '../../crypto/base64url.js';
 import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
+import { resolveSdClaims } from './resolve-sd-claims.js';
 import type { PresentationRef } from '../format-descriptor.js';
 import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from '../../model/parsed-presentation.js';
 
 /** IANA "Named Information Hash Algorithm" names allowed in `_sd_alg`, mapped to node:crypto. */
 const SD_HASH_ALGORITHMS: Record<string, string> = { 'sha-256': 'sha256', 'sha-384': 'sha384', 'sha-512': 'sha512' };
 
-/** Hasher for @sd-jwt/decode: digest over the ASCII of the disclosure as received. */
-function hasher(data: string, alg: string): Uint8Array {
-  const nodeAlg = SD_HASH_ALGORITHMS[alg.toLowerCase()];
-  if (!nodeAlg) throw new FormatFailure('format.sd_jwt_malformed', 'unsupported _sd_alg');
-  return new Uint8Array(createHash(nodeAlg).update(data, 'ascii').digest());
-}
-
-const sdDigest = (data: string, alg: string): string => Buffer.from(hasher(data, alg)).toString('base64url');
+/** base64url digest over the ASCII of the disclosure as received (`alg` already checked). */
+const sdDigest = (data: string, alg: string): string => createHash(SD_HASH_ALGORITHMS[alg.toLowerCase()]!).update(data, 'ascii').digest('base64url');
 
 /** Disclosures one SD-JWT may carry (the PID has about 40; large credentials a few hundred). */
 export const MAX_SD_JWT_DISCLOSURES = 1_000;
@@ -97,10 +91,9 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
 
   let claims: JsonObject;
   try {
-    // The library resolves `_sd` / `{"...": digest}` recursively with our hasher; input was
-    // validated above, so a throw here means an unusable payload structure.
-    const decoded = decodeSdJwtSync(value, hasher);
-    const resolved: unknown = getClaimsSync(decoded.jwt.payload, decoded.disclosures, hasher);
+    // Resolves `_sd` / `{"...": digest}` with the disclosures decoded above; input was validated
+    // above, so a throw here means an unusable payload structure.
+    const resolved = resolveSdClaims(issuer.payload, disclosures);
     if (!isJsonObject(resolved)) return fail('the issuer-signed payload could not be resolved');
     // Stores clone and serialise claims: keep them within what they can handle.
     if (!withinJsonDepth(resolved)) return fail('the disclosed claims are nested too deeply');
