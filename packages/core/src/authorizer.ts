@@ -86,7 +86,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
   const log = createEventLog(guardLogger(parsed.logger ?? silentLogger));
   const onEvent = parsed.onEvent;
-  const statusWatchers = new StatusWatchers(parsed.eventStreams);
+  const { maxStreams, maxStreamsPerInstance } = parsed.eventStreams;
+  const statusWatchers = new StatusWatchers({
+    ...parsed.eventStreams,
+    maxStreamsPerInstance: maxStreamsPerInstance ?? (parsed.instances.length > 1 ? Math.ceil(maxStreams / 2) : maxStreams),
+  });
   const webhookSettings = { ...parsed.webhookDelivery, outbound: parsed.webhookDelivery.outbound ?? outboundFetchPolicy() };
   checkWebhookUrls(parsed.instances, webhookSettings.outbound);
 

@@ -113,6 +113,12 @@ export const authorizerOptionsSchema = v.object({
     v.object({
       /** Open streams per process (default 1000); one more answers 503 + Retry-After. 0 turns the endpoint off. */
       maxStreams: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 1000),
+      /**
+       * Open streams of one instance at most; one more answers the same 503. Default: `maxStreams`
+       * with one instance configured, half of it (rounded up) with several, so that one relying
+       * party cannot take every slot.
+       */
+      maxStreamsPerInstance: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
       /** Heartbeat comment interval in ms (default 15 000). */
       heartbeatMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(DAY_MS)), 15_000),
       /**
