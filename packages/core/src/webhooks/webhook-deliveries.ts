@@ -48,6 +48,8 @@ interface InstanceQueue {
   /** The first undelivered change of each of its authorizations, when it may start now; oldest first. */
   runnable: Set<Delivery>;
   inFlight: number;
+  /** When it last started an attempt (a sequence number): ties go to the one served longest ago. */
+  servedAt: number;
 }
 
 /** The longest delay setTimeout takes as given; a longer one fires after 1 ms. */
@@ -75,6 +77,8 @@ export class WebhookDeliveries {
   private readonly retries = new ReadyAtHeap<Delivery>();
   private held = 0;
   private inFlight = 0;
+  /** Attempts started so far (orders InstanceQueue.servedAt). */
+  private starts = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
   private closed = false;
@@ -148,7 +152,7 @@ export class WebhookDeliveries {
   private queueOf(instanceId: string): InstanceQueue {
     let queue = this.instances.get(instanceId);
     // Instance ids come from the configuration: the map is bounded by it.
-    if (!queue) this.instances.set(instanceId, (queue = { held: new Set(), runnable: new Set(), inFlight: 0 }));
+    if (!queue) this.instances.set(instanceId, (queue = { held: new Set(), runnable: new Set(), inFlight: 0, servedAt: 0 }));
     return queue;
   }
 
@@ -177,6 +181,7 @@ export class WebhookDeliveries {
       if (!queue) break;
       const delivery: Delivery = queue.runnable.values().next().value!;
       queue.runnable.delete(delivery);
+      queue.servedAt = ++this.starts;
       const running = this.attempt(delivery, queue).finally(() => this.running.delete(running));
       this.running.add(running);
     }
@@ -185,7 +190,8 @@ export class WebhookDeliveries {
 
   /**
    * The instance whose next delivery takes a free slot: the one with the fewest requests in flight
-   * among those with a delivery ready; while two or more have one ready, none goes past its share.
+   * among those with a delivery ready (on a tie, the one served longest ago); while two or more have
+ * one ready, none goes past its share.
    */
   private nextQueue(): InstanceQueue | undefined {
     const share = Math.ceil(this.settings.maxConcurrent / 2);
@@ -194,7 +200,7 @@ export class WebhookDeliveries {
     let chosen: InstanceQueue | undefined;
     for (const queue of this.instances.values()) {
       if (queue.runnable.size === 0 || (ready > 1 && queue.inFlight >= share)) continue;
-      if (!chosen || queue.inFlight < chosen.inFlight) chosen = queue;
+      if (!chosen || queue.inFlight < chosen.inFlight || (queue.inFlight === chosen.inFlight && queue.servedAt < chosen.servedAt)) chosen = queue;
     }
     return chosen;
   }

@@ -67,6 +67,18 @@ describe('webhook queue fairness across instances', () => {
     await expect.poll(() => [victimHooks.ids.length, tarpit.ids.length], { timeout: 5_000 }).toEqual([2, 6]);
   });
 
+  it('with a single slot, alternates between instances instead of serving the tarpit again', async () => {
+    const tarpit = await receiver(() => 'hang');
+    const victimHooks = await receiver(() => ({ status: 204 }));
+    const { send, of } = queue({ maxQueued: 50, maxConcurrent: 1, timeoutMs: 500 });
+    for (let i = 0; i < 5; i++) send('hostile', `h${i}`, tarpit.url);
+    await expect.poll(() => tarpit.ids.length).toBe(1);
+    send('victim', 'v0', victimHooks.url);
+    await expect.poll(() => of('victim', 'webhook.delivered').length, { timeout: 5_000 }).toBe(1);
+    // One tarpit attempt ended before the victim's went out, not the whole backlog.
+    expect(of('hostile', 'webhook.gave_up').length).toBe(1);
+  });
+
   it('lets one instance alone use every slot', async () => {
     const slow = await receiver(() => 'hang');
     const { deliveries, send } = queue({ maxQueued: 50, maxConcurrent: 4, timeoutMs: 60_000 });
