@@ -30,19 +30,32 @@ export class ReadyAtHeap<T extends { readyAt: number }> {
     const items = this.items;
     const top = items[0];
     const last = items.pop();
-    if (items.length === 0 || last === undefined) return top;
-    let i = 0;
+    if (items.length > 0 && last !== undefined) this.siftDown(0, last);
+    return top;
+  }
+
+  /** Keep only the items `keep` accepts (O(n)): how stale entries are shed in bulk. */
+  retain(keep: (item: T) => boolean): void {
+    const kept = this.items.filter(keep);
+    this.items.length = 0;
+    this.items.push(...kept);
+    for (let i = (kept.length >> 1) - 1; i >= 0; i--) this.siftDown(i, this.items[i]!);
+  }
+
+  /** Place `item` at `i` or below, moving smaller children up. */
+  private siftDown(start: number, item: T): void {
+    const items = this.items;
+    let i = start;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= items.length) break;
       const right = left + 1;
       const child = right < items.length && items[right]!.readyAt < items[left]!.readyAt ? right : left;
-      if (items[child]!.readyAt >= last.readyAt) break;
+      if (items[child]!.readyAt >= item.readyAt) break;
       items[i] = items[child]!;
       i = child;
     }
-    items[i] = last;
-    return top;
+    items[i] = item;
   }
 
   clear(): void {

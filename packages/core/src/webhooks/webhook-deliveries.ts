@@ -6,6 +6,7 @@ import { describeError } from '../events/logger.js';
 import type { EventLog } from '../events/log-events.js';
 import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
 import { checkOutboundUrl, outboundPost, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import { LinkedSet } from './linked-set.js';
 import { ReadyAtHeap } from './ready-at-heap.js';
 import type { WebhookMessage } from './webhook-message.js';
 
@@ -44,9 +45,9 @@ interface Delivery {
 /** What one instance holds in the queue. */
 interface InstanceQueue {
   /** Every delivery held for this instance (waiting, retrying or in flight), oldest first. */
-  held: Set<Delivery>;
+  held: LinkedSet<Delivery>;
   /** The first undelivered change of each of its authorizations, when it may start now; oldest first. */
-  runnable: Set<Delivery>;
+  runnable: LinkedSet<Delivery>;
   inFlight: number;
   /** When it last started an attempt (a sequence number): ties go to the one served longest ago. */
   servedAt: number;
@@ -152,7 +153,7 @@ export class WebhookDeliveries {
   private queueOf(instanceId: string): InstanceQueue {
     let queue = this.instances.get(instanceId);
     // Instance ids come from the configuration: the map is bounded by it.
-    if (!queue) this.instances.set(instanceId, (queue = { held: new Set(), runnable: new Set(), inFlight: 0, servedAt: 0 }));
+    if (!queue) this.instances.set(instanceId, (queue = { held: new LinkedSet(), runnable: new LinkedSet(), inFlight: 0, servedAt: 0 }));
     return queue;
   }
 
@@ -179,7 +180,7 @@ export class WebhookDeliveries {
     while (this.inFlight < this.settings.maxConcurrent) {
       const queue = this.nextQueue();
       if (!queue) break;
-      const delivery: Delivery = queue.runnable.values().next().value!;
+      const delivery = queue.runnable.first()!;
       queue.runnable.delete(delivery);
       queue.servedAt = ++this.starts;
       const running = this.attempt(delivery, queue).finally(() => this.running.delete(running));
@@ -292,6 +293,9 @@ export class WebhookDeliveries {
     }
     delivery.readyAt = Date.now() + this.backoff(delivery.attempts);
     this.retries.push(delivery);
+    // Entries of deliveries dropped while they waited stay until their time comes; shed them in bulk
+    // before they outnumber the queue (amortized O(1) per retry).
+    if (this.retries.size > 2 * this.settings.maxQueued) this.retries.retain((d) => !d.gone);
     this.report(delivery, 'webhook.failed', detail);
     this.log['webhook.retrying']?.({ ...this.fields(delivery), code: detail.code, httpStatus: failure?.status });
   }
