@@ -1,5 +1,7 @@
 // GET /health is liveness (touches nothing); GET /health/ready is readiness (touches the store):
-// 204 while the store answers, 503 `store.unavailable` + Retry-After while it does not.
+// 204 while the store answers, 503 `store.unavailable` + Retry-After while it does not. Probes
+// share one store round trip and reuse its answer for a second of the authorizer's clock, which
+// these tests move forward to see a change of the store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
@@ -21,6 +23,11 @@ afterEach(async () => {
 
 const probe = (path: '/health' | '/health/ready') => fetch(`${env!.base}${path}`);
 
+/** The real time plus what a test adds: past READINESS_CACHE_MS, the next probe asks the store again. */
+let skew = 0;
+const clock = { now: () => Date.now() + skew };
+const pastTheCache = () => void (skew += 1_001);
+
 async function expectUnready(): Promise<void> {
   const res = await probe('/health/ready');
   expect(res.status).toBe(503);
@@ -32,6 +39,7 @@ async function expectUnready(): Promise<void> {
 async function readyAgain(): Promise<number> {
   let status = 0;
   for (let attempt = 0; attempt < 100 && status !== 204; attempt++) {
+    pastTheCache();
     status = (await probe('/health/ready')).status;
     if (status !== 204) await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -42,10 +50,11 @@ describe.skipIf(url === undefined)('readiness on Redis behind a TCP proxy that i
   it('is 204, then 503 store.unavailable while the connection is cut (liveness stays 204), then 204 again', async () => {
     proxy = await startTcpProxy(Number(new URL(url!).port));
     store = redisStore({ url: `redis://127.0.0.1:${proxy.port}` });
-    env = await startAuthorizer({ store });
+    env = await startAuthorizer({ store, clock });
     expect((await probe('/health/ready')).status).toBe(204);
 
     await proxy.down();
+    pastTheCache();
     await expectUnready();
     expect((await probe('/health')).status).toBe(204);
 
@@ -79,11 +88,52 @@ describe('readiness with stores that are not Redis', () => {
       peek: (key) => inner.peek(key),
       consume: (key) => inner.consume(key),
     };
-    env = await startAuthorizer({ store: custom });
+    env = await startAuthorizer({ store: custom, clock });
     expect((await probe('/health/ready')).status).toBe(204);
     expect(reads).toHaveLength(1);
     reachable = false;
+    pastTheCache();
     await expectUnready();
+  });
+
+  it('concurrent probes share one store round trip; the answer, ready or not, is reused for a second of the clock', async () => {
+    const inner = memoryStore({ sweepIntervalMs: 0 });
+    let pings = 0;
+    let reachable = true;
+    let answer: (() => void) | undefined;
+    const counted: AuthorizationStore & CodeStore = {
+      ...inner,
+      ping: () => {
+        pings++;
+        if (!reachable) return Promise.reject(new Error('ECONNREFUSED'));
+        // Held until the test lets it answer, so that every probe below arrives while it is in flight.
+        return new Promise<void>((resolve) => (answer = resolve));
+      },
+    };
+    env = await startAuthorizer({ store: counted, clock });
+    const probes = Array.from({ length: 200 }, () => probe('/health/ready'));
+    await expect.poll(() => pings).toBe(1);
+    answer!();
+    expect((await Promise.all(probes)).map((r) => r.status)).toEqual(Array(200).fill(204));
+    expect(pings).toBe(1);
+    // Within the window: answered without the store.
+    expect((await probe('/health/ready')).status).toBe(204);
+    expect(pings).toBe(1);
+
+    // After it: the store is asked again, and its failure is reused the same way.
+    reachable = false;
+    pastTheCache();
+    await expectUnready();
+    await expectUnready();
+    expect(pings).toBe(2);
+
+    // Once the store is back, the next probe after the window is ready again.
+    reachable = true;
+    pastTheCache();
+    const recovered = probe('/health/ready');
+    await expect.poll(() => pings).toBe(3);
+    answer!();
+    expect((await recovered).status).toBe(204);
   });
 
   it('a store that never answers makes readiness 503 within its bound instead of hanging the probe', async () => {

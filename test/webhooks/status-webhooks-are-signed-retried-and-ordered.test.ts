@@ -1,6 +1,7 @@
 // Status webhooks against a real receiver on 127.0.0.1: signed (checked with an independent HMAC
 // implementation), retried with the same id after a failure, delivered in order, per-request
-// URLs, refused destinations, a hanging receiver, the queue bound and close().
+// URLs, refused destinations, a hanging receiver, the queue bound and its fairness between
+// instances, and close().
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -234,6 +235,34 @@ describe('status webhooks', () => {
       ['webhook.dropped', third],
     ]);
     expect(hooks.received).toHaveLength(1);
+  });
+
+  it("a relying party's per-request webhookUrl tarpit and flood neither drop nor hold up another instance's webhook", async () => {
+    const tarpit = await receiver(() => 'hang');
+    const victimHooks = await receiver();
+    const { signing } = await generateDevSigningKey();
+    const events: AuthorizerEvent[] = [];
+    const instance = (id: string, key: string, url?: string): InstanceOptions => ({ id, apiKeys: [key], signing, validator: passThroughValidator(), verifier: passThroughVerifier(), webhooks: { ...(url ? { url } : {}), secret: SECRET } });
+    authorizer = createAuthorizer({
+      publicBaseUrl: 'https://verifier.example/authz',
+      sweepIntervalMs: 0,
+      onEvent: (event) => void events.push(event),
+      webhookDelivery: { maxQueued: 8, maxConcurrent: 2, maxAttempts: 1, timeoutMs: 1_000, outbound: trusted },
+      instances: [instance('hostile', 'hostile-api-key-01'), instance('victim', 'victim-api-key-01', victimHooks.url())],
+    });
+    const a = authorizer;
+    const create = (instanceId: string, extra: Record<string, unknown> = {}) => a.createAuthorization(instanceId, { responseMode: 'direct_post', query: { type: 'DCQL', dcql: contractDcql }, ...extra });
+    for (let i = 0; i < 4; i++) await create('hostile', { webhookUrl: tarpit.url(`/slow/${i}`) });
+    await tarpit.waitFor(2);
+    const victim = (await create('victim')) as { authorizationId: string };
+    for (let i = 4; i < 20; i++) await create('hostile', { webhookUrl: tarpit.url(`/slow/${i}`) });
+
+    await expect.poll(() => webhookEvents(events).filter((e) => e.instanceId === 'victim').map((e) => [e.type, e.authorizationId, e.attempt]), { timeout: 5_000 }).toEqual([['webhook.delivered', victim.authorizationId, 1]]);
+    const deliveredAt = events.findIndex((e) => e.type === 'webhook.delivered');
+    // It went out once a tarpit attempt in flight timed out, not after the hostile backlog.
+    expect(events.slice(0, deliveredAt).filter((e) => e.type === 'webhook.gave_up').length).toBeLessThanOrEqual(2);
+    expect(webhookEvents(events).filter((e) => e.type === 'webhook.dropped').every((e) => e.instanceId === 'hostile')).toBe(true);
+    expect(victimHooks.received).toHaveLength(1);
   });
 
   it('close() clears the retry timer of a delivery waiting for its backoff', async () => {

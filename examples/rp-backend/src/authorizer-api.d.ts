@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness check
-         * @description Touches the store (its `ping()`, or a read) and answers 204 when it answered within 2 s. Unlike `GET /health` (liveness), this fails while the store is unreachable: route traffic away, do not restart.
+         * @description Touches the store (its `ping()`, or a read) and answers 204 when it answered within 2 s. Probes arriving together share one store round trip, and its answer is reused for 1 s, so probes cannot multiply the load on the store. Unlike `GET /health` (liveness), this fails while the store is unreachable: route traffic away, do not restart.
          */
         get: operations["getReadiness"];
         put?: never;

@@ -29,6 +29,7 @@ import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-
 import { memoryStore } from './store/memory-store.js';
 import { instrumentedStore } from './runtime/instrumented-store.js';
 import { StatusWatchers } from './runtime/status-watchers.js';
+import { StoreReadiness } from './runtime/store-readiness.js';
 import { outboundFetchPolicy } from './outbound/outbound-fetch-policy.js';
 import { WebhookDeliveries } from './webhooks/webhook-deliveries.js';
 import { checkWebhookUrls } from './webhooks/check-webhook-urls.js';
@@ -85,7 +86,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
   const log = createEventLog(guardLogger(parsed.logger ?? silentLogger));
   const onEvent = parsed.onEvent;
-  const statusWatchers = new StatusWatchers(parsed.eventStreams);
+  const { maxStreams, maxStreamsPerInstance } = parsed.eventStreams;
+  const statusWatchers = new StatusWatchers({
+    ...parsed.eventStreams,
+    maxStreamsPerInstance: maxStreamsPerInstance ?? (parsed.instances.length > 1 ? Math.ceil(maxStreams / 2) : maxStreams),
+  });
   const webhookSettings = { ...parsed.webhookDelivery, outbound: parsed.webhookDelivery.outbound ?? outboundFetchPolicy() };
   checkWebhookUrls(parsed.instances, webhookSettings.outbound);
 
@@ -117,9 +122,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const instrumentation = parsed.instrumentation;
   const store = parsed.store ?? ownStore!;
 
+  const ctxStore = instrumentation ? instrumentedStore(store, instrumentation) : store;
   const ctx: AuthorizerContext = {
     publicBaseUrl: parsed.publicBaseUrl,
-    store: instrumentation ? instrumentedStore(store, instrumentation) : store,
+    store: ctxStore,
+    readiness: new StoreReadiness(ctxStore, parsed.clock),
     ...(instrumentation ? { instrumentation } : {}),
     clock: parsed.clock,
     log,

@@ -1,17 +1,17 @@
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreResponse } from '@vp-authorizer/core/http';
-import { API_KEY, createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
+import { API_KEY, DCQL_SD_JWT, OTHER_KEY, createDcqlAuthorization, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 // The stream in process, through authorizer.handle(): the adapters' tests cover it over HTTP.
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());
 
-const eventsRequest = (id: string, method = 'GET') => ({
+const eventsRequest = (id: string, method = 'GET', key = API_KEY) => ({
   method,
   path: `/openid4/vp/v1_0/authorizations/${id}/events`,
   query: new URLSearchParams(),
-  headers: new Headers({ authorization: `Bearer ${API_KEY}` }),
+  headers: new Headers({ authorization: `Bearer ${key}` }),
 });
 
 /** Every status event of a stream until it ends (heartbeats skipped). */
@@ -57,6 +57,33 @@ describe('authorization event stream', () => {
     const again = await env.authorizer.handle(eventsRequest(json.authorizationId!));
     expect(again.status).toBe(200);
     again.stream!.cancel();
+  });
+
+  it('keeps slots for other instances: one instance gets half the process cap by default, or maxStreamsPerInstance', async () => {
+    const open = async (key: string) => {
+      const res = await env!.api('/openid4/vp/v1_0/authorizations', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } }) });
+      expect(res.status).toBe(201);
+      const { authorizationId } = (await res.json()) as { authorizationId: string };
+      return env!.authorizer.handle(eventsRequest(authorizationId, 'GET', key));
+    };
+    env = await startAuthorizer({ eventStreams: { maxStreams: 4 } });
+    const held = [await open(API_KEY), await open(API_KEY)];
+    expect(held.map((r) => r.status)).toEqual([200, 200]);
+    const refused = await open(API_KEY);
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body!)).toMatchObject({ type: 'events.too_many_streams' });
+    // The other instance still gets its share although the first keeps asking.
+    const others = [await open(OTHER_KEY), await open(OTHER_KEY)];
+    expect(others.map((r) => r.status)).toEqual([200, 200]);
+    for (const r of [...held, ...others]) r.stream!.cancel();
+    expect(env.authorizer.eventStreamStats().streams).toBe(0);
+    await env.close();
+
+    env = await startAuthorizer({ eventStreams: { maxStreams: 4, maxStreamsPerInstance: 3 } });
+    const three = [await open(API_KEY), await open(API_KEY), await open(API_KEY)];
+    expect(three.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await open(API_KEY)).status).toBe(503);
+    for (const r of three) r.stream!.cancel();
   });
 
   it('holds nothing for an unknown authorization (404) or a HEAD request', async () => {

@@ -79,4 +79,20 @@ describe('openTelemetryInstrumentation', () => {
     // The code is a span attribute only: wallet error codes are open-ended, metric attributes must not be.
     expect(decisions.every((p) => !('vp.policy.code' in p.attributes))).toBe(true);
   });
+
+  it('records known methods as they are and any other as _OTHER, with the original on the span only', async () => {
+    const invented = ['FOO', 'BREW', 'get', 'X'.repeat(40)];
+    for (const method of ['GET', 'DELETE', ...invented]) await instrumentation.request({ method, header: () => null }, async () => undefined);
+    const finished = spans.getFinishedSpans();
+    expect(finished.map((s) => [s.name, s.attributes['http.request.method'], s.attributes['http.request.method_original']])).toEqual([
+      ['GET', 'GET', undefined],
+      ['DELETE', 'DELETE', undefined],
+      ...invented.map((method) => ['HTTP', '_OTHER', method]),
+    ]);
+    const methods = new Set((await points(METRICS.requestDuration.name)).map((p) => p.attributes['http.request.method']));
+    expect([...methods].sort()).toEqual(['DELETE', 'GET', 'POST', '_OTHER']);
+    const other = (await points(METRICS.requestDuration.name)).find((p) => p.attributes['http.request.method'] === '_OTHER' && p.attributes['vp.operation'] === 'unmatched');
+    expect((other?.value as Histogram).count).toBe(invented.length);
+    expect((await points(METRICS.requestDuration.name)).every((p) => !('http.request.method_original' in p.attributes))).toBe(true);
+  });
 });

@@ -41,7 +41,10 @@ export function openTelemetryInstrumentation(options: OpenTelemetryOptions = {})
       const active = context.active();
       // Under an HTTP server instrumentation the request already has a span: nest under it.
       const parent = trace.getSpan(active) ? active : propagation.extract(active, request, headerGetter);
-      const span = tracer.startSpan(request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
+      const method = KNOWN_METHODS.has(request.method) ? request.method : OTHER_METHOD;
+      const methodAttributes: Attributes = method === request.method ? { 'http.request.method': method } : { 'http.request.method': method, 'http.request.method_original': request.method };
+      // Semantic conventions: a span of an unknown method is named `HTTP`.
+      const span = tracer.startSpan(method === OTHER_METHOD ? 'HTTP' : method, { kind: SpanKind.SERVER, attributes: methodAttributes }, parent);
       const started = performance.now();
       let operation = 'unmatched';
       let status = 0;
@@ -68,7 +71,7 @@ export function openTelemetryInstrumentation(options: OpenTelemetryOptions = {})
           throw error;
         } finally {
           span.end();
-          requestDuration.record(seconds(started), { 'vp.operation': operation, 'http.request.method': request.method, 'http.response.status_code': status });
+          requestDuration.record(seconds(started), { 'vp.operation': operation, 'http.request.method': method, 'http.response.status_code': status });
         }
       });
     },
@@ -115,6 +118,14 @@ export function openTelemetryInstrumentation(options: OpenTelemetryOptions = {})
     },
   };
 }
+
+/**
+ * The methods of the HTTP semantic conventions recorded as they are; any other (made up by a
+ * client, or not in upper case) is `_OTHER`, with the original on the span only, so that a client
+ * cannot create metric series at will.
+ */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT']);
+const OTHER_METHOD = '_OTHER';
 
 const seconds = (started: number) => (performance.now() - started) / 1000;
 

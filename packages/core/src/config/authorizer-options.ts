@@ -20,6 +20,8 @@ export interface Clock {
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 const withMethods = <T>(methods: string[], what: string) =>
   v.custom<T>((x) => isObject(x) && methods.every((m) => typeof x[m] === 'function'), `${what} must have ${methods.map((m) => `${m}()`).join(', ')}`);
+/** Upper bound of the delays and intervals: a timer of 2^31 ms or more would fire after 1 ms. */
+const DAY_MS = 86_400_000;
 const fn = <T extends (...args: never[]) => unknown>(what: string) => v.custom<T>((x) => typeof x === 'function', `${what} must be a function`);
 
 export const instanceOptionsSchema = v.object({
@@ -111,32 +113,41 @@ export const authorizerOptionsSchema = v.object({
     v.object({
       /** Open streams per process (default 1000); one more answers 503 + Retry-After. 0 turns the endpoint off. */
       maxStreams: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 1000),
+      /**
+       * Open streams of one instance at most; one more answers the same 503. Default: `maxStreams`
+       * with one instance configured, half of it (rounded up) with several, so that one relying
+       * party cannot take every slot.
+       */
+      maxStreamsPerInstance: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
       /** Heartbeat comment interval in ms (default 15 000). */
-      heartbeatMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100)), 15_000),
+      heartbeatMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(DAY_MS)), 15_000),
       /**
        * Each open stream re-reads its record this often, in ms (default 1000): a change written by
        * another process sharing the store reaches the stream within this delay. One store read per
        * stream per interval.
        */
-      pollMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(50)), 1000),
+      pollMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(50), v.maxValue(DAY_MS)), 1000),
     }),
     {},
   ),
   /** How webhooks are delivered (all instances share one bounded queue per process). */
   webhookDelivery: v.optional(
     v.object({
-      /** Deliveries held at most (waiting, retrying or in flight); one more drops the oldest not in flight (default 1000). */
-      maxQueued: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 1000),
-      /** Requests in flight at most (default 4). */
+      /**
+       * Deliveries held at most, all instances together (waiting, retrying or in flight; default 1000, at most
+       * 100 000). One more drops the oldest not in flight of the instance holding the most.
+       */
+      maxQueued: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 1000),
+      /** Requests in flight at most (default 4); while others wait, one instance gets at most half of them, rounded up. */
       maxConcurrent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(256)), 4),
       /** Attempts per event, the first included, before it is given up (default 8). */
       maxAttempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 8),
       /** Deadline of one attempt in ms: resolution, connection, upload and response (default 10 000). */
       timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(120_000)), 10_000),
-      /** Delay before the first retry in ms; doubled per retry, with jitter (default 1000). */
-      initialBackoffMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1000),
-      /** Longest delay between two attempts in ms (default 60 000). */
-      maxBackoffMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 60_000),
+      /** Delay before the first retry in ms; doubled per retry, with jitter (default 1000, at most 24 h). */
+      initialBackoffMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(DAY_MS)), 1000),
+      /** Longest delay between two attempts in ms (default 60 000, at most 24 h). */
+      maxBackoffMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(DAY_MS)), 60_000),
       /**
        * The outbound-fetch policy deliveries go through (default `outboundFetchPolicy()`: public
        * https destinations only). Tests pass `outboundFetchPolicy({dangerouslyAllowAnyDestination: true})`
@@ -152,7 +163,7 @@ export const authorizerOptionsSchema = v.object({
     {},
   ),
   /** How often to move overdue authorizations to `expired`, in ms (default 30 000; 0 = only lazily on read). */
-  sweepIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 30_000),
+  sweepIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(DAY_MS)), 30_000),
 });
 
 /** What `createAuthorizer` accepts: the input type of its schema. */

@@ -36,14 +36,14 @@ const bodyOfEvent = (event: StatusEvent): StatusResponse =>
  * Open the event stream of one authorization: its current status at once, then each change, and
  * the end after a terminal status. Changes made in this process arrive as they are emitted; those
  * made by another process (several processes on one store) arrive with the next re-read of the
- * record, at most `pollMs` later. Bounded: a per-process cap on open streams, one store read per
+ * record, at most `pollMs` later. Bounded: a per-process and a per-instance cap on open streams, one store read per
  * stream per `pollMs`, a lifetime ending shortly after the last moment the record can change, and
  * every timer and listener released when the client goes away.
  */
 export async function openStatusStream(ctx: AuthorizerContext, instanceId: string, id: string): Promise<CoreResponse> {
   const watchers = ctx.statusWatchers;
   const session = new StatusStream(ctx, instanceId, id);
-  const release = watchers.reserve(session);
+  const release = watchers.reserve(session, instanceId);
   if (!release) throw new TooManyStreamsError();
   session.onClose(release);
   // Listen before the first read, so that a change landing during the read is not missed.

@@ -1,4 +1,3 @@
-import { checkStoreReadiness } from '../runtime/store-readiness.js';
 import { emptyResponse } from '../wire/responses.js';
 import { defineEndpoint } from './endpoint.js';
 
@@ -10,13 +9,14 @@ export const healthReadyEndpoint = defineEndpoint({
   audience: 'public',
   summary: 'Readiness check',
   description:
-    'Touches the store (its `ping()`, or a read) and answers 204 when it answered within 2 s. Unlike `GET /health` (liveness), ' +
+    'Touches the store (its `ping()`, or a read) and answers 204 when it answered within 2 s. Probes arriving together share one ' +
+    'store round trip, and its answer is reused for 1 s, so probes cannot multiply the load on the store. Unlike `GET /health` (liveness), ' +
     'this fails while the store is unreachable: route traffic away, do not restart.',
   responses: { 204: { description: 'The authorizer can serve requests: the store answered.' } },
   errors: [503],
   errorDescriptions: { 503: 'The store is unreachable (`store.unavailable`); `Retry-After` says when to ask again.' },
   run: async ({ ctx }) => {
-    await checkStoreReadiness(ctx.store);
+    await ctx.readiness.check();
     return emptyResponse(204);
   },
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboundFetchPolicy, outboundGet, type OutboundGetRequest } from './outbound-fetch-policy.js';
+import { outboundFetchPolicy, outboundGet, outboundPost, type OutboundGetRequest } from './outbound-fetch-policy.js';
 
 // A raw TCP server on 127.0.0.1 so responses can misbehave byte by byte (loopback needs the test
 // escape hatch; the bounds under test apply with or without it).
@@ -70,6 +70,23 @@ describe('outbound fetch policy: response bounds', () => {
     const started = Date.now();
     await expect(get('/endless')).rejects.toMatchObject({ reason: 'too_large' });
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("keeps the first maxBytes of a 2xx POST answer with oversizedBody 'truncate' (pinned or custom fetch), and fails without it", async () => {
+    const post = (path: string, oversizedBody?: 'fail' | 'truncate', through = policy) =>
+      outboundPost(`${base}${path}`, { contentType: 'application/json', headers: {}, body: new TextEncoder().encode('{}'), timeoutMs: 2_000, maxBytes: 1_000, signal: new AbortController().signal, ...(oversizedBody ? { oversizedBody } : {}) }, through);
+    const withFetch = outboundFetchPolicy({ dangerouslyAllowAnyDestination: true, fetch: globalThis.fetch });
+    for (const through of [policy, withFetch]) {
+      for (const path of ['/declared-large', '/endless']) {
+        const response = await post(path, 'truncate', through);
+        expect(response.status).toBe(200);
+        expect(response.body.byteLength).toBe(1_000);
+        await expect(post(path, undefined, through)).rejects.toMatchObject({ reason: 'too_large' });
+      }
+      await expect(post('/redirect', 'truncate', through)).rejects.toMatchObject({ reason: 'redirect' });
+    }
+    // A GET (DID documents, status lists) still refuses an oversized body.
+    await expect(get('/declared-large')).rejects.toMatchObject({ reason: 'too_large' });
   });
 
   it('gives up after the deadline on a server that trickles (body or headers), with one deadline for everything', async () => {

@@ -9,7 +9,7 @@ import type { OutboundResponse } from './outbound-response.js';
 export async function requestWithCustomFetch(
   fetchFn: typeof fetch,
   url: URL,
-  options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Uint8Array; maxBytes: number; signal: AbortSignal },
+  options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Uint8Array; maxBytes: number; oversizedBody?: 'fail' | 'truncate'; signal: AbortSignal },
 ): Promise<OutboundResponse> {
   const response = await fetchFn(url.href, { method: options.method, headers: options.headers, ...(options.body ? { body: Buffer.from(options.body) } : {}), signal: options.signal, redirect: 'manual' });
   const fail = async (reason: OutboundFetchError['reason']): Promise<never> => {
@@ -19,7 +19,8 @@ export async function requestWithCustomFetch(
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) return fail('redirect');
   if (response.status < 200 || response.status >= 300) return fail('http_status');
   const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > options.maxBytes) return fail('too_large');
+  const truncate = options.oversizedBody === 'truncate';
+  if (!truncate && Number.isFinite(declared) && declared > options.maxBytes) return fail('too_large');
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (response.body) {
@@ -30,7 +31,9 @@ export async function requestWithCustomFetch(
       size += value.byteLength;
       if (size > options.maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new OutboundFetchError('too_large');
+        if (!truncate) throw new OutboundFetchError('too_large');
+        chunks.push(value.subarray(0, value.byteLength - (size - options.maxBytes)));
+        break;
       }
       chunks.push(value);
     }

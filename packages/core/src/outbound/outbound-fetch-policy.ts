@@ -42,6 +42,12 @@ export interface OutboundPostRequest {
   timeoutMs: number;
   /** Cap on the response body (read and discarded by most callers). */
   maxBytes: number;
+  /**
+   * What a 2xx body past `maxBytes` does: 'fail' (default) throws `too_large`; 'truncate' keeps the
+   * first `maxBytes`, stops reading and closes the connection, and the 2xx stands (a webhook
+   * receiver acknowledged the delivery, whatever it wrote after).
+   */
+  oversizedBody?: 'fail' | 'truncate';
   signal: AbortSignal;
 }
 
@@ -113,7 +119,8 @@ export function outboundGet(raw: string, request: OutboundGetRequest, policy: Ou
  */
 export function outboundPost(raw: string, request: OutboundPostRequest, policy: OutboundFetchPolicy): Promise<OutboundResponse> {
   const headers = { ...request.headers, 'content-type': request.contentType };
-  return outboundRequest(raw, { method: 'POST', headers, body: request.body, timeoutMs: request.timeoutMs, maxBytes: request.maxBytes, signal: request.signal }, policy);
+  const oversizedBody = request.oversizedBody ?? 'fail';
+  return outboundRequest(raw, { method: 'POST', headers, body: request.body, timeoutMs: request.timeoutMs, maxBytes: request.maxBytes, oversizedBody, signal: request.signal }, policy);
 }
 
 interface OutboundRequest {
@@ -122,6 +129,7 @@ interface OutboundRequest {
   body?: Uint8Array;
   timeoutMs: number;
   maxBytes: number;
+  oversizedBody?: 'fail' | 'truncate';
   signal: AbortSignal;
 }
 
@@ -131,7 +139,7 @@ async function outboundRequest(raw: string, request: OutboundRequest, policy: Ou
   const deadline = AbortSignal.timeout(request.timeoutMs);
   const signal = AbortSignal.any([request.signal, deadline]);
   const { method, headers, maxBytes } = request;
-  const body = request.body ? { body: request.body } : {};
+  const body = { ...(request.body ? { body: request.body } : {}), oversizedBody: request.oversizedBody ?? 'fail' };
   try {
     if (policy.fetch) return await requestWithCustomFetch(policy.fetch, url, { method, headers, ...body, maxBytes, signal });
     const pinned = await resolveChecked(url, policy, signal);

@@ -12,6 +12,8 @@ export interface PinnedRequestOptions {
   /** Sent with a Content-Length (POST). */
   body?: Uint8Array;
   maxBytes: number;
+  /** A 2xx body past maxBytes: 'fail' (too_large) or 'truncate' (keep maxBytes, close the connection, answer the 2xx). */
+  oversizedBody?: 'fail' | 'truncate';
   maxHeaderBytes: number;
   signal: AbortSignal;
   ca?: readonly string[];
@@ -21,7 +23,8 @@ export interface PinnedRequestOptions {
  * Send one request to `url` over a connection to `address`, the address that was checked: the
  * socket's lookup answers with it instead of resolving again (a rebinding DNS server gets no
  * second question). TLS still uses the URL's host name for SNI and certificate verification.
- * Anything but a 2xx fails (3xx as `redirect`, never followed); the response body is bounded.
+ * Anything but a 2xx fails (3xx as `redirect`, never followed); the response body is bounded
+ * (past the cap: `too_large`, or with `oversizedBody: 'truncate'` the 2xx with the first bytes).
  */
 export function pinnedRequest(url: URL, address: ResolvedAddress, options: PinnedRequestOptions): Promise<OutboundResponse> {
   const secure = url.protocol === 'https:';
@@ -60,14 +63,22 @@ export function pinnedRequest(url: URL, address: ResolvedAddress, options: Pinne
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400) return fail(new OutboundFetchError('redirect'));
       if (status < 200 || status >= 300) return fail(new OutboundFetchError('http_status', status));
+      const truncate = options.oversizedBody === 'truncate';
       const declared = Number(res.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > options.maxBytes) return fail(new OutboundFetchError('too_large'));
+      if (!truncate && Number.isFinite(declared) && declared > options.maxBytes) return fail(new OutboundFetchError('too_large'));
       const chunks: Buffer[] = [];
       let size = 0;
+      let truncated = false;
       res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
         size += chunk.length;
-        if (size > options.maxBytes) return fail(new OutboundFetchError('too_large'));
-        chunks.push(chunk);
+        if (size <= options.maxBytes) return void chunks.push(chunk);
+        if (!truncate) return fail(new OutboundFetchError('too_large'));
+        // Enough read: answer with what fits, then tear the connection down (fail() after a resolve is a no-op but the cleanup).
+        truncated = true;
+        chunks.push(chunk.subarray(0, chunk.length - (size - options.maxBytes)));
+        resolve({ status, body: new Uint8Array(Buffer.concat(chunks)), contentType: res.headers['content-type'] ?? null });
+        fail(new OutboundFetchError('network'));
       });
       res.on('close', () => {
         options.signal.removeEventListener('abort', onAbort);

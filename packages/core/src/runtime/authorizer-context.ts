@@ -6,6 +6,7 @@ import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { InstanceRuntime } from './instance-runtime.js';
 import type { StatusWatchers } from './status-watchers.js';
+import type { StoreReadiness } from './store-readiness.js';
 import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 
 /** Everything an operation needs; built once by createAuthorizer. */
@@ -27,6 +28,8 @@ export interface AuthorizerContext {
   webhooks: WebhookDeliveries;
   /** Listeners of the event streams (GET …/events) and their cap; `emit` notifies them. */
   statusWatchers: StatusWatchers;
+  /** The store probe of GET /health/ready (shared and cached for a second). */
+  readiness: StoreReadiness;
   /** Claims this process could not give back while the store was down (set by createAuthorizer). */
   claimReleases?: OwedClaims;
 }

@@ -8,6 +8,8 @@ export type StatusListener = (event: StatusEvent) => void;
 export interface EventStreamSettings {
   /** Open streams this process serves at most; one more answers 503 + Retry-After. */
   maxStreams: number;
+  /** Open streams of one instance at most, so that one API key cannot take every slot of the process. */
+  maxStreamsPerInstance: number;
   /** A comment line this often keeps proxies from closing an idle stream. */
   heartbeatMs: number;
   /** Each stream re-reads its record this often: how a change made by another process arrives. */
@@ -30,14 +32,23 @@ export interface WatchedStream {
 export class StatusWatchers {
   private readonly listeners = new Map<string, Set<StatusListener>>();
   private readonly open = new Set<WatchedStream>();
+  /** Open streams per instance (instance ids come from the configuration: bounded). */
+  private readonly perInstance = new Map<string, number>();
 
   constructor(readonly settings: EventStreamSettings) {}
 
-  /** Take a stream slot; null when the cap is reached. The returned release is idempotent. */
-  reserve(stream: WatchedStream): (() => void) | null {
-    if (this.open.size >= this.settings.maxStreams) return null;
+  /** Take a stream slot of `instanceId`; null when its cap or the process's is reached. The returned release is idempotent. */
+  reserve(stream: WatchedStream, instanceId: string): (() => void) | null {
+    const held = this.perInstance.get(instanceId) ?? 0;
+    if (this.open.size >= this.settings.maxStreams || held >= this.settings.maxStreamsPerInstance) return null;
     this.open.add(stream);
-    return () => void this.open.delete(stream);
+    this.perInstance.set(instanceId, held + 1);
+    return () => {
+      if (!this.open.delete(stream)) return;
+      const left = (this.perInstance.get(instanceId) ?? 1) - 1;
+      if (left === 0) this.perInstance.delete(instanceId);
+      else this.perInstance.set(instanceId, left);
+    };
   }
 
   /** Listen to one authorization's changes; returns the (idempotent) unsubscribe. */

@@ -29,3 +29,42 @@ export async function checkStoreReadiness(store: AuthorizationStore, timeoutMs =
     clearTimeout(timer);
   }
 }
+
+/** How long one readiness answer (ready or not) is reused, in ms of the authorizer's clock. */
+export const READINESS_CACHE_MS = 1_000;
+
+/**
+ * Readiness as the anonymous GET /health/ready sees it: probes arriving together share one store
+ * round trip, and its outcome, success or failure, answers every probe of the next
+ * READINESS_CACHE_MS. However many probes arrive, the store sees at most one round trip at a time
+ * and about one per second.
+ */
+export class StoreReadiness {
+  private inFlight: Promise<void> | undefined;
+  private last: { at: number; error?: unknown } | undefined;
+
+  constructor(
+    private readonly store: AuthorizationStore,
+    private readonly clock: { now(): number },
+    private readonly cacheMs = READINESS_CACHE_MS,
+    private readonly timeoutMs = READINESS_TIMEOUT_MS,
+  ) {}
+
+  /** Resolves when the store is ready; throws StoreUnavailableError otherwise (see checkStoreReadiness). */
+  check(): Promise<void> {
+    const last = this.last;
+    const now = this.clock.now();
+    // A clock that went back does not extend an old answer.
+    if (last && now >= last.at && now - last.at < this.cacheMs) return last.error === undefined ? Promise.resolve() : Promise.reject(last.error);
+    this.inFlight ??= checkStoreReadiness(this.store, this.timeoutMs)
+      .then(
+        () => void (this.last = { at: this.clock.now() }),
+        (error: unknown) => {
+          this.last = { at: this.clock.now(), error };
+          throw error;
+        },
+      )
+      .finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+}

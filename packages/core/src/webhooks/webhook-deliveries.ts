@@ -6,6 +6,8 @@ import { describeError } from '../events/logger.js';
 import type { EventLog } from '../events/log-events.js';
 import { OutboundFetchError } from '../outbound/outbound-fetch-error.js';
 import { checkOutboundUrl, outboundPost, type OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
+import { LinkedSet } from './linked-set.js';
+import { ReadyAtHeap } from './ready-at-heap.js';
 import type { WebhookMessage } from './webhook-message.js';
 
 /** Limits and timings of webhook delivery (validated with the options; times in ms). */
@@ -28,25 +30,56 @@ interface Delivery {
   authorizationId: string;
   url: string;
   key: Uint8Array;
+  /** instanceId + authorizationId: the deliveries of one authorization go out in order. */
+  chain: string;
   /** Attempts started so far. */
   attempts: number;
   /** Epoch ms (the real clock) before which the next attempt must not start. */
   readyAt: number;
   /** Set while an attempt is in flight. */
   inFlight?: AbortController;
+  /** Set once it left the queue (delivered, given up, dropped): a stale entry of the retry heap skips it. */
+  gone?: boolean;
 }
+
+/** What one instance holds in the queue. */
+interface InstanceQueue {
+  /** Every delivery held for this instance (waiting, retrying or in flight), oldest first. */
+  held: LinkedSet<Delivery>;
+  /** The first undelivered change of each of its authorizations, when it may start now; oldest first. */
+  runnable: LinkedSet<Delivery>;
+  inFlight: number;
+  /** When it last started an attempt (a sequence number): ties go to the one served longest ago. */
+  servedAt: number;
+}
+
+/** The longest delay setTimeout takes as given; a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The per-process webhook queue. `enqueue` never waits and never throws: the decision that caused
  * the status change has already been stored and answered. Bounded in total: at most `maxQueued`
- * deliveries held (the oldest one not in flight is dropped for a new one), `maxConcurrent`
- * requests in flight, `maxAttempts` attempts of `timeoutMs` each, one timer. Deliveries of one
- * authorization go out one at a time in the order of its status changes: a later change waits
- * until the earlier one was delivered or given up.
+ * deliveries held, `maxConcurrent` requests in flight, `maxAttempts` attempts of `timeoutMs` each,
+ * one timer. Deliveries of one authorization go out one at a time in the order of its status
+ * changes: a later change waits until the earlier one was delivered or given up.
+ *
+ * Fair across instances, so that one relying party (a receiver that never answers, a flood of
+ * creates) cannot hold up or push out another's webhooks: when the queue is full, the delivery
+ * dropped is the oldest not in flight of the instance holding the most (never one of an instance
+ * holding less than another); while another instance has deliveries ready, an instance gets at most
+ * ceil(maxConcurrent / 2) requests in flight, and a free slot goes to the instance with the fewest.
+ * Every step costs O(instances + log queued): nothing scans the queue.
  */
 export class WebhookDeliveries {
-  private readonly queue: Delivery[] = [];
+  private readonly instances = new Map<string, InstanceQueue>();
+  /** Undelivered changes per authorization, in order: only the first may be attempted. */
+  private readonly chains = new Map<string, Delivery[]>();
+  /** Deliveries waiting for their backoff (stale entries of gone deliveries are skipped lazily). */
+  private readonly retries = new ReadyAtHeap<Delivery>();
+  private held = 0;
   private inFlight = 0;
+  /** Attempts started so far (orders InstanceQueue.servedAt). */
+  private starts = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
   private closed = false;
@@ -73,20 +106,28 @@ export class WebhookDeliveries {
   /** Queue one status change for `url`. */
   enqueue(message: WebhookMessage, target: { instanceId: string; authorizationId: string; url: string; key: Uint8Array }): void {
     if (this.closed) return;
-    const delivery: Delivery = { message, ...target, attempts: 0, readyAt: 0 };
-    if (this.queue.length >= this.settings.maxQueued) {
-      const oldest = this.queue.findIndex((d) => !d.inFlight);
-      if (oldest === -1) return this.drop(delivery, 'the webhook queue is full of deliveries in flight');
-      const [dropped] = this.queue.splice(oldest, 1);
-      this.drop(dropped!, 'the webhook queue is full; the oldest delivery was dropped');
+    const delivery: Delivery = { message, ...target, chain: `${target.instanceId}\n${target.authorizationId}`, attempts: 0, readyAt: 0 };
+    const own = this.queueOf(target.instanceId);
+    if (this.held >= this.settings.maxQueued) {
+      const evicted = this.evictionCandidate(own);
+      if (!evicted) return this.drop(delivery, 'the webhook queue is full of deliveries in flight');
+      this.remove(evicted);
+      this.drop(evicted, 'the webhook queue is full; the oldest delivery of the instance holding the most was dropped');
     }
-    this.queue.push(delivery);
+    own.held.add(delivery);
+    this.held++;
+    const chain = this.chains.get(delivery.chain);
+    if (chain) chain.push(delivery);
+    else {
+      this.chains.set(delivery.chain, [delivery]);
+      own.runnable.add(delivery);
+    }
     this.pump();
   }
 
   /** Deliveries held (in flight included), requests in flight, timers held. */
   stats(): { queued: number; inFlight: number; timers: number } {
-    return { queued: this.queue.length, inFlight: this.inFlight, timers: this.timer ? 1 : 0 };
+    return { queued: this.held, inFlight: this.inFlight, timers: this.timer ? 1 : 0 };
   }
 
   /**
@@ -97,34 +138,72 @@ export class WebhookDeliveries {
     if (!this.closed) {
       this.closed = true;
       this.clearTimer();
-      for (const delivery of this.queue.splice(0)) {
-        delivery.inFlight?.abort(new Error('the authorizer is closing'));
-        this.drop(delivery, 'the authorizer closed before the webhook was delivered');
+      for (const queue of this.instances.values()) {
+        for (const delivery of [...queue.held]) {
+          delivery.inFlight?.abort(new Error('the authorizer is closing'));
+          this.remove(delivery);
+          this.drop(delivery, 'the authorizer closed before the webhook was delivered');
+        }
       }
+      this.retries.clear();
     }
     await Promise.allSettled([...this.running]);
   }
 
-  /** Start every attempt that may start now; arm the timer for the next one that must wait. */
+  private queueOf(instanceId: string): InstanceQueue {
+    let queue = this.instances.get(instanceId);
+    // Instance ids come from the configuration: the map is bounded by it.
+    if (!queue) this.instances.set(instanceId, (queue = { held: new LinkedSet(), runnable: new LinkedSet(), inFlight: 0, servedAt: 0 }));
+    return queue;
+  }
+
+  /**
+   * The oldest delivery not in flight of the instance holding the most (the enqueuing instance on a
+   * tie, so that a flood pushes out its own first). That instance holds at least the average, so an
+   * instance under its fair share never loses one. The scan skips at most maxConcurrent entries.
+   */
+  private evictionCandidate(own: InstanceQueue): Delivery | undefined {
+    let fullest = own;
+    for (const queue of this.instances.values()) if (queue.held.size > fullest.held.size) fullest = queue;
+    for (const delivery of fullest.held) if (!delivery.inFlight) return delivery;
+    return undefined;
+  }
+
+  /** Start every attempt that may start now; arm the timer for the next retry that must wait. */
   private pump(): void {
     if (this.closed) return;
     const now = Date.now();
-    const seen = new Set<string>();
-    let nextAt = Infinity;
-    for (const delivery of this.queue) {
-      const chain = `${delivery.instanceId}\n${delivery.authorizationId}`;
-      if (seen.has(chain)) continue; // an earlier change of this authorization goes first
-      seen.add(chain);
-      if (delivery.inFlight) continue;
-      if (delivery.readyAt > now) {
-        nextAt = Math.min(nextAt, delivery.readyAt);
-        continue;
-      }
-      if (this.inFlight >= this.settings.maxConcurrent) break; // a finishing attempt pumps again
-      const running = this.attempt(delivery).finally(() => this.running.delete(running));
+    for (let next = this.retries.peek(); next && (next.gone || next.readyAt <= now); next = this.retries.peek()) {
+      this.retries.pop();
+      if (!next.gone) this.queueOf(next.instanceId).runnable.add(next);
+    }
+    while (this.inFlight < this.settings.maxConcurrent) {
+      const queue = this.nextQueue();
+      if (!queue) break;
+      const delivery = queue.runnable.first()!;
+      queue.runnable.delete(delivery);
+      queue.servedAt = ++this.starts;
+      const running = this.attempt(delivery, queue).finally(() => this.running.delete(running));
       this.running.add(running);
     }
-    this.armTimer(nextAt);
+    this.armTimer(this.retries.peek()?.readyAt ?? Infinity);
+  }
+
+  /**
+   * The instance whose next delivery takes a free slot: the one with the fewest requests in flight
+   * among those with a delivery ready (on a tie, the one served longest ago); while two or more have
+ * one ready, none goes past its share.
+   */
+  private nextQueue(): InstanceQueue | undefined {
+    const share = Math.ceil(this.settings.maxConcurrent / 2);
+    let ready = 0;
+    for (const queue of this.instances.values()) if (queue.runnable.size > 0) ready++;
+    let chosen: InstanceQueue | undefined;
+    for (const queue of this.instances.values()) {
+      if (queue.runnable.size === 0 || (ready > 1 && queue.inFlight >= share)) continue;
+      if (!chosen || queue.inFlight < chosen.inFlight || (queue.inFlight === chosen.inFlight && queue.servedAt < chosen.servedAt)) chosen = queue;
+    }
+    return chosen;
   }
 
   private armTimer(at: number): void {
@@ -132,11 +211,15 @@ export class WebhookDeliveries {
     this.clearTimer();
     if (at === Infinity) return;
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.pump();
-    }, Math.max(0, at - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        this.pump();
+      },
+      // A delay past the timer's range would fire at once: wait the longest it takes, then look again.
+      Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())),
+    );
     // Pending deliveries do not keep a process alive on their own (close() is the orderly stop).
     this.timer.unref?.();
   }
@@ -147,11 +230,12 @@ export class WebhookDeliveries {
     this.timerAt = Infinity;
   }
 
-  private async attempt(delivery: Delivery): Promise<void> {
+  private async attempt(delivery: Delivery, queue: InstanceQueue): Promise<void> {
     const controller = new AbortController();
     delivery.inFlight = controller;
     delivery.attempts++;
     this.inFlight++;
+    queue.inFlight++;
     const { message } = delivery;
     const timestamp = Math.floor(this.clock.now() / 1000);
     let outcome: { status: number } | { error: unknown };
@@ -169,6 +253,8 @@ export class WebhookDeliveries {
           body: message.body,
           timeoutMs: this.settings.timeoutMs,
           maxBytes: MAX_RESPONSE_BYTES,
+          // Any 2xx means delivered, whatever the receiver says in its body.
+          oversizedBody: 'truncate',
           signal: controller.signal,
         },
         this.settings.outbound,
@@ -178,6 +264,7 @@ export class WebhookDeliveries {
       outcome = { error };
     } finally {
       this.inFlight--;
+      queue.inFlight--;
       delivery.inFlight = undefined;
     }
     if (this.closed) return; // close() already dropped it
@@ -195,8 +282,9 @@ export class WebhookDeliveries {
     const error = outcome.error;
     const failure = error instanceof OutboundFetchError ? error : undefined;
     const detail = { code: failure?.code ?? 'outbound.network', ...(failure?.status !== undefined ? { httpStatus: failure.status } : {}) };
-    // 410 Gone: the receiver asks us to stop. A refused destination stays refused: retrying cannot help.
-    const final = failure?.status === 410 || failure?.reason === 'destination' || delivery.attempts >= this.settings.maxAttempts;
+    // 410 Gone: the receiver asks us to stop. A refused destination stays refused, and a redirect is
+    // never followed, so it would answer the same: retrying cannot help.
+    const final = failure?.status === 410 || failure?.reason === 'destination' || failure?.reason === 'redirect' || delivery.attempts >= this.settings.maxAttempts;
     if (final) {
       this.remove(delivery);
       this.report(delivery, 'webhook.gave_up', detail);
@@ -204,6 +292,10 @@ export class WebhookDeliveries {
       return;
     }
     delivery.readyAt = Date.now() + this.backoff(delivery.attempts);
+    this.retries.push(delivery);
+    // Entries of deliveries dropped while they waited stay until their time comes; shed them in bulk
+    // before they outnumber the queue (amortized O(1) per retry).
+    if (this.retries.size > 2 * this.settings.maxQueued) this.retries.retain((d) => !d.gone);
     this.report(delivery, 'webhook.failed', detail);
     this.log['webhook.retrying']?.({ ...this.fields(delivery), code: detail.code, httpStatus: failure?.status });
   }
@@ -215,9 +307,20 @@ export class WebhookDeliveries {
     return Math.ceil(ceiling / 2 + randomInt(0, Math.max(1, Math.floor(ceiling / 2))));
   }
 
+  /** Take a delivery out of the queue; the next change of its authorization becomes ready. */
   private remove(delivery: Delivery): void {
-    const index = this.queue.indexOf(delivery);
-    if (index !== -1) this.queue.splice(index, 1);
+    if (delivery.gone) return;
+    delivery.gone = true;
+    const queue = this.queueOf(delivery.instanceId);
+    queue.held.delete(delivery);
+    queue.runnable.delete(delivery);
+    this.held--;
+    const chain = this.chains.get(delivery.chain);
+    if (!chain) return;
+    const index = chain.indexOf(delivery);
+    if (index !== -1) chain.splice(index, 1);
+    if (chain.length === 0) this.chains.delete(delivery.chain);
+    else if (index === 0) queue.runnable.add(chain[0]!);
   }
 
   private drop(delivery: Delivery, reason: string): void {

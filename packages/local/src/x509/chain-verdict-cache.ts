@@ -58,10 +58,16 @@ export class ChainVerdictCache<V = unknown> {
   }
 }
 
-/** Cache key of a chain under an anchor set: SHA-256 over length-prefixed DERs, then the anchors. */
+/**
+ * Cache key of a chain under an anchor set: SHA-256 over the number of certificates, each DER with
+ * its length, then the number of anchors, each PEM with its length (u32 big-endian). Both counts
+ * come first, so no split of the same bytes into chain and anchors gives the same input.
+ */
 export function chainCacheKey(ders: readonly Uint8Array[], anchorsPem: readonly string[]): string {
   const hash = createHash('sha256');
   const length = Buffer.alloc(4);
+  length.writeUInt32BE(ders.length);
+  hash.update(length);
   for (const der of ders) {
     length.writeUInt32BE(der.length);
     hash.update(length).update(der);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestCa } from '@vp-authorizer/testing';
 import { ChainVerdictCache, chainCacheKey } from './chain-verdict-cache.js';
@@ -108,5 +109,18 @@ describe('chain verdict cache', () => {
     expect(cache.get(key(0), now.getTime())).toBeDefined();
     expect(cache.get(key(2), now.getTime())).toBeDefined();
     expect(() => new ChainVerdictCache(0)).toThrow(RangeError);
+  });
+
+  it('keys on the count of certificates and of anchors before their length-prefixed bytes', () => {
+    const u32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+    const ders = [new Uint8Array([1, 2, 3]), new Uint8Array([0, 0, 0, 2, 120, 121])];
+    const anchors = ['xy', ''];
+    // Written out here, independently of the implementation.
+    const expected = createHash('sha256')
+      .update(Buffer.concat([u32(2), u32(3), Buffer.from([1, 2, 3]), u32(6), Buffer.from([0, 0, 0, 2, 120, 121]), u32(2), u32(2), Buffer.from('xy'), u32(0)]))
+      .digest('base64url');
+    expect(chainCacheKey(ders, anchors)).toBe(expected);
+    // Moving a boundary between chain and anchors changes the key.
+    expect(chainCacheKey(ders.slice(0, 1), anchors)).not.toBe(chainCacheKey(ders, []));
   });
 });
