@@ -37,7 +37,8 @@ describe('webhook timers', () => {
       return real(fn, ms, ...rest);
     }) as typeof setTimeout);
     const events: AuthorizerEvent[] = [];
-    const huge = 4_000_000_000;
+    // The jitter keeps at least half of the backoff: every retry delay is past the timer range.
+    const huge = 8_000_000_000;
     const deliveries = new WebhookDeliveries(settings({ maxAttempts: 3, initialBackoffMs: huge, maxBackoffMs: huge }), { now: () => Date.now() }, {}, (event) => void events.push(event));
     cleanups.push(() => deliveries.close());
     deliveries.enqueue(message('msg_one'), { instanceId: 'main', authorizationId: 'one', url: hooks.url, key: KEY });
