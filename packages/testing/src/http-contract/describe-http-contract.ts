@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { flattenedVerify, importX509 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, generateDevSigningKey, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
 import { startWebhookReceiver, webhookSignatureProblem, type WebhookReceiver } from '../webhooks/index.js';
@@ -356,7 +357,7 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
   let publicBase: string;
   let hooks: WebhookReceiver | undefined;
   beforeAll(async () => {
-    const [main, other] = await Promise.all([generateDevSigningKey(), generateDevSigningKey()]);
+    const [main, other, second] = await Promise.all([generateDevSigningKey(), generateDevSigningKey(), generateDevSigningKey({ dnsName: 'second.contract.example' })]);
     publicBase = `${server.mounted().origin}${server.prefix}`;
     subject = await mode.store();
     // The first webhook fails, so the retry is exercised; the receiver is on 127.0.0.1, which the
@@ -379,7 +380,8 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
           webhooks: { secret: WEBHOOK_SECRET },
           config: { openId4vp: { dcApi: { allowedOrigins: [DC_ORIGIN] } } },
         },
-        { id: 'other', apiKeys: [KEY_OTHER], signing: other.signing, validator: passThroughValidator(), verifier: passThroughVerifier() },
+        // Two signing identities: multi-signed DC API requests carry one signature per identity.
+        { id: 'other', apiKeys: [KEY_OTHER], signing: [other.signing, { ...second.signing, clientIdPrefix: 'x509_san_dns' }], validator: passThroughValidator(), verifier: passThroughVerifier() },
       ],
     });
     await authorizer.ready();
@@ -450,6 +452,25 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     expect(request.protocol).toBe('openid4vp-v1-signed');
     const { payload } = await verifyRequestObject(request.data.request);
     expect(payload).toMatchObject({ nonce: created.nonce, expected_origins: ['https://rp.contract.example'] });
+  });
+
+  it('creates a multi-signed DC API authorization whose every signature verifies against its own x5c and names its own client_id', async () => {
+    const res = await server.call(`${V}/authorizations`, json({ responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-multisigned', expectedOrigins: ['https://rp.contract.example'], query: { type: 'DCQL', dcql: contractDcql } }, KEY_OTHER));
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { nonce: string; digitalCredentialGetRequest: { protocol: string; data: { payload: string; signatures: { protected: string; signature: string }[] } } };
+    expect(created.digitalCredentialGetRequest.protocol).toBe('openid4vp-v1-multisigned');
+    const { payload, signatures } = created.digitalCredentialGetRequest.data;
+    expect(signatures).toHaveLength(2);
+    const clientIds: unknown[] = [];
+    for (const signature of signatures) {
+      const header = JSON.parse(Buffer.from(signature.protected, 'base64url').toString()) as { x5c: string[]; client_id: string };
+      const key = await importX509(`-----BEGIN CERTIFICATE-----\n${header.x5c[0]}\n-----END CERTIFICATE-----`, 'ES256');
+      const verified = await flattenedVerify({ payload, ...signature }, key, { algorithms: ['ES256'] });
+      expect(JSON.parse(new TextDecoder().decode(verified.payload))).toMatchObject({ nonce: created.nonce, expected_origins: ['https://rp.contract.example'] });
+      clientIds.push(header.client_id);
+    }
+    expect(clientIds[0]).toMatch(/^x509_hash:/);
+    expect(clientIds[1]).toBe('x509_san_dns:second.contract.example');
   });
 
   it('answers an unsigned DC API response (POST …/dc_api with the RP key) with the terminal status', async () => {
