@@ -3,15 +3,15 @@
  * a Presentation Exchange submission that points 1000 times at a 400 KB vp_token, 1 MB of
  * 10,000-deep JSON, forms with 100,000 parameters, oversized SD-JWTs and queries. Each is sent
  * through authorizer.handle() with the real local validator/verifier and must be refused (4xx,
- * authorization still pending) or end rejected/error, never 5xx, never blocking the event loop
- * for STALL_BUDGET_MS. The CBOR bombs are also fed to the mdoc parser directly.
+ * authorization still pending) or end rejected/error, never 5xx. The CBOR bombs are also fed to
+ * the mdoc parser directly. Each case's event-loop stall is printed, not asserted: timings are
+ * measured by bench/hostile-stalls.mjs against an honest response, never in tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT_BYTES, type CoreResponse } from '@vp-authorizer/core/http';
 import { FormatFailure } from '../../packages/core/src/formats/format-error.js';
 import { parseMdoc } from '../../packages/core/src/formats/mso-mdoc/parse-mdoc.js';
 import { parseSdJwt } from '../../packages/core/src/formats/sd-jwt-vc/parse-sd-jwt.js';
-import { STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
 import {
   DCQL_MIXED,
   PE_DEFINITION,
@@ -61,7 +61,6 @@ async function send(name: string, method: string, path: string, type: string, bo
   const res = (outcome as { value: CoreResponse }).value;
   expectContract(path, method, res);
   expect(env.unexpected.slice(before).map(String)).toEqual([]);
-  expect(stallMs, `${name}: event loop blocked ${stallMs.toFixed(0)} ms`).toBeLessThan(STALL_BUDGET_MS);
   return res;
 }
 
@@ -75,13 +74,12 @@ async function expectRefusedOrRejected(id: string, res: CoreResponse): Promise<v
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-/** Parser-level check of a DeviceResponse: a FormatFailure, within the stall budget. */
+/** Parser-level check of a DeviceResponse: a FormatFailure (its stall goes to the printed tally). */
 function parseDirectly(name: string, b64: string): void {
   countCases(1);
   const { outcome, ms } = measureSync(`corpus parseMdoc: ${name}`, name, () => parseMdoc(b64, { path: ['mdl', 0], queryId: 'mdl', index: 0, format: 'mso_mdoc' }));
   stalls.push([`parseMdoc: ${name}`, ms, b64.length]);
   if (!outcome.ok) expect(outcome.error).toBeInstanceOf(FormatFailure);
-  expect(ms, `parseMdoc(${name}) blocked ${ms.toFixed(0)} ms`).toBeLessThan(STALL_BUDGET_MS);
 }
 
 describe('CBOR bombs in an mdoc vp_token', () => {
@@ -102,7 +100,7 @@ describe('CBOR bombs in an mdoc vp_token', () => {
   ];
 
   for (const [name, build] of mdocCorpus) {
-    it(`${name}: refused or rejected over direct_post, parser fails typed, no stall`, { timeout: TIMEOUT }, async () => {
+    it(`${name}: refused or rejected over direct_post, parser fails typed`, { timeout: TIMEOUT }, async () => {
       const b64 = build();
       parseDirectly(name, b64);
       const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
@@ -113,7 +111,7 @@ describe('CBOR bombs in an mdoc vp_token', () => {
 });
 
 describe('Presentation Exchange amplification', () => {
-  it('1000 descriptor_map entries all pointing at one 400 KB SD-JWT vp_token: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+  it('1000 descriptor_map entries all pointing at one 400 KB SD-JWT vp_token: refused or rejected', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } });
     const vpToken = bigSdJwt(4000, 60);
     expect(vpToken.length).toBeGreaterThan(400_000);
@@ -122,7 +120,7 @@ describe('Presentation Exchange amplification', () => {
     await expectRefusedOrRejected(auth.id, res);
   });
 
-  it('1000 descriptor_map entries, one per element of a 1000-element vp_token array: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+  it('1000 descriptor_map entries, one per element of a 1000-element vp_token array: refused or rejected', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } });
     const one = bigSdJwt(4, 60);
     const submission = { id: 's', definition_id: 'pd', descriptor_map: Array.from({ length: 1000 }, (_, i) => ({ id: 'd1', format: 'vc+sd-jwt', path: `$[${i}]` })) };
@@ -134,7 +132,7 @@ describe('Presentation Exchange amplification', () => {
 describe('deep and wide JSON', () => {
   const deep = deepJson(10_000, 1_000_000);
 
-  it('1 MB JSON nested 10,000 deep to create, resolve and the DC API: 400, no stall', { timeout: TIMEOUT }, async () => {
+  it('1 MB JSON nested 10,000 deep to create, resolve and the DC API: 400', { timeout: TIMEOUT }, async () => {
     expect(deep.length).toBeGreaterThan(990_000);
     for (const path of [`${V}/authorizations`, `${V}/response-code/resolve`]) {
       const res = await send(`deep JSON → ${path}`, 'POST', path, 'application/json', deep);
@@ -145,14 +143,14 @@ describe('deep and wide JSON', () => {
     await expectRefusedOrRejected(dc.authorizationId!, res);
   });
 
-  it('10,000-deep JSON as vp_token and presentation_submission in a form: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+  it('10,000-deep JSON as vp_token and presentation_submission in a form: refused or rejected', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } });
     const nested = deepJson(10_000, 300_000);
     const res = await send('deep JSON vp_token + submission', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: nested, presentation_submission: nested, state: auth.state }));
     await expectRefusedOrRejected(auth.id, res);
   });
 
-  it('a create body with 100,000 members and one with 10,000 credential queries: answered without a stall (and the request object still signs in time)', { timeout: TIMEOUT }, async () => {
+  it('a create body with 100,000 members and one with 10,000 credential queries: answered, and the request object still signs', { timeout: TIMEOUT }, async () => {
     const wide = JSON.stringify(Object.fromEntries([['responseMode', 'direct_post'], ['query', { type: 'DCQL', dcql: DCQL_MIXED }], ...Array.from({ length: 100_000 }, (_, i) => [i.toString(36), 0])]));
     const a = await send('create with 100k members', 'POST', `${V}/authorizations`, 'application/json', wide);
     expect([201, 400]).toContain(a.status);
@@ -169,25 +167,25 @@ describe('deep and wide JSON', () => {
 describe('forms with 100,000 parameters', () => {
   const params = (n: number, name = (i: number) => `p${i}`) => Array.from({ length: n }, (_, i) => `${name(i)}=`).join('&');
 
-  it('direct_post with 100,000 distinct parameters: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+  it('direct_post with 100,000 distinct parameters: refused or rejected', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
     const res = await send('direct_post 100k params', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', `${params(100_000)}&${form({ vp_token: '{"pid":"x~"}', state: auth.state })}`);
     await expectRefusedOrRejected(auth.id, res);
   });
 
-  it('direct_post with one parameter repeated 100,000 times: 400 and still pending, no stall', { timeout: TIMEOUT }, async () => {
+  it('direct_post with one parameter repeated 100,000 times: 400 and still pending', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
     const res = await send('direct_post state × 100k', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', params(100_000, () => 'state'));
     expect(res.status).toBe(400);
     expect(await statusOf(env, auth.id)).toBe('pending');
   });
 
-  it('request object POST with 150,000 short parameters (750 KB): answered without a stall', { timeout: TIMEOUT }, async () => {
+  it('request object POST with 150,000 short parameters (750 KB): answered', { timeout: TIMEOUT }, async () => {
     const a = await createAuthorization(env, { responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
     await send('request object 150k params', 'POST', `${V}/authorizations/${a.authorizationId}/jwt`, 'application/x-www-form-urlencoded', params(150_000, (i) => i.toString(36)), { key: null });
   });
 
-  it('request object POST with a 1 MB wallet_metadata of 50,000 formats (HAIP checks it): answered without a stall', { timeout: TIMEOUT }, async () => {
+  it('request object POST with a 1 MB wallet_metadata of 50,000 formats (HAIP checks it): answered', { timeout: TIMEOUT }, async () => {
     const b = await createAuthorization(env, { responseMode: 'direct_post.jwt', profile: 'haip', query: { type: 'DCQL', dcql: { credentials: [DCQL_MIXED.credentials[0]] } } });
     const metadata = { vp_formats_supported: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`f${i}`, { alg: ['ES256'] }])), client_id_prefixes_supported: Array.from({ length: 1000 }, (_, i) => `x${i}`) };
     const text = form({ wallet_metadata: JSON.stringify(metadata), wallet_nonce: 'n' });
@@ -196,31 +194,30 @@ describe('forms with 100,000 parameters', () => {
 });
 
 describe('oversized SD-JWTs', () => {
-  it('parseSdJwt on a 970 KB SD-JWT with 10,000 one-byte disclosures stays within the stall budget', { timeout: TIMEOUT }, () => {
+  it('parseSdJwt on a 970 KB SD-JWT with 10,000 one-byte disclosures is answered (a value or a FormatFailure)', { timeout: TIMEOUT }, () => {
     const sdJwt = bigSdJwt(10_000, 1);
     expect(sdJwt.length).toBeLessThan(DEFAULT_BODY_LIMIT_BYTES);
     countCases(1);
     const { outcome, ms } = measureSync('corpus parseSdJwt: 10k disclosures', `SD-JWT 10k disclosures (${sdJwt.length} B)`, () => parseSdJwt(sdJwt, { path: ['pid', 0], queryId: 'pid', index: 0, format: 'dc+sd-jwt' }));
     stalls.push(['parseSdJwt: 10k disclosures', ms, sdJwt.length]);
     if (!outcome.ok) expect(outcome.error).toBeInstanceOf(FormatFailure);
-    expect(ms, `parseSdJwt blocked ${ms.toFixed(0)} ms`).toBeLessThan(STALL_BUDGET_MS);
   });
 
-  it('the same 10,000-disclosure SD-JWT forwarded raw in a DC API JSON body: refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+  it('the same 10,000-disclosure SD-JWT forwarded raw in a DC API JSON body: refused or rejected', { timeout: TIMEOUT }, async () => {
     const dc = await createAuthorization(env, { responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', expectedOrigins: ['https://rp.example'], query: { type: 'DCQL', dcql: DCQL_MIXED } });
     const body = JSON.stringify({ origin: 'https://rp.example', digitalCredentialGetResponse: { vp_token: { pid: [bigSdJwt(10_000, 1)] } } });
     const res = await send('DC API SD-JWT 10k disclosures', 'POST', `${V}/${dc.authorizationId}/dc_api`, 'application/json', body);
     await expectRefusedOrRejected(dc.authorizationId!, res);
   });
 
-  it('an SD-JWT with 9,000 disclosures (~1 MB form): refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+  it('an SD-JWT with 9,000 disclosures (~1 MB form): refused or rejected', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
     const sdJwt = bigSdJwt(9_000, 1);
     const res = await send('SD-JWT 9k disclosures', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ pid: [sdJwt] }), state: auth.state }));
     await expectRefusedOrRejected(auth.id, res);
   });
 
-  it('an SD-JWT with 2500 disclosures of 200 bytes (~900 KB): refused or rejected, no stall', { timeout: TIMEOUT }, async () => {
+  it('an SD-JWT with 2500 disclosures of 200 bytes (~900 KB): refused or rejected', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
     const sdJwt = bigSdJwt(2500, 200);
     const res = await send('SD-JWT 2500 × 200 B disclosures', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ pid: [sdJwt] }), state: auth.state }));

@@ -10,7 +10,7 @@ import { AuthorizerError, type EncryptionKeyRecord } from '@vp-authorizer/core';
 import { ENCRYPTED_RESPONSE_ENC_VALUES, generateEncryptionKey } from '../../packages/core/src/request/index.js';
 import { decryptAuthorizationResponse } from '../../packages/core/src/response/decrypt-response.js';
 import { hostileJson, key } from './__fixtures__/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { RUNS } from './__fixtures__/fuzz-budget.js';
 import { fuzzAsync, measureAsync, describeInput, reportTally } from './__fixtures__/fuzz-harness.js';
 import { ecdhEsJwe } from './__fixtures__/jwe.js';
 
@@ -118,10 +118,9 @@ describe('JWE response decryption (decrypt-response)', () => {
     let decrypted = 0;
     await fuzzAsync('jwe', RUNS.jwe, spec, async (s) => {
       const jwe = build(key1.publicJwk, key1.kid, s);
-      const { outcome, stallMs } = await measureAsync('decryptAuthorizationResponse', () => describeInput(jwe), () =>
+      const { outcome } = await measureAsync('decryptAuthorizationResponse', () => describeInput(jwe), () =>
         decryptAuthorizationResponse(jwe as string, key1, { allowedEnc: ENCRYPTED_RESPONSE_ENC_VALUES }),
       );
-      expect(stallMs).toBeLessThan(STALL_BUDGET_MS);
       if (outcome.ok) {
         decrypted += 1;
         expect(s.faults, 'decrypted despite faults').toEqual([]);

@@ -1,8 +1,9 @@
 /**
  * Property-based fuzzing of every wallet- and RP-input parser, in process. Each parser must return
  * a value or fail with its module's typed error (FormatFailure `format.*`, AuthorizerError with a
- * known code), never a raw TypeError/RangeError or a non-Error, and never hold the thread for
- * STALL_BUDGET_MS. Seeds are fixed per property (fast-check prints seed and path on failure).
+ * known code), never a raw TypeError/RangeError or a non-Error. How long each case held the thread
+ * is recorded and printed with the tally, never asserted (bench/hostile-stalls.mjs measures the
+ * stalls of the hostile corpus). Seeds are fixed per property (fast-check prints seed and path on failure).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ import { buildDeviceResponse, buildSdJwt, cbor, es256Key } from '../../packages/
 import { parseCreateAuthorizationBody } from '../../packages/core/src/request/create-authorization-body.js';
 import { checkWalletMetadata, parseWalletMetadataParam } from '../../packages/core/src/request/wallet-metadata.js';
 import { anyString, contentType, deepJsonText, formText, hostileJson, invalidUtf8, jwtLike, key } from './__fixtures__/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { RUNS } from './__fixtures__/fuzz-budget.js';
 import { fuzz, measureSync, reportTally, type Outcome } from './__fixtures__/fuzz-harness.js';
 import {
   FORMATS,
@@ -71,15 +72,10 @@ const accepted = new Map<string, number>();
 const accept = (name: string) => accepted.set(name, (accepted.get(name) ?? 0) + 1);
 const expectSomeAccepted = (name: string, min = 1) => expect(accepted.get(name) ?? 0, `${name}: accepted inputs`).toBeGreaterThanOrEqual(min);
 
-function stallOk(ms: number): void {
-  expect(ms).toBeLessThan(STALL_BUDGET_MS);
-}
-
 describe('JWT (decode-jwt)', () => {
   it('decodeCompactJwt returns a decoded JWT with object header and payload, or a reason string; never throws', { timeout: TIMEOUT }, () => {
     fuzz('jwt', RUNS.jwt, fc.oneof({ weight: 6, arbitrary: jwtLike }, { weight: 1, arbitrary: hostileJson }), (input) => {
-      const { outcome, ms } = measureSync('decodeCompactJwt', input, () => decodeCompactJwt(input));
-      stallOk(ms);
+      const { outcome } = measureSync('decodeCompactJwt', input, () => decodeCompactJwt(input));
       expect(outcome.ok, outcome.ok ? '' : String(outcome.error)).toBe(true);
       const value = (outcome as { value: ReturnType<typeof decodeCompactJwt> }).value;
       if ('error' in value) {
@@ -111,16 +107,14 @@ describe('SD-JWT (parse-sd-jwt)', () => {
       return valid.slice(0, i) + insert + valid.slice(i + cut);
     });
     fuzz('sd-jwt', RUNS.sdJwt, fc.oneof(sdJwtLike, mutated, structuredSdJwt), (input) => {
-      const { outcome, ms } = measureSync('parseSdJwt', input, () => parseSdJwt(input, { ...REF, format: 'dc+sd-jwt' }));
-      stallOk(ms);
+      const { outcome } = measureSync('parseSdJwt', input, () => parseSdJwt(input, { ...REF, format: 'dc+sd-jwt' }));
       expectFormatFailure(outcome, ['format.sd_jwt_malformed']);
     });
   });
 
   it('digest-consistent SD-JWTs (nested, duplicate and poison-key disclosures) resolve to plain claims without _sd members or prototype changes', { timeout: TIMEOUT }, () => {
     fuzz('sd-jwt-structured', RUNS.sdJwtStructured, structuredSdJwt, (input) => {
-      const { outcome, ms } = measureSync('parseSdJwt', input, () => parseSdJwt(input, { ...REF, format: 'dc+sd-jwt' }));
-      stallOk(ms);
+      const { outcome } = measureSync('parseSdJwt', input, () => parseSdJwt(input, { ...REF, format: 'dc+sd-jwt' }));
       expectFormatFailure(outcome, ['format.sd_jwt_malformed']);
       if (outcome.ok) {
         accept('sd-jwt-structured');
@@ -148,16 +142,14 @@ describe('mdoc DeviceResponse (parse-mdoc, cbor-to-json)', () => {
     });
     const input = fc.oneof(cborTokens.map((b) => Buffer.from(b).toString('base64url')), mutated, anyString, hostileJson);
     fuzz('mdoc', RUNS.mdoc, fc.tuple(input, fc.boolean()), ([value, haip]) => {
-      const { outcome, ms } = measureSync('parseMdoc', value, () => parseMdoc(value, { ...REF, format: 'mso_mdoc' }, haip ? { profile: 'haip' } : {}));
-      stallOk(ms);
+      const { outcome } = measureSync('parseMdoc', value, () => parseMdoc(value, { ...REF, format: 'mso_mdoc' }, haip ? { profile: 'haip' } : {}));
       expectFormatFailure(outcome, MDOC_CODES);
     });
   });
 
   it('DeviceResponse-shaped maps with wrong members parse to JSON-safe documents or fail with format.mdoc_malformed', { timeout: TIMEOUT }, () => {
     fuzz('mdoc-structured', RUNS.mdocStructured, fc.tuple(deviceResponse, fc.boolean()), ([value, haip]) => {
-      const { outcome, ms } = measureSync('parseMdoc', value, () => parseMdoc(value, { ...REF, format: 'mso_mdoc' }, haip ? { profile: 'haip' } : {}));
-      stallOk(ms);
+      const { outcome } = measureSync('parseMdoc', value, () => parseMdoc(value, { ...REF, format: 'mso_mdoc' }, haip ? { profile: 'haip' } : {}));
       expectFormatFailure(outcome, MDOC_CODES);
       if (outcome.ok) {
         accept('mdoc-structured');
@@ -184,8 +176,7 @@ describe('mdoc DeviceResponse (parse-mdoc, cbor-to-json)', () => {
       }),
     );
     fuzz('cbor-to-json', RUNS.cborToJson, decoded, (value) => {
-      const { outcome, ms } = measureSync('cborToJson', value, () => cborToJson(value));
-      stallOk(ms);
+      const { outcome } = measureSync('cborToJson', value, () => cborToJson(value));
       if (!outcome.ok) {
         // Not a typed failure: documented as internal, parseMdoc wraps it. Still an Error, never a non-Error.
         expect(outcome.error).toBeInstanceOf(Error);
@@ -203,8 +194,7 @@ describe('create body: DCQL query and presentation definition (create-authorizat
 
   it('arbitrary JSON bodies are accepted or refused with request.invalid_body and JSON-pointer errors', { timeout: TIMEOUT }, () => {
     fuzz('create-body', RUNS.createBody, hostileJson, (body) => {
-      const { outcome, ms } = measureSync('parseCreateAuthorizationBody', body, () => parseCreateAuthorizationBody(body));
-      stallOk(ms);
+      const { outcome } = measureSync('parseCreateAuthorizationBody', body, () => parseCreateAuthorizationBody(body));
       expectAuthorizerError(outcome, CREATE_CODES);
       if (!outcome.ok) for (const e of (outcome.error as AuthorizerError).errors ?? []) expect(e.pointer).toMatch(/^(\/.*)?$/);
     });
@@ -261,8 +251,7 @@ describe('create body: DCQL query and presentation definition (create-authorizat
     );
     fuzz('create-body-structured', RUNS.createBodyStructured, body, (input) => {
       // fc.record with a "__proto__" member defines it as an own property, like JSON.parse does.
-      const { outcome, ms } = measureSync('parseCreateAuthorizationBody', input, () => parseCreateAuthorizationBody(input));
-      stallOk(ms);
+      const { outcome } = measureSync('parseCreateAuthorizationBody', input, () => parseCreateAuthorizationBody(input));
       expectAuthorizerError(outcome, CREATE_CODES);
       if (outcome.ok) {
         accept('create-body-structured');
@@ -281,8 +270,7 @@ describe('Presentation Exchange (parse-pe-vp-token)', () => {
     const random = fc.tuple(vpToken, sub, presentationDefinition, fc.boolean());
     const coherent = fc.tuple(coherentPe, fc.boolean()).map(([c, haip]) => [c.vpToken, c.submission, c.definition, haip] as [unknown, unknown, typeof c.definition, boolean]);
     fuzz('pe', RUNS.peSubmission, fc.oneof({ weight: 3, arbitrary: random }, { weight: 1, arbitrary: coherent }), ([token, s, definition, haip]) => {
-      const { outcome, ms } = measureSync('parsePeVpToken', [token, s], () => parsePeVpToken(token, s, definition, haip ? { profile: 'haip' } : {}));
-      stallOk(ms);
+      const { outcome } = measureSync('parsePeVpToken', [token, s], () => parsePeVpToken(token, s, definition, haip ? { profile: 'haip' } : {}));
       expectFormatFailure(outcome, ['format.submission_invalid', 'format.vp_token_invalid']);
       if (outcome.ok) {
         if (outcome.value.presentations.length > 0) accept('pe');
@@ -314,12 +302,11 @@ describe('wallet_metadata (wallet-metadata)', () => {
     const raw = fc.oneof(member.map((m) => JSON.stringify(m)), hostileJson.map((v) => JSON.stringify(v) ?? ''), deepJsonText, anyString);
     const ctx = fc.record({ haip: fc.boolean(), clientIdPrefix: fc.constantFrom('x509_hash', 'redirect_uri', '__proto__'), requireClientIdPrefix: fc.boolean(), formats: fc.subarray(FORMATS) });
     fuzz('wallet-metadata', RUNS.walletMetadata, fc.tuple(raw, ctx), ([text, c]) => {
-      const { outcome, ms } = measureSync('walletMetadata', text, () => {
+      const { outcome } = measureSync('walletMetadata', text, () => {
         const parsed = parseWalletMetadataParam(text);
         if (parsed) checkWalletMetadata(parsed, c);
         return parsed;
       });
-      stallOk(ms);
       expectAuthorizerError(outcome, ['authorization.invalid_wallet_metadata', 'haip.wallet_metadata']);
       if (outcome.ok && outcome.value) accept('wallet-metadata');
       expectPrototypeClean();
@@ -332,8 +319,7 @@ describe('request bodies (parse-body)', () => {
   const BODY_CODES = ['request.unsupported_media_type', 'request.invalid_body', 'request.invalid_json'];
   const accepted = fc.subarray<BodyKind>(['json', 'form'], { minLength: 1 });
   const check = (request: CoreRequest, kinds: BodyKind[], label: unknown) => {
-    const { outcome, ms } = measureSync('parseBody', label, () => parseBody(request, kinds));
-    stallOk(ms);
+    const { outcome } = measureSync('parseBody', label, () => parseBody(request, kinds));
     expectAuthorizerError(outcome, BODY_CODES);
     if (outcome.ok) {
       expect(kinds).toContain(outcome.value.kind);
@@ -389,8 +375,7 @@ describe('vp_token dispatch (run-format-policy)', () => {
     });
     const input = fc.oneof({ weight: 3, arbitrary: randomInput }, { weight: 1, arbitrary: coherentInput });
     fuzz('format-policy', RUNS.formatPolicy, input, ({ haip, ...rest }) => {
-      const { outcome, ms } = measureSync('runFormatPolicy', rest, () => runFormatPolicy({ ...rest, ...(haip ? { profile: 'haip' as const } : {}) }));
-      stallOk(ms);
+      const { outcome } = measureSync('runFormatPolicy', rest, () => runFormatPolicy({ ...rest, ...(haip ? { profile: 'haip' as const } : {}) }));
       expect(outcome.ok, outcome.ok ? '' : String(outcome.error)).toBe(true);
       const result = (outcome as { value: ReturnType<typeof runFormatPolicy> }).value;
       if (result.ok) {

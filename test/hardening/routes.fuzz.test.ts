@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/core/src/http/routes.js';
 import { type CoreRequest } from '@vp-authorizer/core/http';
 import { anyString, bearer, contentType, deepJsonText, formText, hostileJson, httpMethod, invalidUtf8, jwtLike, key } from './__fixtures__/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { RUNS } from './__fixtures__/fuzz-budget.js';
 import {
   API_KEY,
   DCQL_MIXED,
@@ -144,14 +144,13 @@ async function run(property: string, r: Fuzzed): Promise<void> {
   if (r.type !== undefined) headers.set('content-type', r.type);
   const core: CoreRequest = { method: r.method, path: p, query: new URLSearchParams(r.query), headers, ...(r.body ? { body: r.body } : {}) };
   const before = env.unexpected.length;
-  const { outcome, stallMs } = await measureAsync(property, () => `${r.method} ${p} ${r.type ?? ''} ${describeInput(r.body?.kind === 'bytes' ? r.body.bytes : r.body?.kind === 'parsed' ? r.body.value : '')}`, () => env.handle(core));
+  const { outcome } = await measureAsync(property, () => `${r.method} ${p} ${r.type ?? ''} ${describeInput(r.body?.kind === 'bytes' ? r.body.bytes : r.body?.kind === 'parsed' ? r.body.value : '')}`, () => env.handle(core));
   // handle() is documented never to throw.
   expect(outcome.ok, outcome.ok ? '' : String(outcome.error)).toBe(true);
   const res = (outcome as { value: Awaited<ReturnType<FuzzEnv['handle']>> }).value;
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
   expectContract(p, r.method, res);
   expect(env.unexpected.slice(before).map(String)).toEqual([]);
-  expect(stallMs).toBeLessThan(STALL_BUDGET_MS);
 }
 
 describe('every route, in process (authorizer.handle)', () => {
@@ -168,7 +167,7 @@ describe('every route, in process (authorizer.handle)', () => {
     expect(withBody).toEqual([]);
   });
 
-  it('random method × path × id × bearer × content type × body: 2xx or 4xx with a stable code, never 5xx, never onError, no stall', { timeout: 150_000 }, async () => {
+  it('random method × path × id × bearer × content type × body: 2xx or 4xx with a stable code, never 5xx, never onError', { timeout: 150_000 }, async () => {
     await fuzzAsync('routes', RUNS.routes, request, (r) => run('handle', r));
   });
 

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anyString, contentType, hostileJson, jwtLike, key } from './__fixtures__/arbitraries.js';
-import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { RUNS } from './__fixtures__/fuzz-budget.js';
 import {
   API_KEY,
   DCQL_MIXED,
@@ -122,11 +122,10 @@ describe('wallet responses (direct_post, direct_post.jwt, PE) change state at mo
       const endpoint = s.endpoint === 'same' ? auth.mode : auth.mode === 'direct_post' ? 'direct_post.jwt' : 'direct_post';
       const path = `${V}/${auth.id}/${endpoint}`;
       const form = formFor(s, auth);
-      const { outcome, stallMs } = await measureAsync('wallet response', () => `${endpoint} ${describeInput(form)}`, () => submit(path, s.type, form));
+      const { outcome } = await measureAsync('wallet response', () => `${endpoint} ${describeInput(form)}`, () => submit(path, s.type, form));
       expect(outcome.ok).toBe(true);
       const res = (outcome as { value: Awaited<ReturnType<typeof submit>> }).value;
       expectContract(path, 'POST', res);
-      expect(stallMs).toBeLessThan(STALL_BUDGET_MS);
       const after = await statusOf(env, auth.id);
       tally(`${res.status}:${after}`);
       const description = res.status === 200 ? '' : String((JSON.parse(res.body!) as { error_description?: unknown }).error_description);
@@ -191,11 +190,10 @@ describe('DC API responses (dc_api, dc_api.jwt) change state at most once', () =
       const body = s.wrap === 'missing' ? { origin: s.origin } : { origin: s.origin, digitalCredentialGetResponse: s.wrap === 'array' ? [data] : s.wrap === 'string' ? JSON.stringify(data) : data };
       const path = `${V}/${created.authorizationId}/${s.mode}`;
       const send = () => env.handle(env.req('POST', path, { type: 'application/json', body: jsonBody(body) }));
-      const { outcome, stallMs } = await measureAsync('dc api response', () => describeInput(body), send);
+      const { outcome } = await measureAsync('dc api response', () => describeInput(body), send);
       expect(outcome.ok).toBe(true);
       const res = (outcome as { value: Awaited<ReturnType<typeof send>> }).value;
       expectContract(path, 'POST', res);
-      expect(stallMs).toBeLessThan(STALL_BUDGET_MS);
       const after = await statusOf(env, created.authorizationId!);
       tally(`dc ${res.status}:${after}`);
       if (res.status !== 200) {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
 import { bearer, contentType, formText, hostileJson, invalidUtf8 } from './__fixtures__/arbitraries.js';
 import { API_KEY, DCQL_SD_JWT, OTHER_KEY, V, expectContract, isWalletPath } from './__fixtures__/fuzz-authorizer.js';
-import { RUNS, STALL_BUDGET_MS } from './__fixtures__/fuzz-budget.js';
+import { RUNS } from './__fixtures__/fuzz-budget.js';
 import { describeInput, fuzzAsync, measureAsync, reportTally } from './__fixtures__/fuzz-harness.js';
 
 let server: Server;
@@ -126,7 +126,7 @@ const wireRequest = fc.record({
 });
 
 describe('real HTTP on 127.0.0.1 (fetch handler behind node:http)', () => {
-  it('random requests over the wire: 2xx or 4xx with a stable code (413 past the limit), never 5xx, no stall, nothing reaches onError', { timeout: 120_000 }, async () => {
+  it('random requests over the wire: 2xx or 4xx with a stable code (413 past the limit), never 5xx, nothing reaches onError', { timeout: 120_000 }, async () => {
     const seen = new Map<number, number>();
     await fuzzAsync('wire', RUNS.wire, wireRequest, async (r) => {
       const relative = `${r.template.replace('{id}', r.id())}`;
@@ -136,7 +136,7 @@ describe('real HTTP on 127.0.0.1 (fetch handler behind node:http)', () => {
       if (r.forwarded) headers['x-forwarded-host'] = r.forwarded;
       const body = r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body;
       const before = unexpected.length;
-      const { outcome, stallMs } = await measureAsync('wire', () => `${r.method} ${r.prefix}${relative} ${describeInput(body ?? '')}`, () =>
+      const { outcome } = await measureAsync('wire', () => `${r.method} ${r.prefix}${relative} ${describeInput(body ?? '')}`, () =>
         send({ method: r.method, path: `${r.prefix}${relative}${r.query}`, headers, ...(body ? { body } : {}) }),
       );
       expect(outcome.ok, outcome.ok ? '' : String(outcome.error)).toBe(true);
@@ -154,7 +154,6 @@ describe('real HTTP on 127.0.0.1 (fetch handler behind node:http)', () => {
         if (!isWalletPath(relative)) expect(JSON.parse(res.body)).toMatchObject({ type: 'request.body_too_large' });
       }
       expect(unexpected.slice(before).map(String)).toEqual([]);
-      expect(stallMs).toBeLessThan(STALL_BUDGET_MS);
     });
     console.log(`wire: status histogram ${JSON.stringify(Object.fromEntries([...seen].sort(([a], [b]) => a - b)))}`);
     expect(seen.get(200) ?? 0).toBeGreaterThan(0);

@@ -64,7 +64,7 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
  * Run a synchronous parser and measure how long it held the thread (for a synchronous call that
- * is exactly the event-loop stall it causes). A run over the budget is repeated twice and the
+ * is exactly the event-loop stall it causes), for the printed tally. A run over RETRY_ABOVE_MS is repeated twice and the
  * fastest kept, so a GC pause that happened to land in one case is not reported as the input's
  * cost, while a real algorithmic stall reproduces and is.
  */
