@@ -132,17 +132,15 @@ export async function walletPayload(server, testWallet) {
 
 const WARMUP_FLOWS = Number(process.env.BENCH_FLOW_WARMUP ?? 60);
 
-/**
- * Run `flow` from `concurrency` clients for `seconds` (after `warmup` flows, BENCH_FLOW_WARMUP) and read the server's
- * CPU time around it, and any `counters` (name → async reading), reported per flow. Every flow
- * must succeed: a failure stops the measurement.
- */
-export async function measureFlows(server, flow, { seconds, concurrency, warmup = WARMUP_FLOWS, counters = {} }) {
-  // Verification code is large: until the JIT has optimised it, a flow costs several times more.
+/** `warmup` flows from `concurrency` clients: until the JIT has optimised verification, a flow costs several times more. */
+async function warmUp(flow, concurrency, warmup) {
   await Promise.all(Array.from({ length: concurrency }, async (_, i) => {
     for (let n = i; n < warmup; n += concurrency) await flow();
   }));
-  const countersBefore = await Promise.all(Object.values(counters).map((read) => read()));
+}
+
+/** One slice: `flow` from `concurrency` clients for `seconds`, with the server's and this process's CPU time around it. */
+async function slice(server, flow, seconds, concurrency) {
   const cpuBefore = await server.cpuMicros();
   const clientBefore = process.cpuUsage();
   const started = performance.now();
@@ -156,11 +154,50 @@ export async function measureFlows(server, flow, { seconds, concurrency, warmup 
       }
     }),
   );
-  const elapsedS = (performance.now() - started) / 1000;
+  const elapsedMs = performance.now() - started;
   const client = process.cpuUsage(clientBefore);
-  const cpuMs = ((await server.cpuMicros()) - cpuBefore) / 1000;
-  const perFlow = {};
-  for (const [i, [name, read]] of Object.entries(counters).entries()) perFlow[`${name}PerFlow`] = +(((await read()) - countersBefore[i]) / flows).toFixed(1);
+  return { flows, elapsedMs, serverCpuMs: ((await server.cpuMicros()) - cpuBefore) / 1000, clientCpuMs: (client.user + client.system) / 1000 };
+}
+
+function perFlow({ flows, elapsedMs, serverCpuMs, clientCpuMs }) {
   return {
-    ...perFlow, flows, seconds: +elapsedS.toFixed(2), flowsPerSecond: +(flows / elapsedS).toFixed(1), serverCpuMsPerFlow: +(cpuMs / flows).toFixed(3), serverCpuShare: +(cpuMs / 1000 / elapsedS).toFixed(2), clientCpuMsPerFlow: +((client.user + client.system) / 1000 / flows).toFixed(3) };
+    flows,
+    seconds: +(elapsedMs / 1000).toFixed(2),
+    flowsPerSecond: +((flows * 1000) / elapsedMs).toFixed(1),
+    serverCpuMsPerFlow: +(serverCpuMs / flows).toFixed(3),
+    serverCpuShare: +(serverCpuMs / elapsedMs).toFixed(2),
+    clientCpuMsPerFlow: +(clientCpuMs / flows).toFixed(3),
+  };
+}
+
+/**
+ * Run `flow` from `concurrency` clients for `seconds` (after `warmup` flows, BENCH_FLOW_WARMUP) and read the server's
+ * CPU time around it, and any `counters` (name → async reading), reported per flow. Every flow
+ * must succeed: a failure stops the measurement.
+ */
+export async function measureFlows(server, flow, { seconds, concurrency, warmup = WARMUP_FLOWS, counters = {} }) {
+  await warmUp(flow, concurrency, warmup);
+  const countersBefore = await Promise.all(Object.values(counters).map((read) => read()));
+  const measured = await slice(server, flow, seconds, concurrency);
+  const counted = {};
+  for (const [i, [name, read]] of Object.entries(counters).entries()) counted[`${name}PerFlow`] = +(((await read()) - countersBefore[i]) / measured.flows).toFixed(1);
+  return { ...counted, ...perFlow(measured) };
+}
+
+/**
+ * Several servers measured in turn: each `{ server, flow }` is warmed up, then all of them run
+ * `rounds` slices of `seconds / rounds` each, one after the other, and each result sums its own
+ * slices. Whatever else the machine does while the benchmark runs then falls on every server
+ * alike, instead of on whichever ran during a neighbour's burst. Results come in `cells` order.
+ */
+export async function measureInterleaved(cells, { seconds, concurrency, rounds = 3, warmup = WARMUP_FLOWS }) {
+  for (const { flow } of cells) await warmUp(flow, concurrency, warmup);
+  const totals = cells.map(() => ({ flows: 0, elapsedMs: 0, serverCpuMs: 0, clientCpuMs: 0 }));
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, { server, flow }] of cells.entries()) {
+      const measured = await slice(server, flow, seconds / rounds, concurrency);
+      for (const key of Object.keys(measured)) totals[i][key] += measured[key];
+    }
+  }
+  return totals.map(perFlow);
 }
