@@ -10,9 +10,9 @@
 //              and aud compared as strings
 //   resolve  → one Map lookup of the response code
 // No other protocol checks, no store, no policy: everything the real flow does beyond this is overhead.
-import { X509Certificate, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
+import { X509Certificate, createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { PID_QUERY } from './constants.mjs';
-import { decryptEcdhEsA128Gcm } from './ecdh-es-a128gcm.mjs';
+import { decryptEcdhEsA128Gcm, generateP256 } from './ecdh-es-a128gcm.mjs';
 import { route } from './frameworks.mjs';
 
 const b64u = (data) => Buffer.from(data).toString('base64url');
@@ -62,8 +62,8 @@ export function floorRoutes({ signingJwk, leafX5c, issuerRootPem, originOf, ligh
   return [
     route('POST', '/floor/create', () => {
       const id = b64u(randomBytes(16));
-      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      pending.set(id, { privateKey, publicJwk: publicKey.export({ format: 'jwk' }), nonce: b64u(randomBytes(16)), state: b64u(randomBytes(16)) });
+      const { ecdh, publicJwk } = generateP256();
+      pending.set(id, { ecdh, publicJwk, nonce: b64u(randomBytes(16)), state: b64u(randomBytes(16)) });
       const requestUri = `${originOf()}/floor/request?id=${id}`;
       return { status: 201, json: { id, authorizeUrl: `openid4vp://?${new URLSearchParams({ client_id: clientId, request_uri: requestUri, ...(light ? {} : { request_uri_method: 'post' }) })}` } };
     }),
@@ -73,7 +73,7 @@ export function floorRoutes({ signingJwk, leafX5c, issuerRootPem, originOf, ligh
       const entry = pending.get(query.id);
       if (!entry) return { status: 404, json: {} };
       pending.delete(query.id);
-      const payload = JSON.parse(decryptEcdhEsA128Gcm(new URLSearchParams(body).get('response'), entry.privateKey));
+      const payload = JSON.parse(decryptEcdhEsA128Gcm(new URLSearchParams(body).get('response'), entry.ecdh));
       if (!light && payload.state !== entry.state) throw new Error('state');
       const presentation = payload.vp_token[PID_QUERY.dcql.credentials[0].id][0];
       const parts = presentation.split('~');

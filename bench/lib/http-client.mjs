@@ -3,6 +3,7 @@
 import { Agent, request } from 'node:http';
 
 const agent = new Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+const TIMEOUT_MS = 30_000;
 
 /**
  * One request; resolves to `{ status, type, text }`. `json` or `form` (an object) becomes the
@@ -25,6 +26,8 @@ export function httpCall(url, { method = 'GET', json, form, bearer, accept } = {
       res.on('error', reject);
     });
     req.on('error', reject);
+    // A server that stops answering fails the measurement instead of hanging it.
+    req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`${method} ${url}: no answer in ${TIMEOUT_MS / 1000} s`)));
     req.end(body);
   });
 }

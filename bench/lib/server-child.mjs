@@ -11,6 +11,8 @@ import { FRAMEWORKS, route, startFramework } from './frameworks.mjs';
 
 // A normal exit on close, so that --cpu-prof (BENCH_SERVER_EXEC_ARGV) writes its profile.
 process.once('SIGTERM', () => process.exit(0));
+// And when the benchmark goes away without closing it (killed, crashed): no orphaned servers.
+process.once('disconnect', () => process.exit(0));
 
 process.once('message', async (spec) => {
   try {
