@@ -1,55 +1,126 @@
 #!/usr/bin/env node
 // Full flow server CPU, per adapter: create → request object → encrypted SD-JWT VC + KB-JWT
 // (direct_post.jwt) verified by @vp-authorizer/local → response code → resolve. The server runs
-// in a child process and reports its own CPU time; the test wallet runs here. Compared in the
-// same run with
+// in a child process and reports its own CPU time. Compared in the same run with
 //   - the floor (lib/floor.mjs): the same cryptography with node:crypto behind the same number of
 //     plain round trips on the same framework — goal: server CPU per flow ≤ 1.33× the floor;
 //   - a hand-built peer (peer/server.mjs, node:http) — goal: ≥ 1.2× its flows per CPU second.
-//   BENCH_FLOW_SECONDS (6), BENCH_FLOW_CONCURRENCY (4), BENCH_FRAMEWORKS (all, comma-separated)
+// All of them are driven by the same client, the bench wallet (lib/bench-wallet.mjs), from this
+// process: the same work per flow against each, so each server waits as long between requests.
+// With two cores or more, servers run on core 0 and this process on core 1, and enough flows run
+// at once that the server is busy most of the time (serverCpuShare near 1): an idle core makes the
+// next request cost several times more CPU (bench/wakeup-cost.mjs measures it), which would
+// otherwise favour whichever server is driven by the faster client. Every server is started
+// first and they are measured in turn, BENCH_FLOW_ROUNDS slices each, so that other work on the
+// machine falls on all of them alike.
+//   BENCH_FLOW_SECONDS (6, per server), BENCH_FLOW_CONCURRENCY (8), BENCH_FLOW_ROUNDS (3),
+//   BENCH_FRAMEWORKS (all, comma-separated), BENCH_FLOW_PREVIOUS (1: also measure the method
+//   used until the bench wallet; 0 skips it)
 import { FRAMEWORKS } from './lib/frameworks.mjs';
-import { floorFlow, measureFlows, oursFlow, peerFlow, walletPayload } from './lib/flows.mjs';
+import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
+import { floorFlow, lightFloorFlow, measureFlows, measureInterleaved, oursFlow, peerFlow, testWalletOursFlow, testWalletPeerFlow, walletPayload } from './lib/flows.mjs';
 import { isMain, printJson } from './lib/main.mjs';
+import { CLIENT_CPU, SERVER_CPU, canPin, pinThisProcess } from './lib/pin.mjs';
 import { startServerProcess } from './lib/server-process.mjs';
 import { PID_VCT } from './lib/constants.mjs';
 
-export async function run({ seconds = Number(process.env.BENCH_FLOW_SECONDS ?? 6), concurrency = Number(process.env.BENCH_FLOW_CONCURRENCY ?? 4), frameworks = (process.env.BENCH_FRAMEWORKS ?? FRAMEWORKS.join(',')).split(',') } = {}) {
-  const { allowInsecureUrlsForTests, createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
-  allowInsecureUrlsForTests();
-  const issuer = await createTestIssuer({ commonName: 'bench issuer' });
-  const wallet = await createTestWallet();
-  await wallet.addSdJwtVc(issuer, { vct: PID_VCT, claims: { given_name: 'Erika', family_name: 'Mustermann' } });
-  const options = { seconds, concurrency };
-  const rows = [];
-  let payload;
-  for (const framework of frameworks) {
-    const ours = await startServerProcess({ kind: 'ours', framework, clients: 'local', issuerRootPem: issuer.rootCertificatePem });
-    const oursResult = await measureFlows(ours, oursFlow(ours.info, wallet), options);
-    payload ??= await walletPayload(ours.info, wallet);
-    await ours.close();
-    const floor = await startServerProcess({ kind: 'floor', framework, issuerRootPem: issuer.rootCertificatePem });
-    const floorResult = await measureFlows(floor, floorFlow(floor.info, payload), options);
-    await floor.close();
-    const row = { framework, ours: oursResult, floor: floorResult, cpuVsFloor: +(oursResult.serverCpuMsPerFlow / floorResult.serverCpuMsPerFlow).toFixed(2) };
-    console.error(`full flow ${framework}: ${oursResult.serverCpuMsPerFlow} ms CPU/flow, floor ${floorResult.serverCpuMsPerFlow} ms → ${row.cpuVsFloor}×`);
-    rows.push(row);
-  }
-  let peer = null;
+const ratio = (a, b) => +(a / b).toFixed(2);
+
+export async function run({
+  seconds = Number(process.env.BENCH_FLOW_SECONDS ?? 6),
+  concurrency = Number(process.env.BENCH_FLOW_CONCURRENCY ?? 8),
+  rounds = Number(process.env.BENCH_FLOW_ROUNDS ?? 3),
+  frameworks = (process.env.BENCH_FRAMEWORKS ?? FRAMEWORKS.join(',')).split(','),
+  previous = process.env.BENCH_FLOW_PREVIOUS !== '0',
+} = {}) {
+  const credential = await issueBenchCredential({ vct: PID_VCT, claims: { given_name: 'Erika', family_name: 'Mustermann' } });
+  const issuerRootPem = credential.issuer.rootCertificatePem;
+  const pinned = canPin();
+
+  // Every server up front, each with its bench wallet (each server has its own request-signing root).
+  const cells = [];
+  const start = async (key, spec, flowOf) => {
+    const server = await startServerProcess(spec, pinned ? { cpu: SERVER_CPU } : {});
+    cells.push({ key, server, flow: flowOf(server.info, createBenchWallet({ credential, verifierTrustAnchors: [server.info.trustAnchor] })) });
+  };
+  let measured;
+  let peerError = null;
   try {
-    const server = await startServerProcess({ kind: 'peer', issuerRootPem: issuer.rootCertificatePem });
-    const result = await measureFlows(server, peerFlow(server.info, wallet), options);
-    await server.close();
-    // Our CPU per flow on plain node:http is the fetch handler's (the peer uses node:http too);
-    // Express as the most common host is reported beside it.
-    const compare = (framework) => rows.find((r) => r.framework === framework);
-    const vs = (r) => (r ? +(result.serverCpuMsPerFlow / r.ours.serverCpuMsPerFlow).toFixed(2) : null);
-    peer = { ...result, oursVsPeerFetch: vs(compare('fetch')), oursVsPeerExpress: vs(compare('express')) };
-    console.error(`peer: ${result.serverCpuMsPerFlow} ms CPU/flow`);
-  } catch (error) {
-    peer = { error: String(error?.message ?? error) };
-    console.error(`peer failed: ${peer.error}`);
+    for (const framework of frameworks) {
+      await start(`ours ${framework}`, { kind: 'ours', framework, clients: 'local', issuerRootPem }, oursFlow);
+      await start(`floor ${framework}`, { kind: 'floor', framework, issuerRootPem }, floorFlow);
+    }
+    try {
+      await start('peer', { kind: 'peer', issuerRootPem }, peerFlow);
+    } catch (error) {
+      peerError = String(error?.message ?? error);
+    }
+    const restore = pinned ? pinThisProcess(CLIENT_CPU) : () => {};
+    try {
+      const results = await measureInterleaved(cells, { seconds, concurrency, rounds });
+      measured = new Map(cells.map((cell, i) => [cell.key, results[i]]));
+    } finally {
+      restore();
+    }
+  } finally {
+    for (const { server } of cells) await server.close();
   }
-  return { seconds, concurrency, rows, peer };
+
+  const rows = frameworks.map((framework) => {
+    const [ours, floor] = [measured.get(`ours ${framework}`), measured.get(`floor ${framework}`)];
+    const row = { framework, ours, floor, cpuVsFloor: ratio(ours.serverCpuMsPerFlow, floor.serverCpuMsPerFlow) };
+    console.error(`full flow ${framework}: ${ours.serverCpuMsPerFlow} ms CPU/flow (busy ${ours.serverCpuShare}), floor ${floor.serverCpuMsPerFlow} ms (busy ${floor.serverCpuShare}) → ${row.cpuVsFloor}×`);
+    return row;
+  });
+  // Our CPU per flow on plain node:http is the fetch handler's (the peer uses node:http too);
+  // Express as the most common host is reported beside it.
+  const vsPeer = (peerResult, framework, pick) => {
+    const ours = pick(rows.find((r) => r.framework === framework) ?? {})?.ours;
+    return ours ? ratio(peerResult.serverCpuMsPerFlow, ours.serverCpuMsPerFlow) : null;
+  };
+  let peer = { error: peerError };
+  if (measured.has('peer')) {
+    const result = measured.get('peer');
+    peer = { ...result, oursVsPeerFetch: vsPeer(result, 'fetch', (r) => r), oursVsPeerExpress: vsPeer(result, 'express', (r) => r) };
+    console.error(`peer: ${result.serverCpuMsPerFlow} ms CPU/flow (busy ${result.serverCpuShare})`);
+  } else console.error(`peer failed: ${peerError}`);
+
+  if (previous) await measurePrevious({ rows, peer, credential, seconds, vsPeer });
+  return { seconds, concurrency, rounds, pinned, client: 'bench wallet (bench/lib/bench-wallet.mjs)', rows, peer };
+}
+
+/**
+ * The method used until the bench wallet, as it was: one server after the other, unpinned, 4
+ * concurrent flows, the real test wallet driving the authorizer and the peer, a light client the
+ * floor. Kept for one release, as `previous` in each row and in the peer's result.
+ */
+async function measurePrevious({ rows, peer, credential, seconds, vsPeer }) {
+  const issuerRootPem = credential.issuer.rootCertificatePem;
+  const { testWallet } = credential;
+  const options = { seconds, concurrency: 4 };
+  const measure = async (spec, flowOf) => {
+    const server = await startServerProcess(spec);
+    try {
+      return await measureFlows(server, await flowOf(server.info), options);
+    } finally {
+      await server.close();
+    }
+  };
+  for (const row of rows) {
+    let payload;
+    const ours = await measure({ kind: 'ours', framework: row.framework, clients: 'local', issuerRootPem }, async (info) => {
+      payload = await walletPayload(info, testWallet);
+      return testWalletOursFlow(info, testWallet);
+    });
+    const floor = await measure({ kind: 'floor', framework: row.framework, issuerRootPem, light: true }, (info) => lightFloorFlow(info, payload));
+    row.previous = { ours, floor, cpuVsFloor: ratio(ours.serverCpuMsPerFlow, floor.serverCpuMsPerFlow) };
+    console.error(`  previous method, ${row.framework}: ${ours.serverCpuMsPerFlow} ms, floor ${floor.serverCpuMsPerFlow} ms → ${row.previous.cpuVsFloor}×`);
+  }
+  if (!peer.error) {
+    const old = await measure({ kind: 'peer', issuerRootPem }, (info) => testWalletPeerFlow(info, testWallet));
+    peer.previous = { ...old, oursVsPeerFetch: vsPeer(old, 'fetch', (r) => r.previous), oursVsPeerExpress: vsPeer(old, 'express', (r) => r.previous) };
+    console.error(`  previous method, peer: ${old.serverCpuMsPerFlow} ms CPU/flow`);
+  }
 }
 
 if (isMain(import.meta.url)) printJson(await run());

@@ -12,7 +12,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { promisify } from 'node:util';
 import { PID_VCT } from './lib/constants.mjs';
-import { measureFlows, oursFlow } from './lib/flows.mjs';
+import { measureFlows, testWalletOursFlow } from './lib/flows.mjs';
 import { isMain, printJson } from './lib/main.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 import { startServerProcess } from './lib/server-process.mjs';
@@ -83,7 +83,7 @@ async function oneVsTwoProcesses(redis, options, pin) {
     for (let i = 0; i < count; i++) servers.push(await startServerProcess(spec, pin ? { cpu: 0 } : {}));
     // Flows alternate between processes; each resolves its code on the next one.
     let turn = 0;
-    const flows = servers.map((s, i) => oursFlow({ ...s.info, resolveOrigin: servers[(i + 1) % count].origin }, wallet));
+    const flows = servers.map((s, i) => testWalletOursFlow({ ...s.info, resolveOrigin: servers[(i + 1) % count].origin }, wallet));
     const all = { cpuMicros: async () => (await Promise.all(servers.map((s) => s.cpuMicros()))).reduce((a, b) => a + b, 0) };
     // The same warm-up per process as with one process.
     const measured = await measureFlows(all, () => flows[turn++ % count](), { ...options, warmup: Number(process.env.BENCH_FLOW_WARMUP ?? 60) * count, counters: { redisCommands: () => redis.commandsProcessed() } });

@@ -2,7 +2,7 @@
 // Every benchmark in one run (`npm run bench` builds first), then the report: results go to
 // bench/results/latest.json and docs/performance.md is written from them, with the committed
 // results of the base commit (bench/results/before.json) as the "before" column.
-//   BENCH_ONLY=micro,http,flow,redis,pending   run a subset (the report then shows only those)
+//   BENCH_ONLY=micro,http,wakeup,flow,redis,pending   run a subset (the report then shows only those)
 //   BENCH_OUT=<file>                            write the results elsewhere and skip the report
 //   BENCH_REPORT_ONLY=1                         rewrite docs/performance.md from bench/results/latest.json
 // Each file also runs alone: node --expose-gc bench/<kind>.mjs prints its JSON.
@@ -27,6 +27,7 @@ if (process.env.BENCH_REPORT_ONLY) {
 const KINDS = {
   micro: ['in-process ratios', './micro.mjs'],
   http: ['HTTP throughput per adapter (wrk)', './http-load.mjs'],
+  wakeup: ['server CPU per request after an idle gap', './wakeup-cost.mjs'],
   flow: ['full flow server CPU (floor, peer)', './full-flow.mjs'],
   redis: ['Redis (consume, two processes)', './redis.mjs'],
   pending: ['pending authorizations at scale', './pending-scale.mjs'],

@@ -1,45 +1,81 @@
 // The floor of a full flow: the cryptography a verifier cannot avoid, done with node:crypto and
 // nothing else, behind the same number of plain HTTP round trips on the same framework as the
-// flow it is compared with:
+// flow it is compared with, speaking enough OpenID4VP for the bench wallet (bench-wallet.mjs)
+// to drive it exactly as it drives the authorizer and the peer:
 //   create   → one P-256 key generation (the per-request response encryption key)
-//   request  → one ES256 signature (the signed request object)
+//   request  → one ES256 signature (the signed request object: client_id, nonce, state,
+//              response_uri, dcql_query, client_metadata.jwks; wallet_nonce echoed when posted)
 //   response → one ECDH-ES/A128GCM decryption, the x5c leaf check against the issuer's root,
-//              the issuer's ES256 signature and the KB-JWT's ES256 signature
-//   resolve  → nothing but the round trip
-// No protocol checks, no store, no policy: everything the real flow does beyond this is overhead.
-import { X509Certificate, createDecipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
+//              the issuer's ES256 signature and the KB-JWT's ES256 signature, with state, nonce
+//              and aud compared as strings
+//   resolve  → one Map lookup of the response code
+// No other protocol checks, no store, no policy: everything the real flow does beyond this is overhead.
+import { X509Certificate, createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify } from 'node:crypto';
+import { PID_QUERY } from './constants.mjs';
+import { decryptEcdhEsA128Gcm, generateP256 } from './ecdh-es-a128gcm.mjs';
 import { route } from './frameworks.mjs';
 
 const b64u = (data) => Buffer.from(data).toString('base64url');
 const json = (text) => JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
 
-/** Routes under /floor; `signingJwk` signs request objects, `issuerRootPem` anchors the x5c check. */
-export function floorRoutes({ signingJwk, leafX5c, issuerRootPem }) {
+/**
+ * Routes under /floor; `signingJwk` signs request objects (its certificate is `leafX5c`),
+ * `issuerRootPem` anchors the credential's x5c check, `originOf()` is the server's own origin.
+ * `light: true` is the floor as measured until the bench wallet replaced the light client (one
+ * pre-built payload re-encrypted per flow, so it cannot carry this request's state and nonce):
+ * state, nonce and aud go unchecked. Kept for one release of the report, to show the change of method.
+ */
+export function floorRoutes({ signingJwk, leafX5c, issuerRootPem, originOf, light = false }) {
   const signingKey = createPrivateKey({ key: signingJwk, format: 'jwk' });
+  const clientId = `x509_hash:${createHash('sha256').update(Buffer.from(leafX5c, 'base64')).digest('base64url')}`;
+  const jarHeader = b64u(JSON.stringify({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [leafX5c] }));
   const root = new X509Certificate(issuerRootPem);
   const pending = new Map();
+  const codes = new Set();
+
+  // GET, or POST with wallet_metadata and wallet_nonce (request_uri_method=post).
+  const requestObject = ({ query, body }) => {
+    const entry = pending.get(query.id);
+    if (!entry) return { status: 404, json: {} };
+    const walletNonce = new URLSearchParams(body).get('wallet_nonce');
+    const now = Math.floor(Date.now() / 1000);
+    const payload = b64u(
+      JSON.stringify({
+        response_type: 'vp_token',
+        client_id: clientId,
+        response_mode: 'direct_post.jwt',
+        response_uri: `${originOf()}/floor/response?id=${query.id}`,
+        nonce: entry.nonce,
+        state: entry.state,
+        dcql_query: PID_QUERY.dcql,
+        client_metadata: { jwks: { keys: [{ ...entry.publicJwk, alg: 'ECDH-ES', use: 'enc', kid: 'k' }] }, encrypted_response_enc_values_supported: ['A128GCM'], vp_formats_supported: { 'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] } } },
+        aud: 'https://self-issued.me/v2',
+        iat: now,
+        exp: now + 300,
+        ...(walletNonce ? { wallet_nonce: walletNonce } : {}),
+      }),
+    );
+    const signature = sign('sha256', Buffer.from(`${jarHeader}.${payload}`), { key: signingKey, dsaEncoding: 'ieee-p1363' });
+    return { status: 200, text: `${jarHeader}.${payload}.${b64u(signature)}`, type: 'application/oauth-authz-req+jwt' };
+  };
 
   return [
     route('POST', '/floor/create', () => {
       const id = b64u(randomBytes(16));
-      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      pending.set(id, { privateKey, publicJwk: publicKey.export({ format: 'jwk' }), nonce: b64u(randomBytes(16)) });
-      return { status: 201, json: { id } };
+      const { ecdh, publicJwk } = generateP256();
+      pending.set(id, { ecdh, publicJwk, nonce: b64u(randomBytes(16)), state: b64u(randomBytes(16)) });
+      const requestUri = `${originOf()}/floor/request?id=${id}`;
+      return { status: 201, json: { id, authorizeUrl: `openid4vp://?${new URLSearchParams({ client_id: clientId, request_uri: requestUri, ...(light ? {} : { request_uri_method: 'post' }) })}` } };
     }),
-    route('GET', '/floor/request', ({ query }) => {
-      const entry = pending.get(query.id);
-      if (!entry) return { status: 404, json: {} };
-      const header = b64u(JSON.stringify({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [leafX5c] }));
-      const payload = b64u(JSON.stringify({ nonce: entry.nonce, client_metadata: { jwks: { keys: [{ ...entry.publicJwk, alg: 'ECDH-ES', use: 'enc', kid: 'k' }] } } }));
-      const signature = sign('sha256', Buffer.from(`${header}.${payload}`), { key: signingKey, dsaEncoding: 'ieee-p1363' });
-      return { status: 200, text: `${header}.${payload}.${b64u(signature)}`, type: 'application/oauth-authz-req+jwt' };
-    }),
+    route('GET', '/floor/request', requestObject),
+    route('POST', '/floor/request', requestObject),
     route('POST', '/floor/response', ({ query, body }) => {
       const entry = pending.get(query.id);
       if (!entry) return { status: 404, json: {} };
       pending.delete(query.id);
-      const payload = JSON.parse(decryptEcdhEsA128Gcm(new URLSearchParams(body).get('response'), entry.privateKey));
-      const presentation = Object.values(payload.vp_token)[0][0];
+      const payload = JSON.parse(decryptEcdhEsA128Gcm(new URLSearchParams(body).get('response'), entry.ecdh));
+      if (!light && payload.state !== entry.state) throw new Error('state');
+      const presentation = payload.vp_token[PID_QUERY.dcql.credentials[0].id][0];
       const parts = presentation.split('~');
       const [issuerJwt, kbJwt] = [parts[0], parts[parts.length - 1]];
       const issuerHeader = json(issuerJwt.split('.')[0]);
@@ -48,10 +84,15 @@ export function floorRoutes({ signingJwk, leafX5c, issuerRootPem }) {
       if (!verifyEs256(issuerJwt, leaf.publicKey)) throw new Error('issuer signature');
       const cnf = json(issuerJwt.split('.')[1]).cnf.jwk;
       if (!verifyEs256(kbJwt, createPublicKey({ key: cnf, format: 'jwk' }))) throw new Error('KB-JWT signature');
-      return { status: 200, json: { redirect_uri: `https://rp.example/cb#response_code=${b64u(randomBytes(16))}` } };
+      const kb = json(kbJwt.split('.')[1]);
+      if (!light && (kb.nonce !== entry.nonce || kb.aud !== clientId)) throw new Error('KB-JWT nonce or aud');
+      const code = b64u(randomBytes(16));
+      codes.add(code);
+      return { status: 200, json: { redirect_uri: `https://rp.example/cb#response_code=${code}` } };
     }),
     route('POST', '/floor/resolve', ({ body }) => {
-      JSON.parse(body);
+      const { response_code: code } = JSON.parse(body);
+      if (!codes.delete(code)) return { status: 404, json: { error: 'unknown response code' } };
       return { status: 200, json: { status: 'authorized' } };
     }),
   ];
@@ -60,24 +101,4 @@ export function floorRoutes({ signingJwk, leafX5c, issuerRootPem }) {
 function verifyEs256(jwt, key) {
   const end = jwt.lastIndexOf('.');
   return verify('sha256', Buffer.from(jwt.slice(0, end)), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(jwt.slice(end + 1), 'base64url'));
-}
-
-/** RFC 7518 §4.6 with direct key agreement and A128GCM: one ECDH, one Concat KDF round, one AES-GCM. */
-function decryptEcdhEsA128Gcm(compact, privateKey) {
-  const [protectedB64, , ivB64, ciphertextB64, tagB64] = compact.split('.');
-  const header = json(protectedB64);
-  const shared = diffieHellman({ privateKey, publicKey: createPublicKey({ key: header.epk, format: 'jwk' }) });
-  const lengthPrefixed = (data) => Buffer.concat([uint32(data.length), data]);
-  const otherInfo = Buffer.concat([lengthPrefixed(Buffer.from(header.enc)), lengthPrefixed(Buffer.from(header.apu ?? '', 'base64url')), lengthPrefixed(Buffer.from(header.apv ?? '', 'base64url')), uint32(128)]);
-  const cek = createHash('sha256').update(uint32(1)).update(shared).update(otherInfo).digest().subarray(0, 16);
-  const decipher = createDecipheriv('aes-128-gcm', cek, Buffer.from(ivB64, 'base64url'));
-  decipher.setAAD(Buffer.from(protectedB64));
-  decipher.setAuthTag(Buffer.from(tagB64, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertextB64, 'base64url')), decipher.final()]).toString('utf8');
-}
-
-function uint32(n) {
-  const out = Buffer.alloc(4);
-  out.writeUInt32BE(n);
-  return out;
 }

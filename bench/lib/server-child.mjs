@@ -2,14 +2,17 @@
 //   { kind: 'ours', framework, clients: 'local' | 'pass-through', issuerRootPem?, redisUrl?, bareRoutes? }
 //     the authorizer under /authz through the framework's adapter (local = @vp-authorizer/local's
 //     validator and verifier); bareRoutes adds the framework's own trivial JSON routes under /bare
-//   { kind: 'floor', framework, issuerRootPem }   the floor routes (floor.mjs) under /floor
+//   { kind: 'floor', framework, issuerRootPem, light? }   the floor routes (floor.mjs) under /floor
 //   { kind: 'peer', issuerRootPem }               the hand-built peer verifier (peer/server.mjs)
+//   { kind: 'trivial' }                           plain node:http answering a fixed JSON body (wakeup-cost.mjs)
 // It answers `{ origin, trustAnchor, apiKey, statusPath? }`, then `cpu` and `memory` requests.
 import { API_KEY, PID_QUERY } from './constants.mjs';
 import { FRAMEWORKS, route, startFramework } from './frameworks.mjs';
 
 // A normal exit on close, so that --cpu-prof (BENCH_SERVER_EXEC_ARGV) writes its profile.
 process.once('SIGTERM', () => process.exit(0));
+// And when the benchmark goes away without closing it (killed, crashed): no orphaned servers.
+process.once('disconnect', () => process.exit(0));
 
 process.once('message', async (spec) => {
   try {
@@ -28,6 +31,7 @@ process.once('message', async (spec) => {
 });
 
 async function start(spec) {
+  if (spec.kind === 'trivial') return startTrivial();
   const { generateDevSigningKey } = await import('@vp-authorizer/core');
   const dev = await generateDevSigningKey();
   const leafX5c = dev.leafCertificatePem.replace(/-----[^-]+-----|\s/g, '');
@@ -39,7 +43,9 @@ async function start(spec) {
   if (!FRAMEWORKS.includes(spec.framework)) throw new Error(`unknown framework ${spec.framework}`);
   if (spec.kind === 'floor') {
     const { floorRoutes } = await import('./floor.mjs');
-    const { origin } = await startFramework(spec.framework, { routes: floorRoutes({ signingJwk: dev.signing.privateKey, leafX5c, issuerRootPem: spec.issuerRootPem }) });
+    let origin;
+    const routes = floorRoutes({ signingJwk: dev.signing.privateKey, leafX5c, issuerRootPem: spec.issuerRootPem, originOf: () => origin, light: spec.light === true });
+    ({ origin } = await startFramework(spec.framework, { routes }));
     return { origin, trustAnchor: dev.rootCertificatePem };
   }
   const authorizerAt = (origin) => createBenchAuthorizer({ origin, signing: dev.signing, ...spec });
@@ -87,4 +93,14 @@ function bareRoutes() {
       return { status: 404, json: { error: 'response_code.not_found', message: 'Unknown response code.' } };
     }),
   ];
+}
+
+/** The cheapest request node:http can serve: no body read, a fixed JSON answer. */
+async function startTrivial() {
+  const { createServer } = await import('node:http');
+  const body = JSON.stringify({ ok: true });
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body));
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${server.address().port}` };
 }
