@@ -31,6 +31,7 @@ const KINDS = {
   flow: ['full flow server CPU (floor, peer)', './full-flow.mjs'],
   redis: ['Redis (consume, two processes)', './redis.mjs'],
   pending: ['pending authorizations at scale', './pending-scale.mjs'],
+  stalls: ['event-loop stalls of hostile requests', './hostile-stalls.mjs'],
 };
 const only = (process.env.BENCH_ONLY ?? Object.keys(KINDS).join(',')).split(',').map((k) => k.trim());
 const results = { machine: describeMachine(), commit: gitHead() };
