@@ -63,14 +63,27 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
   return payload;
 }
 
+/**
+ * The protected header depends on the signing identity only, and its x5c chain is most of a
+ * request object's size: encode it once per identity. Re-encoded if the material's alg or chain
+ * is replaced.
+ */
+const encodedHeaders = new WeakMap<SigningMaterial, { alg: string; x5c: string[]; encoded: string }>();
+function encodedHeader(signing: SigningMaterial): string {
+  const cached = encodedHeaders.get(signing);
+  if (cached && cached.alg === signing.alg && cached.x5c === signing.x5c) return cached.encoded;
+  const encoded = Buffer.from(JSON.stringify({ alg: signing.alg, typ: REQUEST_OBJECT_TYP, x5c: signing.x5c })).toString('base64url');
+  encodedHeaders.set(signing, { alg: signing.alg, x5c: signing.x5c, encoded });
+  return encoded;
+}
+
 /** The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. */
 export async function signRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<string> {
   const payload = requestObjectPayload(args);
-  const header = { alg: args.signing.alg, typ: REQUEST_OBJECT_TYP, x5c: args.signing.x5c };
   // ES256 (RFC 7518 section 3.4): SHA-256, signature R || S; node:crypto signs synchronously with
   // the KeyObject, where WebCrypto would queue a job per request object.
-  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  const signature = sign('sha256', Buffer.from(input, 'ascii'), { key: args.signing.signingKey, dsaEncoding: 'ieee-p1363' });
+  const input = `${encodedHeader(args.signing)}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  const signature = sign('sha256', Buffer.from(input, 'latin1'), { key: args.signing.signingKey, dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
 }
 
