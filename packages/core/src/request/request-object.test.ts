@@ -119,6 +119,14 @@ describe('signRequestObject', () => {
     expect(claims.client_metadata.vp_formats.jwt_vp_json).toEqual({ alg: ['ES256'] });
   });
 
+  it('carries the chain of the material it signs with, also when the material\'s chain is replaced', async () => {
+    const { record, config } = await create({ profile: 'haip', responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: sdJwtDcql } });
+    const material = { ...signing };
+    expect(decodeProtectedHeader(await signRequestObject({ record, signing: material, config, now: NOW })).x5c).toEqual(signing.x5c);
+    material.x5c = [signing.x5c[0]!, signing.x5c[0]!];
+    expect(decodeProtectedHeader(await signRequestObject({ record, signing: material, config, now: NOW })).x5c).toEqual([signing.x5c[0], signing.x5c[0]]);
+  });
+
   it('is rejected by verification with another key', async () => {
     const { record, config } = await create({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: sdJwtDcql } });
     const jws = await signRequestObject({ record, signing, config, now: NOW });

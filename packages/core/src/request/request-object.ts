@@ -63,15 +63,45 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
   return payload;
 }
 
+/**
+ * The protected header depends on the signing identity only, and its x5c chain is most of a
+ * request object's size: encode it once per identity. Re-encoded if the material's alg or chain
+ * is replaced.
+ */
+const encodedHeaders = new WeakMap<SigningMaterial, { alg: string; x5c: string[]; encoded: string }>();
+function encodedHeader(signing: SigningMaterial): string {
+  const cached = encodedHeaders.get(signing);
+  if (cached && cached.alg === signing.alg && cached.x5c === signing.x5c) return cached.encoded;
+  const encoded = Buffer.from(JSON.stringify({ alg: signing.alg, typ: REQUEST_OBJECT_TYP, x5c: signing.x5c })).toString('base64url');
+  encodedHeaders.set(signing, { alg: signing.alg, x5c: signing.x5c, encoded });
+  return encoded;
+}
+
+/** Request objects up to this size are encoded in one kept buffer (see signRequestObject). */
+const SCRATCH_BYTES = 64 * 1024;
+const scratch = Buffer.alloc(SCRATCH_BYTES);
+
 /** The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. */
 export async function signRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<string> {
-  const payload = requestObjectPayload(args);
-  const header = { alg: args.signing.alg, typ: REQUEST_OBJECT_TYP, x5c: args.signing.x5c };
-  // ES256 (RFC 7518 section 3.4): SHA-256, signature R || S; node:crypto signs synchronously with
-  // the KeyObject, where WebCrypto would queue a job per request object.
-  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  const signature = sign('sha256', Buffer.from(input, 'ascii'), { key: args.signing.signingKey, dsaEncoding: 'ieee-p1363' });
-  return `${input}.${signature.toString('base64url')}`;
+  const header = encodedHeader(args.signing);
+  const json = JSON.stringify(requestObjectPayload(args));
+  // Encoded through fresh Buffers, a request object (a few KiB) took a new 8 KiB pool slab every
+  // other request; a kept scratch buffer serves instead. All below is synchronous, so no other
+  // request can use it meanwhile, and it is zeroed after use (the payload carries nonce and state).
+  const jsonBytes = Buffer.byteLength(json);
+  const inputBytes = header.length + 1 + Math.ceil(jsonBytes / 3) * 4;
+  const buffer = inputBytes <= SCRATCH_BYTES ? scratch : Buffer.allocUnsafeSlow(inputBytes);
+  try {
+    buffer.write(json, 0, 'utf8');
+    const payload = buffer.toString('base64url', 0, jsonBytes);
+    const written = buffer.write(`${header}.${payload}`, 0, 'latin1');
+    // ES256 (RFC 7518 section 3.4): SHA-256, signature R || S; node:crypto signs synchronously with
+    // the KeyObject, where WebCrypto would queue a job per request object.
+    const signature = sign('sha256', buffer.subarray(0, written), { key: args.signing.signingKey, dsaEncoding: 'ieee-p1363' });
+    return `${header}.${payload}.${signature.toString('base64url')}`;
+  } finally {
+    buffer.fill(0, 0, Math.min(inputBytes, buffer.length));
+  }
 }
 
 /** JWS JSON general serialization of a multi-signed DC API request (OpenID4VP 1.0 appendix A.3.2). */

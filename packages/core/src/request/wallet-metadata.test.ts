@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { checkWalletMetadata, parseWalletMetadataParam, walletMetadataShapeIssues } from './wallet-metadata.js';
+import { checkWalletMetadata, normalizeWalletMetadata, parseWalletMetadataParam, walletMetadataShapeIssues } from './wallet-metadata.js';
 
 const haipCtx = { haip: true, clientIdPrefix: 'x509_hash', requireClientIdPrefix: false, formats: ['dc+sd-jwt', 'mso_mdoc'] };
 const goodWallet = {
@@ -129,6 +129,17 @@ describe('wallet metadata with null members', () => {
     const e = failure(() => checkWalletMetadata({ ...realistic, response_modes_supported: 'direct_post.jwt' }, haipCtx));
     expect(e.code).toBe('authorization.invalid_wallet_metadata');
     expect(e.errors?.map((x) => x.pointer)).toEqual(['/response_modes_supported']);
+  });
+
+  it('keeps a member named __proto__ as a plain member next to nulls and without them', () => {
+    for (const extra of ['', ', "jwks": null']) {
+      const posted = parseWalletMetadataParam(`{"__proto__": {"vp_formats_supported": {}}, "response_modes_supported": ["direct_post.jwt"]${extra}}`)!;
+      const normalized = normalizeWalletMetadata(posted);
+      expect(Object.getPrototypeOf(normalized)).toBe(Object.prototype);
+      expect(Object.keys(normalized)).toEqual(['__proto__', 'response_modes_supported']);
+      // Inherited members do not count as sent: vp_formats_supported is still missing.
+      expect(failure(() => checkWalletMetadata(posted, haipCtx)).errors?.map((x) => x.pointer)).toEqual(['/vp_formats_supported']);
+    }
   });
 
   it('a null format entry means the format is not offered', () => {

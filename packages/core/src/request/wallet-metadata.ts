@@ -38,7 +38,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 
 /** A copy without `null` members: wallets serialize unset optional members as null, meaning absent. */
 function withoutNulls(m: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(m).filter(([, value]) => value !== null));
+  // Spread copies own members as data (a "__proto__" member stays a plain member); most wallets
+  // send no nulls, so the entries/filter/fromEntries round trip is only paid when there are some.
+  for (const key in m) if (Object.hasOwn(m, key) && m[key] === null) return Object.fromEntries(Object.entries(m).filter(([, value]) => value !== null));
+  return { ...m };
 }
 
 /**
@@ -56,7 +59,10 @@ export function normalizeWalletMetadata(m: Record<string, unknown>): Record<stri
 
 /** Type problems of known wallet-metadata members (pointers relative to the metadata object). */
 export function walletMetadataShapeIssues(metadata: Record<string, unknown>): FieldError[] {
-  const m = normalizeWalletMetadata(metadata);
+  return shapeIssues(normalizeWalletMetadata(metadata));
+}
+
+function shapeIssues(m: Record<string, unknown>): FieldError[] {
   const issues: FieldError[] = [];
   for (const key of STRING_ARRAYS) {
     const value = m[key];
@@ -96,7 +102,7 @@ export function checkWalletMetadata(
   ctx: { haip: boolean; clientIdPrefix: string; requireClientIdPrefix: boolean; formats: string[]; algorithms?: SupportedAlgorithms },
 ): void {
   const metadata = normalizeWalletMetadata(raw);
-  const shape = walletMetadataShapeIssues(metadata);
+  const shape = shapeIssues(metadata);
   if (shape.length > 0) throw new AuthorizerError('authorization.invalid_wallet_metadata', { errors: shape });
 
   const issues: FieldError[] = [];

@@ -19,6 +19,9 @@ const KIND_BY_MEDIA_TYPE: Record<string, BodyKind> = {
   'application/x-www-form-urlencoded': 'form',
 };
 
+// Stateless between calls (no stream option), so one decoder serves every request.
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
 /**
  * Interpret the body according to its Content-Type, accepting only `accepted` kinds (415
  * otherwise). A body a host parser already consumed is re-read from its parsed value, never
@@ -34,7 +37,7 @@ export function parseBody(request: CoreRequest, accepted: readonly BodyKind[]): 
   const body = request.body;
   if (!body) throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
   if (body.kind === 'parsed') return { kind, value: kind === 'form' ? formFromParsed(body.value) : checkedJson(body.value) };
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(body.bytes);
+  const text = utf8.decode(body.bytes);
   if (kind === 'json') {
     let value: unknown;
     if (text.trim() === '') throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
