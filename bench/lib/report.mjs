@@ -120,7 +120,7 @@ function pendingSection(pending) {
   return [
     '## Pending authorizations at scale',
     '',
-    `\`bench/pending-scale.mjs\`: heap (memory store${pending.exactHeap ? ', after a full GC' : ''}) or Redis \`used_memory\` growth over ${int(pending.sample)} real creates; then create and status latency (median of 5 rounds) with ${int(small.pending)} and with ${int(large.pending)} pending (the store filled with copies of a real record).`,
+    `\`bench/pending-scale.mjs\`: heap (memory store${pending.exactHeap ? ', after a full GC' : ''}) or Redis \`used_memory\` growth over ${int(pending.sample)} real creates; then create and status latency with ${int(small.pending)} and with ${int(large.pending)} pending (two stores filled with copies of a real record, measured in interleaved rounds after a warm-up; the ratios are the median of the per-round ratios).`,
     '',
     '| pending | create | status |',
     '|---|---|---|',
