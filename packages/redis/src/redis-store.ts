@@ -78,8 +78,20 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   const { client, owned, firstAttempt } = connect(options);
   const keys = redisKeys(prefix);
   // Standalone Redis: the record and the expiry index may share a script (one round trip per
-  // write). Under Cluster they live in different slots, so the index is a separate command.
-  const standalone = client.isCluster ? undefined : (client as Redis);
+  // write). Under Cluster they live in different slots, so the index is a separate command; so
+  // too behind a plain client that turns out to reach a cluster (a one-node cluster, a proxy):
+  // its first CROSSSLOT refusal (nothing written) switches this store to the separate command.
+  let standalone = client.isCluster ? undefined : (client as Redis);
+  const sharedScript = async <T>(write: (redis: Redis) => Promise<T>): Promise<T | undefined> => {
+    if (standalone === undefined) return undefined;
+    try {
+      return await write(standalone);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('CROSSSLOT')) throw error;
+      standalone = undefined;
+      return undefined;
+    }
+  };
 
   let connected = false;
   void firstAttempt.then(() => (connected = true));
@@ -117,10 +129,8 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         const key = keys.authorization(record.instanceId, record.id);
         const open = !isTerminalStatus(record.status);
         const member = expiryMember(record.instanceId, record.id);
-        let written: boolean;
-        if (standalone) {
-          written = await runCreate(standalone, key, encodeRecord(record), px, open ? { key: keys.expiry, score: record.expiresAt, member } : undefined);
-        } else {
+        let written = await sharedScript((redis) => runCreate(redis, key, encodeRecord(record), px, open ? { key: keys.expiry, score: record.expiresAt, member } : undefined));
+        if (written === undefined) {
           // Index first: a record that exists is then always findable by the sweep. NX keeps the
           // original score if this create turns out to be a duplicate.
           if (open) await client.zadd(keys.expiry, 'NX', record.expiresAt, member);
@@ -143,10 +153,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         // A claim (or its release) moves the due time without touching expiresAt: re-score after
         // every non-terminal write, drop the entry after a terminal one.
         const score = isTerminalStatus(next.status) ? undefined : expiryDueAt(next);
-        if (standalone) {
-          // One round trip: the script moves the index entry itself.
-          return (await runCompareAndSet(client, key, expectedVersion, encodeRecord(next), next.expiresAt, { key: keys.expiry, member, score })) !== 0;
-        }
+        // One round trip where the script may move the index entry itself.
+        const shared = await sharedScript((redis) => runCompareAndSet(redis, key, expectedVersion, encodeRecord(next), next.expiresAt, { key: keys.expiry, member, score }));
+        if (shared !== undefined) return shared !== 0;
         const outcome = await runCompareAndSet(client, key, expectedVersion, encodeRecord(next), next.expiresAt);
         if (outcome === 0) return false;
         if (score === undefined) await bestEffort(client.zrem(keys.expiry, member));
