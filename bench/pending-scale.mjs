@@ -5,11 +5,10 @@
 //   - create and status latency with 1,000 and with 100,000 pending — goal: flat within ±20 %.
 // The store is filled to 100,000 with copies of a real record under fresh ids (a real create
 // costs a key generation; filling with them would take minutes without changing what is stored).
-//   BENCH_PENDING_MAX (100000), BENCH_PENDING_SAMPLE (2000)
+//   BENCH_PENDING_MAX (100000), BENCH_PENDING_SAMPLE (2000), BENCH_PENDING_ROUNDS (11)
 import { randomUUID } from 'node:crypto';
 import { PID_QUERY } from './lib/constants.mjs';
 import { isMain, printJson } from './lib/main.mjs';
-import { measure } from './lib/measure.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 import { missingTools } from './lib/tools.mjs';
 
@@ -39,42 +38,80 @@ export async function run({ max = Number(process.env.BENCH_PENDING_MAX ?? 100_00
   gc();
   const memoryBytes = Math.round((process.memoryUsage().heapUsed - heapBefore) / sample);
 
-  // Latency at 1,000 and at `max` pending, on a store of their own filled with copies of a real record.
+  // Latency at 1,000 and at `max` pending: two stores of their own, filled with copies of a real
+  // record, measured in interleaved rounds (the order alternating) after both are warmed up, so
+  // JIT warm-up and a neighbour's load fall on both sizes alike instead of on whichever ran first.
+  // Both live in one heap: this compares the store's lookups and indexes at each size, while the
+  // extra GC work of a heap holding 100,000 records falls on both alike.
   const template = await store.get('bench', ids[0]);
   await authorizer.close();
-  const scaled = memoryStore({ sweepIntervalMs: 0 });
-  const onScaled = build(scaled);
-  await onScaled.ready();
-  const pendingIds = [];
-  const fill = async (target) => {
-    while (pendingIds.length < target) {
-      const id = randomUUID();
-      await scaled.create({ ...structuredClone(template), id }, 10 * 60_000);
-      pendingIds.push(id);
-    }
-  };
-  const opts = { iterations: 200, rounds: 5, warmup: 50 };
   const HOT_SET = 1000;
-  let created = 0;
-  const latency = async (pending) => {
-    await fill(pending);
-    const before = pendingIds.length + created;
-    let i = 0;
-    const createMs = (await measure('create', () => (created++, create(onScaled)), opts)).medianMsPerOp;
+  const populated = async () => {
+    const scaled = memoryStore({ sweepIntervalMs: 0 });
+    const onScaled = build(scaled);
+    await onScaled.ready();
+    const pendingIds = [];
+    const fill = async (target) => {
+      while (pendingIds.length < target) {
+        const id = randomUUID();
+        await scaled.create({ ...structuredClone(template), id }, 10 * 60_000);
+        pendingIds.push(id);
+      }
+    };
+    return { authorizer: onScaled, pendingIds, fill, created: 0 };
+  };
+  const sizes = { small: await populated(), large: await populated() };
+  // The large store's older records first; then the records each size's status reads cycle over
+  // (its most recent HOT_SET) are filled in turn, so both sets are allocated alike in the heap (a
+  // set allocated later or earlier than the other reads measurably faster or slower).
+  await sizes.large.fill(max - HOT_SET);
+  for (let n = 1; n <= HOT_SET; n++) {
+    await sizes.small.fill(n);
+    await sizes.large.fill(max - HOT_SET + n);
+  }
+  const CREATES = 200;
+  const STATUS_READS = 10_000;
+  const ROUNDS = Number(process.env.BENCH_PENDING_ROUNDS ?? 11);
+  const samples = { small: { create: [], status: [] }, large: { create: [], status: [] } };
+  const round = async (name, record) => {
+    const size = sizes[name];
+    let started = performance.now();
+    for (let i = 0; i < CREATES; i++) await create(size.authorizer);
+    size.created += CREATES;
+    const createMs = (performance.now() - started) / CREATES;
     // Status reads cycle over the same number of most recent authorizations at both sizes (those a
     // relying party polls): cycling over all 100,000 would measure CPU cache misses (each read a
     // cold record), not how the store scales. Measured here: 5 µs on 2,000 of 102,000 records,
     // 14 µs when cycling over all of them, on the same store.
-    const recent = Math.min(HOT_SET, pendingIds.length);
-    const statusMs = (await measure('status', () => onScaled.getStatus('bench', pendingIds[pendingIds.length - 1 - (i++ % recent)]), { ...opts, iterations: 2000 })).medianMsPerOp;
-    return { pending: before, createMs: +createMs.toFixed(3), statusMs: +statusMs.toFixed(4) };
+    const recent = Math.min(HOT_SET, size.pendingIds.length);
+    const last = size.pendingIds.length - 1;
+    started = performance.now();
+    for (let i = 0; i < STATUS_READS; i++) await size.authorizer.getStatus('bench', size.pendingIds[last - (i % recent)]);
+    const statusMs = (performance.now() - started) / STATUS_READS;
+    if (record) {
+      samples[name].create.push(createMs);
+      samples[name].status.push(statusMs);
+    }
   };
-  // A first pass only warms the JIT up (else the small population pays for it and the large one
-  // looks faster); the creates measured add to the population, which `pending` counts.
-  await latency(100);
-  const small = await latency(1000);
-  const large = await latency(max);
-  await onScaled.close();
+  // Warm-up rounds (not recorded: creates keep getting faster for a few thousand), then measured
+  // ones; the creates add to the population.
+  const WARMUP_ROUNDS = 4;
+  for (let r = 0; r < WARMUP_ROUNDS + ROUNDS; r++) {
+    for (const name of r % 2 === 0 ? ['small', 'large'] : ['large', 'small']) await round(name, r >= WARMUP_ROUNDS);
+  }
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const summary = (name) => ({
+    pending: sizes[name].pendingIds.length + sizes[name].created,
+    createMs: +median(samples[name].create).toFixed(3),
+    statusMs: +median(samples[name].status).toFixed(4),
+  });
+  // Ratios are taken within each round (both sizes measured back to back) and their median
+  // reported: a drift over the run (load, late JIT) moves both sizes of a round alike.
+  const ratios = (what) => samples.large[what].map((ms, i) => +(ms / samples.small[what][i]).toFixed(2));
+  const pairedRatio = (what) => median(ratios(what));
+  const small = summary('small');
+  const large = summary('large');
+  for (const size of Object.values(sizes)) await size.authorizer.close();
 
   let redisBytes = null;
   const missing = missingTools('redis-server');
@@ -92,7 +129,15 @@ export async function run({ max = Number(process.env.BENCH_PENDING_MAX ?? 100_00
   return {
     sample,
     bytesPerPending: { memoryStore: memoryBytes, redis: redisBytes ?? { skipped: missing } },
-    latency: { small, large, createLargeVsSmall: +(large.createMs / small.createMs).toFixed(2), statusLargeVsSmall: +(large.statusMs / small.statusMs).toFixed(2) },
+    latency: {
+      small,
+      large,
+      createLargeVsSmall: pairedRatio('create'),
+      statusLargeVsSmall: pairedRatio('status'),
+      // Per round, to judge the noise the medians were taken over.
+      createLargeVsSmallByRound: ratios('create'),
+      statusLargeVsSmallByRound: ratios('status'),
+    },
     exactHeap: typeof globalThis.gc === 'function',
   };
 }

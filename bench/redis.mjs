@@ -7,12 +7,13 @@
 //      server CPU per flow with two processes within 10 % of one process.
 // With two or more cores and taskset: the authorizer processes on core 0, Redis and the load
 // generator on core 1 (a 2-core machine cannot give each process its own core; see the report).
-//   BENCH_REDIS_OPS (20000), BENCH_FLOW_SECONDS (6), BENCH_FLOW_CONCURRENCY (4)
+//   BENCH_REDIS_OPS (20000), BENCH_FLOW_SECONDS (6), BENCH_FLOW_CONCURRENCY (4), BENCH_REDIS_ROUNDS (3),
+//   BENCH_REDIS_PART (all; `processes` for part 2 only)
 import { execFile, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { promisify } from 'node:util';
 import { PID_VCT } from './lib/constants.mjs';
-import { measureFlows, testWalletOursFlow } from './lib/flows.mjs';
+import { testWalletOursFlow } from './lib/flows.mjs';
 import { isMain, printJson } from './lib/main.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 import { startServerProcess } from './lib/server-process.mjs';
@@ -24,7 +25,8 @@ export async function run({ ops = Number(process.env.BENCH_REDIS_OPS ?? 20_000),
   const pin = hasTool('taskset') && cpus().length >= 2;
   const redis = await startRedis(pin ? { cpu: 1 } : {});
   try {
-    const consume = await consumeVsRedisBenchmark(redis, ops, pin);
+    // BENCH_REDIS_PART=processes skips the consume comparison.
+    const consume = process.env.BENCH_REDIS_PART === 'processes' ? undefined : await consumeVsRedisBenchmark(redis, ops, pin);
     const processes = await oneVsTwoProcesses(redis, { seconds, concurrency }, pin);
     return { pinned: pin, consume, processes };
   } finally {
@@ -70,30 +72,127 @@ function pinSelf(cores) {
   spawnSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
 }
 
-async function oneVsTwoProcesses(redis, options, pin) {
+/**
+ * Server CPU per flow with one and with two authorizer processes, both started once and kept for
+ * every round (so neither pays more start-up or JIT warm-up than the other), in interleaved rounds:
+ *   - `two`: flows alternate between the processes, each resolving its code on the other;
+ *   - `one`: every flow on one process (the processes take turns by round), the other idle;
+ *   - `onePaced`: as `one`, but paced to the rate each process saw in `two` in the same round.
+ * CPU is the sum over both processes in every mode (an idle process counts too). On a 2-core VM a
+ * request after an idle gap costs several times one served back to back (wake-up, cold caches),
+ * and two processes sharing the load each sit idle more: `onePaced` gives one process the same
+ * gaps, so `two` against `onePaced` is the cost of a second process with the idling controlled for.
+ */
+async function oneVsTwoProcesses(redis, { seconds, concurrency }, pin) {
   const { allowInsecureUrlsForTests, createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
   allowInsecureUrlsForTests();
   const issuer = await createTestIssuer({ commonName: 'bench issuer' });
   const wallet = await createTestWallet();
   await wallet.addSdJwtVc(issuer, { vct: PID_VCT, claims: { given_name: 'Erika' } });
   const spec = { kind: 'ours', framework: 'express', clients: 'local', issuerRootPem: issuer.rootCertificatePem, redisUrl: redis.url };
-  const result = {};
-  for (const count of [1, 2]) {
-    const servers = [];
-    for (let i = 0; i < count; i++) servers.push(await startServerProcess(spec, pin ? { cpu: 0 } : {}));
-    // Flows alternate between processes; each resolves its code on the next one.
+  const servers = [await startServerProcess(spec, pin ? { cpu: 0 } : {}), await startServerProcess(spec, pin ? { cpu: 0 } : {})];
+  try {
+    const [a, b] = servers;
+    const alone = servers.map((s) => testWalletOursFlow(s.info, wallet));
+    const crossed = [testWalletOursFlow({ ...a.info, resolveOrigin: b.origin }, wallet), testWalletOursFlow({ ...b.info, resolveOrigin: a.origin }, wallet)];
     let turn = 0;
-    const flows = servers.map((s, i) => testWalletOursFlow({ ...s.info, resolveOrigin: servers[(i + 1) % count].origin }, wallet));
-    const all = { cpuMicros: async () => (await Promise.all(servers.map((s) => s.cpuMicros()))).reduce((a, b) => a + b, 0) };
-    // The same warm-up per process as with one process.
-    const measured = await measureFlows(all, () => flows[turn++ % count](), { ...options, warmup: Number(process.env.BENCH_FLOW_WARMUP ?? 60) * count, counters: { redisCommands: () => redis.commandsProcessed() } });
-    result[count === 1 ? 'one' : 'two'] = measured;
+    const twoFlow = () => crossed[turn++ % 2]();
+    const cpuMicros = async () => (await Promise.all(servers.map((s) => s.cpuMicros()))).reduce((x, y) => x + y, 0);
+    // Voluntary context switches of both processes (every thread): mostly a thread going to sleep
+    // for want of work, each wake-up afterwards costing CPU of its own.
+    const sleeps = async () => (await Promise.all(servers.map((s) => s.send('resources')))).reduce((n, r) => n + r.voluntaryContextSwitches, 0);
+    // Every path warm on both processes: alone, and resolving for the other.
+    const warmup = Number(process.env.BENCH_FLOW_WARMUP ?? 60);
+    await runFlows(twoFlow, { flows: 2 * warmup, concurrency });
+    for (const flow of alone) await runFlows(flow, { flows: warmup, concurrency });
+    // Idle: what the two processes spend with no request at all.
+    const idleBefore = await cpuMicros();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleCpuMsPerSecond = +(((await cpuMicros()) - idleBefore) / 1000 / 2).toFixed(3);
+
+    // Which commands a flow sends (calls inside the compare-and-set script counted apart).
+    await redis.cli('CONFIG', 'RESETSTAT');
+    const probeFlows = 20;
+    await runFlows(twoFlow, { flows: probeFlows, concurrency: 1 });
+    const commandsPerFlow = {};
+    for (const [, name, calls] of (await redis.cli('INFO', 'commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)) {
+      if (name !== 'info' && name !== 'config') commandsPerFlow[name] = +(Number(calls) / probeFlows).toFixed(1);
+    }
+
+    const rounds = Number(process.env.BENCH_REDIS_ROUNDS ?? 3);
+    const samples = { one: [], two: [], onePaced: [] };
+    const measureRound = async (mode, flow, rate) => {
+      const commandsBefore = await redis.commandsProcessed();
+      const sleepsBefore = await sleeps();
+      const cpuBefore = await cpuMicros();
+      const { flows, elapsedS } = await runFlows(flow, { seconds, concurrency, rate });
+      const cpuMs = ((await cpuMicros()) - cpuBefore) / 1000;
+      const slept = (await sleeps()) - sleepsBefore;
+      const commands = (await redis.commandsProcessed()) - commandsBefore;
+      samples[mode].push({ flows, elapsedS, cpuMs, commands, slept });
+      console.error(`redis ${mode} round: ${(cpuMs / flows).toFixed(3)} ms CPU/flow, ${(flows / elapsedS).toFixed(1)} flows/s, ${(slept / flows).toFixed(1)} voluntary context switches/flow`);
+      return flows / elapsedS;
+    };
+    for (let round = 0; round < rounds; round++) {
+      const single = alone[round % 2];
+      // Alternate which of one/two goes first; the paced run needs this round's two-process rate.
+      let twoRate;
+      if (round % 2 === 0) {
+        twoRate = await measureRound('two', twoFlow);
+        await measureRound('one', single);
+      } else {
+        await measureRound('one', single);
+        twoRate = await measureRound('two', twoFlow);
+      }
+      await measureRound('onePaced', single, twoRate / 2);
+    }
+    const summary = (list) => {
+      const flows = list.reduce((n, r) => n + r.flows, 0);
+      const elapsedS = list.reduce((n, r) => n + r.elapsedS, 0);
+      const perRound = list.map((r) => r.cpuMs / r.flows).sort((x, y) => x - y);
+      return {
+        redisCommandsPerFlow: +(list.reduce((n, r) => n + r.commands, 0) / flows).toFixed(1),
+        flows,
+        seconds: +elapsedS.toFixed(2),
+        flowsPerSecond: +(flows / elapsedS).toFixed(1),
+        serverCpuMsPerFlow: +(list.reduce((n, r) => n + r.cpuMs, 0) / flows).toFixed(3),
+        serverCpuMsPerFlowByRound: perRound.map((v) => +v.toFixed(3)),
+        serverCpuShare: +(list.reduce((n, r) => n + r.cpuMs, 0) / 1000 / elapsedS).toFixed(2),
+        voluntaryContextSwitchesPerFlow: +(list.reduce((n, r) => n + r.slept, 0) / flows).toFixed(1),
+      };
+    };
+    const result = { rounds, idleCpuMsPerSecond, commandsPerFlow, one: summary(samples.one), two: summary(samples.two), onePaced: summary(samples.onePaced) };
+    result.cpuTwoVsOne = +(result.two.serverCpuMsPerFlow / result.one.serverCpuMsPerFlow).toFixed(2);
+    result.cpuTwoVsOnePaced = +(result.two.serverCpuMsPerFlow / result.onePaced.serverCpuMsPerFlow).toFixed(2);
+    result.throughputTwoVsOne = +(result.two.flowsPerSecond / result.one.flowsPerSecond).toFixed(2);
+    return result;
+  } finally {
     for (const s of servers) await s.close();
-    console.error(`redis ${count} process(es): ${measured.serverCpuMsPerFlow} ms CPU/flow, ${measured.flowsPerSecond} flows/s`);
   }
-  result.cpuTwoVsOne = +(result.two.serverCpuMsPerFlow / result.one.serverCpuMsPerFlow).toFixed(2);
-  result.throughputTwoVsOne = +(result.two.flowsPerSecond / result.one.flowsPerSecond).toFixed(2);
-  return result;
+}
+
+/**
+ * `concurrency` clients run `flow` for `seconds` (or until `flows` have run). With `rate`, flow
+ * starts are spaced 1/rate apart (a client waits for its slot), as steady traffic would arrive.
+ */
+async function runFlows(flow, { seconds = Infinity, flows: total = Infinity, concurrency, rate }) {
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let begun = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (begun < total) {
+        const slot = rate === undefined ? started : started + (begun / rate) * 1000;
+        begun++;
+        if (slot > performance.now()) await new Promise((resolve) => setTimeout(resolve, slot - performance.now()));
+        if (performance.now() >= deadline) break;
+        await flow();
+        done++;
+      }
+    }),
+  );
+  return { flows: done, elapsedS: (performance.now() - started) / 1000 };
 }
 
 if (isMain(import.meta.url)) printJson(await run());

@@ -138,13 +138,17 @@ function redisSection(redis) {
   const out = ['## Redis', ''];
   out.push(`\`bench/redis.mjs\` on a private redis-server${redis.pinned ? ' pinned to core 1 (authorizer processes on core 0)' : ''}.`, '');
   out.push('| callers | `redisStore().consume` /s | `redis-benchmark` GETDEL /s | ratio |', '|---|---|---|---|');
-  for (const r of redis.consume) out.push(`| ${r.clients} | ${int(r.storeConsumePerSecond)} | ${int(r.redisBenchmarkGetdelPerSecond)} | ${x(r.ratio)} |`);
+  for (const r of redis.consume ?? []) out.push(`| ${r.clients} | ${int(r.storeConsumePerSecond)} | ${int(r.redisBenchmarkGetdelPerSecond)} | ${x(r.ratio)} |`);
   out.push('', 'redis-benchmark opens one connection per client; the store has one connection and its callers share it (16 callers keep 16 commands in flight on it). Our consumes find their code (a value comes back and is decoded); redis-benchmark\'s mostly miss (nil).', '');
   const p = redis.processes;
   if (p) {
     out.push('| authorizer processes | flows/s | server CPU per flow | Redis commands per flow |', '|---|---|---|---|');
     out.push(`| 1 | ${fmt(p.one.flowsPerSecond, 1)} | ${fmt(p.one.serverCpuMsPerFlow)} ms | ${fmt(p.one.redisCommandsPerFlow, 1)} |`);
     out.push(`| 2 | ${fmt(p.two.flowsPerSecond, 1)} | ${fmt(p.two.serverCpuMsPerFlow)} ms | ${fmt(p.two.redisCommandsPerFlow, 1)} |`);
+    if (p.onePaced) {
+      out.push(`| 1, paced to the rate of each of the 2 | ${fmt(p.onePaced.flowsPerSecond, 1)} | ${fmt(p.onePaced.serverCpuMsPerFlow)} ms | ${fmt(p.onePaced.redisCommandsPerFlow, 1)} |`);
+      out.push('', `With the idle time controlled for (one process paced to the flow rate each of the two saw, in the same rounds), two processes use ${x(p.cpuTwoVsOnePaced)} the CPU per flow of one. The processes' voluntary context switches per flow (one ${fmt(p.one.voluntaryContextSwitchesPerFlow, 1)}, two ${fmt(p.two.voluntaryContextSwitchesPerFlow, 1)}, paced ${fmt(p.onePaced.voluntaryContextSwitchesPerFlow, 1)}) show why: a process that shares the load waits idle more often between requests and Redis replies, and on this VM each wake-up costs CPU of its own; the work per flow (the same requests and Redis commands) does not change.`);
+    }
     const consumeRate = redis.consume?.find((r) => r.clients === 16)?.redisBenchmarkGetdelPerSecond;
     const ceiling = consumeRate && p.two.redisCommandsPerFlow ? consumeRate / p.two.redisCommandsPerFlow : null;
     out.push('', `Two processes use ${x(p.cpuTwoVsOne)} the CPU per flow of one (each flow resolves its code on the other process). Throughput: ${x(p.throughputTwoVsOne)}. On this 2-core machine the authorizer processes share one core (the test wallet and Redis use the other), so throughput cannot grow with the process count here; what carries over is the CPU per flow: it stays flat because no state lives in the process. On a machine with a core per process (and the wallet elsewhere), flows per second scale with processes until Redis, single-threaded, saturates: at ${fmt(p.two.redisCommandsPerFlow, 1)} commands per flow and the ${int(consumeRate)} simple commands per second redis-benchmark reached here, that is roughly ${int(ceiling)} flows per second for one Redis core, the work of about ${int(ceiling * p.one.serverCpuMsPerFlow / 1000)} authorizer cores at the CPU per flow measured here (a quiet machine gives Redis several times the commands per second measured on this busy one, and the authorizer's CPU per flow shrinks with the verification work in progress, so the ratio holds roughly). Beyond that, shard by authorization (Redis Cluster; see [multiple-processes.md](multiple-processes.md)).`, '');
@@ -158,7 +162,7 @@ function pendingSection(pending) {
   return [
     '## Pending authorizations at scale',
     '',
-    `\`bench/pending-scale.mjs\`: heap (memory store${pending.exactHeap ? ', after a full GC' : ''}) or Redis \`used_memory\` growth over ${int(pending.sample)} real creates; then create and status latency (median of 5 rounds) with ${int(small.pending)} and with ${int(large.pending)} pending (the store filled with copies of a real record).`,
+    `\`bench/pending-scale.mjs\`: heap (memory store${pending.exactHeap ? ', after a full GC' : ''}) or Redis \`used_memory\` growth over ${int(pending.sample)} real creates; then create and status latency with ${int(small.pending)} and with ${int(large.pending)} pending (two stores filled with copies of a real record, measured in interleaved rounds after a warm-up; the ratios are the median of the per-round ratios).`,
     '',
     '| pending | create | status |',
     '|---|---|---|',

@@ -5,7 +5,7 @@
 //   { kind: 'floor', framework, issuerRootPem, light? }   the floor routes (floor.mjs) under /floor
 //   { kind: 'peer', issuerRootPem }               the hand-built peer verifier (peer/server.mjs)
 //   { kind: 'trivial' }                           plain node:http answering a fixed JSON body (wakeup-cost.mjs)
-// It answers `{ origin, trustAnchor, apiKey, statusPath? }`, then `cpu` and `memory` requests.
+// It answers `{ origin, trustAnchor, apiKey, statusPath? }`, then `cpu`, `resources` and `memory` requests.
 import { API_KEY, PID_QUERY } from './constants.mjs';
 import { FRAMEWORKS, route, startFramework } from './frameworks.mjs';
 
@@ -19,6 +19,8 @@ process.once('message', async (spec) => {
     const started = await start(spec);
     process.on('message', (message) => {
       if (message === 'cpu') process.send(process.cpuUsage());
+      // Voluntary context switches count the times the process went to sleep (idle) between events.
+      else if (message === 'resources') process.send(process.resourceUsage());
       else if (message === 'memory') {
         globalThis.gc?.();
         process.send(process.memoryUsage());

@@ -1,18 +1,22 @@
-import { createHash } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import { FORMAT_VERSION, unsupportedFormat } from './record-codec.js';
 import { RecordFormatError } from './record-format-error.js';
+import { luaScript, runScript } from './run-script.js';
 
 /**
  * Compare-and-set on one authorization key, atomic because Redis runs a script without
  * interleaving other commands. Decodes the stored envelope, compares the record's version and
- * replaces the value keeping its TTL.
+ * replaces the value keeping its TTL. With a second key (the expiry index: standalone Redis only,
+ * where it may share a script with the record) it also moves the record's index entry, in the
+ * same round trip; an index failure is ignored there as it is after a separate command (a hint).
  *
- * KEYS[1] authorization key; ARGV[1] expected version; ARGV[2] new envelope;
- * ARGV[3] new expiresAt; ARGV[4] highest format version the caller reads.
+ * KEYS[1] authorization key; KEYS[2] (optional) expiry index;
+ * ARGV[1] expected version; ARGV[2] new envelope; ARGV[3] new expiresAt;
+ * ARGV[4] highest format version the caller reads;
+ * ARGV[5] index score, or '' to drop the entry (terminal); ARGV[6] index member.
  * Returns 0 (missing or version conflict), 1 (replaced), 2 (replaced, expiresAt changed).
  */
-const SCRIPT = `
+const SCRIPT = luaScript(`
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local ok, doc = pcall(cjson.decode, raw)
@@ -27,34 +31,38 @@ if type(doc.r) ~= 'table' or type(doc.r.version) ~= 'number' then
 end
 if doc.r.version ~= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+if KEYS[2] then
+  if ARGV[5] == '' then redis.pcall('ZREM', KEYS[2], ARGV[6])
+  else redis.pcall('ZADD', KEYS[2], ARGV[5], ARGV[6]) end
+end
 if doc.r.expiresAt ~= tonumber(ARGV[3]) then return 2 end
 return 1
-`;
-
-const SHA = createHash('sha1').update(SCRIPT).digest('hex');
+`);
 
 export type CasOutcome = 0 | 1 | 2;
 
-/**
- * EVALSHA, falling back to EVAL when the server does not know the script yet (first call, or
- * after a restart / SCRIPT FLUSH). Uses plain commands so a caller's client is not modified.
- */
+/** Where the record's index entry goes after a successful write: a score (due time), or dropped. */
+export interface IndexMove {
+  key: string;
+  member: string;
+  /** Due time of a non-terminal record; undefined drops the entry. */
+  score: number | undefined;
+}
+
 export async function runCompareAndSet(
   client: Redis | Cluster,
   key: string,
   expectedVersion: number,
   envelope: string,
   expiresAt: number,
+  index?: IndexMove,
 ): Promise<CasOutcome> {
-  const args = [key, String(expectedVersion), envelope, String(expiresAt), String(FORMAT_VERSION)];
+  const keys = index === undefined ? [key] : [key, index.key];
+  const args = [String(expectedVersion), envelope, String(expiresAt), String(FORMAT_VERSION)];
+  if (index !== undefined) args.push(index.score === undefined ? '' : String(index.score), index.member);
   let result: unknown;
   try {
-    try {
-      result = await client.evalsha(SHA, 1, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      result = await client.eval(SCRIPT, 1, ...args);
-    }
+    result = await runScript(client, SCRIPT, keys, args);
   } catch (error) {
     throw scriptFormatError(error) ?? error;
   }

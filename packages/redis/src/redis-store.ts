@@ -10,6 +10,7 @@ import {
   type ExpiryCandidate,
 } from '@vp-authorizer/core';
 import { runCompareAndSet } from './compare-and-set-script.js';
+import { runCreate } from './create-script.js';
 import { decodeCode, decodeRecord, encodeCode, encodeRecord } from './record-codec.js';
 import { RecordFormatError } from './record-format-error.js';
 import { expiryMember, parseExpiryMember, redisKeys } from './redis-keys.js';
@@ -58,9 +59,12 @@ const MAX_EXPIRY_PAGES = 5;
  * The expiry index (`<prefix>expiry`) is a sorted set in its own slot, so under Redis Cluster it
  * cannot share a transaction with the record. It is kept as a hint: ZADD before a record is
  * created, ZADD (re-scored to the due time: a claim's deadline, else expiresAt) after a
- * compare-and-set that writes a non-terminal status, ZREM after one that writes a terminal status. listDueForExpiry re-reads every
- * candidate and prunes entries whose record is gone, terminal or not yet due; the core re-checks
- * status and version before expiring anything, so a stale hint can delay a sweep, never corrupt.
+ * compare-and-set that writes a non-terminal status, ZREM after one that writes a terminal
+ * status. On standalone Redis the same index moves happen inside the create and compare-and-set
+ * scripts (one round trip per write instead of two; same keys and values, so processes of either
+ * kind share one Redis). listDueForExpiry re-reads every candidate and prunes entries whose record
+ * is gone, terminal or not yet due; the core re-checks status and version before expiring
+ * anything, so a stale hint can delay a sweep, never corrupt.
  */
 export function redisStore(options: RedisStoreOptions): RedisStore {
   const prefix = options.keyPrefix ?? DEFAULT_PREFIX;
@@ -73,6 +77,21 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   }
   const { client, owned, firstAttempt } = connect(options);
   const keys = redisKeys(prefix);
+  // Standalone Redis: the record and the expiry index may share a script (one round trip per
+  // write). Under Cluster they live in different slots, so the index is a separate command; so
+  // too behind a plain client that turns out to reach a cluster (a one-node cluster, a proxy):
+  // its first CROSSSLOT refusal (nothing written) switches this store to the separate command.
+  let standalone = client.isCluster ? undefined : (client as Redis);
+  const sharedScript = async <T>(write: (redis: Redis) => Promise<T>): Promise<T | undefined> => {
+    if (standalone === undefined) return undefined;
+    try {
+      return await write(standalone);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('CROSSSLOT')) throw error;
+      standalone = undefined;
+      return undefined;
+    }
+  };
 
   let connected = false;
   void firstAttempt.then(() => (connected = true));
@@ -107,13 +126,17 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     create: (record, ttlMs) =>
       guarded(async () => {
         const px = checkTtl(ttlMs);
-        // Index first: a record that exists is then always findable by the sweep. NX keeps the
-        // original score if this create turns out to be a duplicate.
-        if (!isTerminalStatus(record.status)) {
-          await client.zadd(keys.expiry, 'NX', record.expiresAt, expiryMember(record.instanceId, record.id));
+        const key = keys.authorization(record.instanceId, record.id);
+        const open = !isTerminalStatus(record.status);
+        const member = expiryMember(record.instanceId, record.id);
+        let written = await sharedScript((redis) => runCreate(redis, key, encodeRecord(record), px, open ? { key: keys.expiry, score: record.expiresAt, member } : undefined));
+        if (written === undefined) {
+          // Index first: a record that exists is then always findable by the sweep. NX keeps the
+          // original score if this create turns out to be a duplicate.
+          if (open) await client.zadd(keys.expiry, 'NX', record.expiresAt, member);
+          written = (await client.set(key, encodeRecord(record), 'PX', px, 'NX')) !== null;
         }
-        const written = await client.set(keys.authorization(record.instanceId, record.id), encodeRecord(record), 'PX', px, 'NX');
-        if (written === null) throw new Error('An authorization with this id already exists for this instance.');
+        if (!written) throw new Error('An authorization with this id already exists for this instance.');
       }),
 
     get: (instanceId, id) =>
@@ -126,13 +149,17 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       guarded(async () => {
         checkNextVersion(next, expectedVersion);
         const key = keys.authorization(next.instanceId, next.id);
+        const member = expiryMember(next.instanceId, next.id);
+        // A claim (or its release) moves the due time without touching expiresAt: re-score after
+        // every non-terminal write, drop the entry after a terminal one.
+        const score = isTerminalStatus(next.status) ? undefined : expiryDueAt(next);
+        // One round trip where the script may move the index entry itself.
+        const shared = await sharedScript((redis) => runCompareAndSet(redis, key, expectedVersion, encodeRecord(next), next.expiresAt, { key: keys.expiry, member, score }));
+        if (shared !== undefined) return shared !== 0;
         const outcome = await runCompareAndSet(client, key, expectedVersion, encodeRecord(next), next.expiresAt);
         if (outcome === 0) return false;
-        const member = expiryMember(next.instanceId, next.id);
-        if (isTerminalStatus(next.status)) await bestEffort(client.zrem(keys.expiry, member));
-        // A claim (or its release) moves the due time without touching expiresAt, which the script
-        // compares: re-score after every non-terminal write (one ZADD; they are rare).
-        else await bestEffort(client.zadd(keys.expiry, expiryDueAt(next), member));
+        if (score === undefined) await bestEffort(client.zrem(keys.expiry, member));
+        else await bestEffort(client.zadd(keys.expiry, score, member));
         return true;
       }),
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { describeStoreContract, makeTestRecord } from '@vp-authorizer/testing/contracts';
 import { redisStore } from '@vp-authorizer/redis';
 import { startRedisCluster, type LocalRedisCluster } from './__fixtures__/redis-cluster.js';
@@ -47,5 +47,35 @@ describe.skipIf(!enabled)('redisStore on a Redis Cluster (3 masters on 127.0.0.1
     const perNode = await Promise.all(client.nodes('master').map((node) => node.dbsize()));
     expect(perNode).toHaveLength(3);
     for (const count of perNode) expect(count).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!enabled)('redisStore with a plain client on a one-node Redis Cluster', () => {
+  let cluster: LocalRedisCluster;
+  let client: Redis;
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster(redisServerPath()!, 1);
+    client = new Redis({ host: '127.0.0.1', port: cluster.ports[0]!, maxRetriesPerRequest: 1 });
+    client.on('error', () => undefined);
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await cluster?.stop();
+  });
+
+  // The client looks standalone, but the server refuses scripts over keys of two slots: the
+  // store must notice (CROSSSLOT, nothing written) and keep the index with separate commands.
+  it('falls back to the separate index command after a CROSSSLOT refusal, losing no write', async () => {
+    const keyPrefix = testPrefix();
+    const store = redisStore({ client, keyPrefix });
+    const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
+    const member = JSON.stringify([record.instanceId, record.id]);
+    await store.create(record, 60_000);
+    expect(await client.zscore(`${keyPrefix}expiry`, member)).toBe(String(record.expiresAt));
+    expect(await store.compareAndSet({ ...record, version: 2, status: 'pending' }, 1)).toBe(true);
+    expect(await store.compareAndSet({ ...record, version: 3, status: 'authorized' }, 2)).toBe(true);
+    expect((await store.get(record.instanceId, record.id))?.version).toBe(3);
+    expect(await client.zscore(`${keyPrefix}expiry`, member)).toBeNull();
   });
 });

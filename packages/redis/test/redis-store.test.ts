@@ -179,6 +179,53 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       expect(await score(record)).toBeNull();
     });
 
+    it('re-scores a claimed record to its claim deadline and back to expiresAt when the claim is released', async () => {
+      fresh();
+      const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
+      await store.create(record, 60_000);
+      const claimed = { ...record, version: 2, status: 'pending' as const, responseClaimedAt: 1, claimExpiresAt: record.expiresAt - 1_000 };
+      expect(await store.compareAndSet(claimed, 1)).toBe(true);
+      expect(await score(record)).toBe(String(claimed.claimExpiresAt));
+      const { responseClaimedAt: _at, claimExpiresAt: _until, ...released } = claimed;
+      expect(await store.compareAndSet({ ...released, version: 3 }, 2)).toBe(true);
+      expect(await score(record)).toBe(String(record.expiresAt));
+    });
+
+    it('a refused compare-and-set or duplicate create leaves the index as it was', async () => {
+      fresh();
+      const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
+      await store.create(record, 60_000);
+      expect(await store.compareAndSet({ ...record, version: 8, status: 'authorized' }, 7)).toBe(false);
+      expect(await score(record)).toBe(String(record.expiresAt));
+      await expect(store.create({ ...record, expiresAt: record.expiresAt + 5 }, 60_000)).rejects.toThrow();
+      expect(await score(record)).toBe(String(record.expiresAt));
+    });
+
+    it('on standalone Redis, create and compare-and-set each send one command (the script moves the index)', async () => {
+      prefix = testPrefix();
+      const client = testClient(url!);
+      try {
+        store = redisStore({ client, keyPrefix: prefix });
+        await store.get('warm', 'up');
+        const sent: string[] = [];
+        const send = client.sendCommand.bind(client);
+        client.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+          sent.push(command.name);
+          return (send as (...args: unknown[]) => unknown)(command, ...rest);
+        }) as typeof client.sendCommand;
+        const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
+        await store.create(record, 60_000);
+        expect(await store.compareAndSet({ ...record, version: 2, status: 'pending' }, 1)).toBe(true);
+        expect(await store.compareAndSet({ ...record, version: 3, status: 'authorized' }, 2)).toBe(true);
+        // EVAL only when the server did not know a script yet (EVALSHA answered NOSCRIPT).
+        expect(sent.filter((name) => name !== 'eval')).toEqual(['evalsha', 'evalsha', 'evalsha']);
+        expect(await score(record)).toBeNull();
+      } finally {
+        await store.close();
+        await client.quit();
+      }
+    });
+
     it('listDueForExpiry prunes entries whose record is gone or terminal and re-scores early ones', async () => {
       fresh();
       const now = 1_900_000_000_000;

@@ -1,4 +1,5 @@
 import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
+import { jsonCopy } from './json-copy.js';
 import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorization-store.js';
 
 export interface MemoryStoreOptions {
@@ -20,20 +21,16 @@ export interface MemoryStore extends AuthorizationStore, CodeStore {
 }
 
 /**
- * An entry held as its JSON text: records are JSON values (the Redis store keeps the same text),
- * and one stringify per write plus one parse per read costs about half of a `structuredClone` each
- * way, while a caller still never shares an object with the store.
+ * An entry held as a private deep copy of its JSON value: copied in on every write and out on
+ * every read (`jsonCopy`, the value `JSON.parse(JSON.stringify(…))` gives, as the Redis store
+ * hands back), so a caller never shares an object with the store. The direct copy costs a
+ * fraction of a stringify plus a parse, and shares strings instead of re-allocating them.
  */
 interface Timed<T> {
-  json: Json<T>;
+  value: T;
   /** Epoch ms at which the entry stops existing (its TTL, not the authorization's expiresAt). */
   until: number;
 }
-
-/** JSON text of a `T` (a brand only: keeps a record's text from being read as a code entry's). */
-type Json<T> = string & { readonly __json: T };
-const toJson = <T>(value: T): Json<T> => JSON.stringify(value) as Json<T>;
-const fromJson = <T>(json: Json<T>): T => JSON.parse(json) as T;
 
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 
@@ -44,8 +41,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     throw new RangeError('memoryStore: sweepIntervalMs must be a finite number ≥ 0.');
   }
 
-  // The version beside the text: compare-and-set checks it without parsing the record.
-  const records = new Map<string, Timed<AuthorizationRecord> & { version: number }>();
+  const records = new Map<string, Timed<AuthorizationRecord>>();
   const codes = new Map<string, Timed<ResponseCodeEntry>>();
   // Expiry index: only non-terminal records, so listDueForExpiry never walks finished ones. Keyed
   // by the due time (a claimed record is due at its claim deadline, not at expiresAt).
@@ -53,7 +49,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 
   const isLive = (entry: Timed<unknown>, now: number): boolean => now < entry.until;
 
-  const liveRecord = (key: string, now: number): (Timed<AuthorizationRecord> & { version: number }) | undefined => {
+  const liveRecord = (key: string, now: number): Timed<AuthorizationRecord> | undefined => {
     const entry = records.get(key);
     if (entry === undefined) return undefined;
     if (isLive(entry, now)) return entry;
@@ -98,22 +94,22 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       if (liveRecord(key, now) !== undefined) {
         throw new Error('An authorization with this id already exists for this instance.');
       }
-      records.set(key, { json: toJson(record), version: record.version, until: now + checkTtl(ttlMs) });
+      records.set(key, { value: jsonCopy(record), until: now + checkTtl(ttlMs) });
       index(key, record);
     },
 
     async get(instanceId, id) {
       const entry = liveRecord(recordKey(instanceId, id), clock.now());
-      return entry === undefined ? null : fromJson(entry.json);
+      return entry === undefined ? null : jsonCopy(entry.value);
     },
 
     async compareAndSet(next, expectedVersion) {
       checkNextVersion(next, expectedVersion);
       const key = recordKey(next.instanceId, next.id);
       const entry = liveRecord(key, clock.now());
-      if (entry === undefined || entry.version !== expectedVersion) return false;
+      if (entry === undefined || entry.value.version !== expectedVersion) return false;
       // Same `until`: a compare-and-set keeps the record's TTL.
-      records.set(key, { json: toJson(next), version: next.version, until: entry.until });
+      records.set(key, { value: jsonCopy(next), until: entry.until });
       index(key, next);
       return true;
     },
@@ -131,12 +127,12 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     },
 
     async put(key, value, ttlMs) {
-      codes.set(key, { json: toJson(value), until: clock.now() + checkTtl(ttlMs) });
+      codes.set(key, { value: jsonCopy(value), until: clock.now() + checkTtl(ttlMs) });
     },
 
     async peek(key) {
       const entry = codes.get(key);
-      return entry !== undefined && isLive(entry, clock.now()) ? fromJson(entry.json) : null;
+      return entry !== undefined && isLive(entry, clock.now()) ? jsonCopy(entry.value) : null;
     },
 
     async consume(key) {
@@ -144,7 +140,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       if (entry === undefined) return null;
       // Delete before anything else: single-threaded, so the first caller is the only winner.
       codes.delete(key);
-      return isLive(entry, clock.now()) ? fromJson(entry.json) : null;
+      return isLive(entry, clock.now()) ? jsonCopy(entry.value) : null;
     },
 
     async ping() {
