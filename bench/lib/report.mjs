@@ -22,7 +22,12 @@ export function goals(results) {
   }
   for (const r of results.redis?.consume ?? []) add(`redis.consume.${r.clients}`, `Code consume vs redis-benchmark GETDEL — ${r.clients === 1 ? 'one connection' : `${r.clients} connections / callers`}`, r.ratio, '≥ 0.6×', (v) => v >= 0.6);
   const processes = results.redis?.processes;
-  if (processes) add('redis.processes', 'Server CPU per flow, two processes on Redis vs one', processes.cpuTwoVsOne, '≤ 1.10×', (v) => v <= 1.1);
+  if (processes?.cpuTwoVsOnePaced !== undefined) {
+    // The goal compares like with like: one process paced to the request rate each of the two sees,
+    // so both sit idle between requests alike (an idle gap costs CPU of its own on a VM).
+    add('redis.processes', 'Server CPU per flow, two processes on Redis vs one at the same per-process rate', processes.cpuTwoVsOnePaced, '≤ 1.10×', (v) => v <= 1.1);
+    add('redis.processes.unpaced', 'Server CPU per flow, two processes vs one process taking all the load (informative)', processes.cpuTwoVsOne, '–', () => true);
+  } else if (processes) add('redis.processes', 'Server CPU per flow, two processes on Redis vs one', processes.cpuTwoVsOne, '≤ 1.10×', (v) => v <= 1.1);
   const pending = results.pending;
   if (pending?.bytesPerPending) {
     add('pending.memory', 'Bytes per pending authorization — memory store', pending.bytesPerPending.memoryStore, '< 4096 B', (v) => v < 4096, `${int(pending.bytesPerPending.memoryStore)} B`);
