@@ -14,6 +14,9 @@ export function mediaType(headers: RequestHeaders): string {
   return (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 
+// One decoder for every request: a non-streaming decode keeps no state between calls.
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
 const KIND_BY_MEDIA_TYPE: Record<string, BodyKind> = {
   'application/json': 'json',
   'application/x-www-form-urlencoded': 'form',
@@ -34,7 +37,7 @@ export function parseBody(request: CoreRequest, accepted: readonly BodyKind[]): 
   const body = request.body;
   if (!body) throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
   if (body.kind === 'parsed') return { kind, value: kind === 'form' ? formFromParsed(body.value) : checkedJson(body.value) };
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(body.bytes);
+  const text = UTF8.decode(body.bytes);
   if (kind === 'json') {
     let value: unknown;
     if (text.trim() === '') throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
