@@ -3,6 +3,7 @@ import { sweepExpired } from './authorization/transitions.js';
 import { authorizerOptionsSchema, type AuthorizerOptions, type ResolvedInstanceOptions } from './config/authorizer-options.js';
 import { parseConfig } from './config/validate-config.js';
 import { AuthorizerError } from './errors/authorizer-error.js';
+import { sha256Digest } from './crypto/secrets.js';
 import { ConfigError } from './errors/config-error.js';
 import { describeError, guardLogger, silentLogger } from './events/logger.js';
 import { createEventLog } from './events/log-events.js';
@@ -150,9 +151,10 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   function authenticate(request: CoreRequest): InstanceRuntime {
     const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(request.headers.get('authorization') ?? '');
     if (!match) throw new AuthorizerError('auth.unauthorized');
+    const presented = sha256Digest(match[1]!);
     let found: InstanceRuntime | undefined;
     // Check every instance (no early exit) so timing does not reveal which keys exist.
-    for (const instance of instances.values()) if (instance.acceptsApiKey(match[1]!) && !found) found = instance;
+    for (const instance of instances.values()) if (instance.acceptsApiKey(presented) && !found) found = instance;
     if (!found) throw new AuthorizerError('auth.unauthorized');
     return found;
   }

@@ -1,6 +1,6 @@
 import { Hono, type HonoRequest } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { basePath } from 'hono/route';
+import { basePath, baseRoutePath } from 'hono/route';
 import type { IncomingMessage } from 'node:http';
 import type { BridgedRequest, CoreHandler } from '@vp-authorizer/core/http';
 import { fromFetchRequest, fromNodeRequest, serve, toFetchResponse } from '@vp-authorizer/core/http';
@@ -13,8 +13,11 @@ import { fromFetchRequest, fromNodeRequest, serve, toFetchResponse } from '@vp-a
 export function authorizerApp(authorizer: CoreHandler): Hono {
   const app = new Hono();
   app.all('*', async (c) => {
-    // Path relative to wherever the sub-app is mounted (basePath resolves ':param' prefixes too).
-    const path = c.req.path.slice(basePath(c).replace(/\/+$/, '').length) || '/';
+    // Path relative to wherever the sub-app is mounted. A mount as registered ('/authz') is its own
+    // text; only one with parameters (':tenant') is resolved against the path by basePath, which
+    // keeps a per-request WeakMap entry for it.
+    const mount = baseRoutePath(c);
+    const path = c.req.path.slice((/[:*]/.test(mount) ? basePath(c) : mount).replace(/\/+$/, '').length) || '/';
     const { response, failure } = await serve(authorizer, bridge(c.req, c.env, path));
     if (failure) throw new HTTPException(500, { res: toFetchResponse(response), cause: failure.error });
     return toFetchResponse(response);

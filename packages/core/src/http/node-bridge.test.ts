@@ -55,4 +55,37 @@ describe('fromNodeRequest', () => {
     await expect(host({ body: { a: 'x'.repeat(32) } })).rejects.toMatchObject({ code: 'request.body_too_large' });
     await expect(host({ rawBody: 'x'.repeat(32) })).rejects.toMatchObject({ code: 'request.body_too_large' });
   });
+
+  it('reads a Content-Length body with listeners, and fails like a stream that closed early when the client goes away before or during it', async () => {
+    const declared = (length: number) => Object.assign(incoming(['Content-Length', String(length)], null), { httpVersionMajor: 1, complete: false });
+    const whole = declared(8);
+    const reading = fromNodeRequest(whole, { path: '/' }).read(8);
+    (whole as unknown as PassThrough).write('1234');
+    (whole as unknown as PassThrough).end('5678');
+    expect(text((await reading).body)).toEqual({ bytes: '12345678' });
+    expect(whole.listenerCount('data') + whole.listenerCount('close') + whole.listenerCount('error')).toBe(0);
+
+    const cut = declared(8);
+    const bridged = fromNodeRequest(cut, { path: '/' });
+    const interrupted = bridged.read(8);
+    (cut as unknown as PassThrough).write('1234');
+    cut.destroy();
+    const error = await interrupted.then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    expect(bridged.clientWentAway(error)).toBe(true);
+
+    const gone = declared(8);
+    gone.destroy();
+    await expect(fromNodeRequest(gone, { path: '/' }).read(8)).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+
+    const failing = declared(8);
+    const failed = fromNodeRequest(failing, { path: '/' }).read(8);
+    failing.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    await expect(failed).rejects.toMatchObject({ code: 'ECONNRESET' });
+
+    const over = declared(8);
+    const tooMuch = fromNodeRequest(over, { path: '/' }).read(8);
+    (over as unknown as PassThrough).end('123456789');
+    await expect(tooMuch).rejects.toMatchObject({ code: 'request.body_too_large' });
+  });
 });

@@ -1,4 +1,4 @@
-import { Readable, finished } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appendVary } from '../cors/append-vary.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
@@ -93,11 +93,13 @@ function bodyFraming(req: IncomingMessage): 'none' | 'declared' | 'stream' {
 }
 
 /**
- * A Content-Length body with plain listeners (an async iterator per request costs more than the
- * read itself). Fails like the iterator did: the stream's error, or a premature close.
+ * A Content-Length body with plain listeners (an async iterator, or stream.finished(), per request
+ * costs more than the read itself). Fails like the iterator did: the stream's error, or a
+ * premature close (also when the request was already destroyed before the read began).
  */
 function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
+    if (req.destroyed) return void reject(prematureClose());
     const chunks: Buffer[] = [];
     let total = 0;
     const onData = (chunk: Buffer | string) => {
@@ -106,15 +108,20 @@ function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Arr
       if (total > limit) return void done(new AuthorizerError('request.body_too_large'));
       chunks.push(bytes);
     };
-    const stopWatching = finished(req, (error) => done(error ?? undefined));
+    const onEnd = () => done();
+    const onClose = () => done(req.readableEnded ? undefined : prematureClose());
     function done(error?: unknown) {
-      stopWatching();
-      req.off('data', onData);
+      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
       if (error) reject(error);
       else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
     }
-    req.on('data', onData);
+    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
   });
+}
+
+/** What stream.finished() reports for a stream closed before its end (clientWentAway knows the code). */
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 const asBytes = (bytes: Uint8Array): CoreRequestBody | undefined => (bytes.byteLength > 0 ? { kind: 'bytes', bytes } : undefined);

@@ -4,7 +4,7 @@ import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
-import { matchesDigest, sha256Digest } from '../crypto/secrets.js';
+import { digestsEqual, sha256Digest } from '../crypto/secrets.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
 
 /** One instance, validated and ready: config parsed, keys hashed, clients resolved. */
@@ -31,8 +31,11 @@ export interface InstanceRuntime {
   recordTtlMs: number;
   /** Status webhooks of this instance: the default URL and the HMAC key (the secret is not kept). */
   webhooks: { url: string | undefined; key: Buffer } | undefined;
-  /** Constant-time check of a presented API key against every configured key. */
-  acceptsApiKey(presented: string): boolean;
+  /**
+   * Constant-time check of a presented API key, as its SHA-256 digest (hashed once per request
+   * whatever the number of instances and keys), against every configured key.
+   */
+  acceptsApiKey(presentedDigest: Buffer): boolean;
 }
 
 /** Added to the slowest client timeout to bound a claim. */
@@ -69,10 +72,10 @@ export function createInstanceRuntime(
     haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
-    acceptsApiKey(presented) {
+    acceptsApiKey(presentedDigest) {
       // Check every key (no early exit) so timing does not reveal which one matched.
       let ok = false;
-      for (const digest of keyDigests) ok = matchesDigest(presented, digest) || ok;
+      for (const digest of keyDigests) ok = digestsEqual(presentedDigest, digest) || ok;
       return ok;
     },
   };

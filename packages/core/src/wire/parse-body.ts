@@ -14,13 +14,13 @@ export function mediaType(headers: RequestHeaders): string {
   return (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 
+// One decoder for every request: a non-streaming decode keeps no state between calls.
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
 const KIND_BY_MEDIA_TYPE: Record<string, BodyKind> = {
   'application/json': 'json',
   'application/x-www-form-urlencoded': 'form',
 };
-
-// Stateless between calls (no stream option), so one decoder serves every request.
-const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 /**
  * Interpret the body according to its Content-Type, accepting only `accepted` kinds (415
@@ -37,7 +37,7 @@ export function parseBody(request: CoreRequest, accepted: readonly BodyKind[]): 
   const body = request.body;
   if (!body) throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });
   if (body.kind === 'parsed') return { kind, value: kind === 'form' ? formFromParsed(body.value) : checkedJson(body.value) };
-  const text = utf8.decode(body.bytes);
+  const text = UTF8.decode(body.bytes);
   if (kind === 'json') {
     let value: unknown;
     if (text.trim() === '') throw new AuthorizerError('request.invalid_body', { message: 'The request body is empty.' });

@@ -1,4 +1,5 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { ERROR_CODES } from '../errors/error-codes.js';
 import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
 import type { CoreResponse } from './core-request.js';
 
@@ -9,7 +10,12 @@ const JSON_HEADERS: [string, string][] = [
 ];
 
 export function jsonResponse(status: number, body: unknown, extraHeaders: [string, string][] = []): CoreResponse {
-  return { status, headers: [...JSON_HEADERS, ...extraHeaders], body: JSON.stringify(body) };
+  return jsonText(status, JSON.stringify(body), extraHeaders);
+}
+
+/** A JSON answer whose text is already serialised. */
+function jsonText(status: number, body: string, extraHeaders: [string, string][]): CoreResponse {
+  return { status, headers: [...JSON_HEADERS, ...extraHeaders], body };
 }
 
 export function emptyResponse(status: number): CoreResponse {
@@ -38,20 +44,33 @@ export function errorResponse(error: unknown, audience: ErrorAudience): CoreResp
 }
 
 function renderError(error: AuthorizerError, audience: ErrorAudience, headers: [string, string][] = []): CoreResponse {
-  if (audience === 'wallet') {
-    return jsonResponse(error.status, { error: error.oauthError, error_description: error.message }, headers);
-  }
-  return jsonResponse(
-    error.status,
-    {
-      type: error.code,
-      message: error.message,
-      ...(error.action ? { action: error.action } : {}),
-      status: error.status,
-      ...(error.errors?.length ? { errors: error.errors } : {}),
-    },
-    headers,
-  );
+  return jsonText(error.status, errorBodyText(error, audience), headers);
+}
+
+/**
+ * Bodies of errors that carry nothing of their own (the code's default message, no action, no
+ * field errors) are the same text every time: built once per code and audience, a bounded set.
+ */
+const DEFAULT_BODIES = new Map<string, string>();
+
+function errorBodyText(error: AuthorizerError, audience: ErrorAudience): string {
+  const plain = error.action === undefined && !error.errors?.length && error.message === ERROR_CODES[error.code].message;
+  if (!plain) return JSON.stringify(errorBody(error, audience));
+  const key = `${audience} ${error.code}`;
+  let text = DEFAULT_BODIES.get(key);
+  if (text === undefined) DEFAULT_BODIES.set(key, (text = JSON.stringify(errorBody(error, audience))));
+  return text;
+}
+
+function errorBody(error: AuthorizerError, audience: ErrorAudience): object {
+  if (audience === 'wallet') return { error: error.oauthError, error_description: error.message };
+  return {
+    type: error.code,
+    message: error.message,
+    ...(error.action ? { action: error.action } : {}),
+    status: error.status,
+    ...(error.errors?.length ? { errors: error.errors } : {}),
+  };
 }
 
 /** True when an error is one we answer on purpose (not a bug to hand to the host's error path). */
