@@ -22,7 +22,7 @@ export async function verifyKeyBinding(input: KeyBindingInput, ctx: VerifierCont
   const cnf = input.issuerPayload.cnf;
   if (!isRecord(cnf) || !isRecord(cnf.jwk)) throw new PolicyFailure('holder_binding.key_missing', 'The credential has no cnf.jwk holder key');
   const key = publicKeyFromJwk(cnf.jwk, 'holder_binding.key_missing', 'cnf.jwk');
-  const payload = await verifyJws(input.kbJwt, key, alg, 'holder_binding.signature_invalid', 'KB-JWT');
+  const payload = await verifyJws(input.kbJwt, key, alg, 'holder_binding.signature_invalid', 'KB-JWT', { header });
   if (payload.nonce !== ctx.nonce) throw new PolicyFailure('holder_binding.nonce_mismatch');
   const aud = payload.aud;
   if (!(aud === ctx.audience || (Array.isArray(aud) && aud.length === 1 && aud[0] === ctx.audience))) throw new PolicyFailure('holder_binding.aud_mismatch');

@@ -2,7 +2,7 @@ import type { ParsedSdJwt, PolicyResult, VerifyInput } from '@vp-authorizer/core
 import { SD_JWT_VC_TYPES } from '@vp-authorizer/core/formats';
 import { checkTokenStatus } from '../check-status.js';
 import { checkIssuerMatchesCertificate } from '../issuer-matches-certificate.js';
-import { checkAlgorithm, jwsHeader, verifyJws } from '../jws.js';
+import { checkAlgorithm, jwsHeader, tryDecodePayload, verifyJws } from '../jws.js';
 import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
 import { resolveIssuerKey, type SignerKey } from '../resolve-signer-key.js';
 import { checkNotAfter, checkNotBefore, timeOf } from '../time-checks.js';
@@ -44,16 +44,11 @@ async function verifyIssuerSigned(parts: Split, ctx: VerifierContext): Promise<I
   const header = jwsHeader(parts.issuerJwt, 'format.malformed');
   if (typeof header.typ !== 'string' || !TYPS.has(header.typ)) throw new PolicyFailure('proof.typ_invalid', 'The issuer JWT typ is not dc+sd-jwt (or vc+sd-jwt)');
   const alg = checkAlgorithm(header.alg, ctx.allowedAlgs, 'issuer JWT');
-  // The issuer is read from the unverified payload only to locate a DID key; the signature decides.
-  const unverifiedIss = (() => {
-    try {
-      return JSON.parse(Buffer.from(parts.issuerJwt.split('.')[1] ?? '', 'base64url').toString('utf8')).iss as unknown;
-    } catch {
-      return undefined;
-    }
-  })();
-  const signer = await resolveIssuerKey(header, unverifiedIss, ctx, ctx.haip);
-  const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT');
+  // Decoded once: `iss` is read from it unverified only to locate a DID key (the signature
+  // decides), and once the signature over these bytes holds it is the verified payload.
+  const unverified = tryDecodePayload(parts.issuerJwt);
+  const signer = await resolveIssuerKey(header, unverified?.iss, ctx, ctx.haip);
+  const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT', { header, payload: unverified });
   const claims = resolveDisclosures(payload, parts.disclosures);
   if (typeof payload.vct !== 'string' || payload.vct.length === 0) throw new PolicyFailure('proof.claim_missing', 'The credential has no vct claim');
   // A DID key was already bound to `iss` in resolveIssuerKey; an https `iss` is bound to the leaf's SANs.
