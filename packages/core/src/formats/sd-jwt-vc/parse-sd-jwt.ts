@@ -4,6 +4,7 @@ import { base64UrlToUtf8, isBase64Url } from '../../crypto/base64url.js';
 import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
 import { resolveSdClaims } from './resolve-sd-claims.js';
+import { rememberDecoded } from './decoded-in-process.js';
 import type { PresentationRef } from '../format-descriptor.js';
 import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from '../../model/parsed-presentation.js';
 
@@ -106,6 +107,7 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
   const parsed: ParsedSdJwt = { ...ref, kind: 'sd-jwt', raw: value, issuerJwt: issuer, disclosures, claims };
   if (kbJwt) parsed.kbJwt = kbJwt;
   if (typeof issuer.payload.vct === 'string') parsed.vct = issuer.payload.vct;
+  rememberDecoded(parsed);
   return parsed;
 }
 
