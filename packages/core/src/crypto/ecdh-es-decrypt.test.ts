@@ -1,9 +1,12 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createCipheriv, diffieHellman, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { decryptEcdhEs } from './ecdh-es-decrypt.js';
+import { concatKdf, decryptEcdhEs } from './ecdh-es-decrypt.js';
 
-const recipient = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const recipient = () => {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { publicKey, privateKey: privateKey.export({ format: 'jwk' }) };
+};
 const headerOf = (jwe: string) => JSON.parse(Buffer.from(jwe.split('.')[0]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 async function encrypt(publicJwk: JsonWebKey, header: Record<string, unknown>, plaintext = '{"vp_token":{}}'): Promise<string> {
@@ -47,16 +50,35 @@ describe('ECDH-ES direct key agreement with node:crypto', () => {
     const offCurve = { ...epk, y: Buffer.alloc(32, 7).toString('base64url') };
     expect(() => decryptEcdhEs(...reheader(jwe, { epk: offCurve }), privateKey)).toThrow();
     expect(() => decryptEcdhEs(...reheader(jwe, { epk: { ...epk, kty: 'OKP' } }), privateKey)).toThrow(/epk/);
+    // Longer than a field element, even with leading zeros: not a P-256 coordinate.
+    const long = { ...epk, x: Buffer.concat([Buffer.alloc(1), Buffer.from(epk.x!, 'base64url')]).toString('base64url') };
+    expect(() => decryptEcdhEs(...reheader(jwe, { epk: long }), privateKey)).toThrow(/coordinate/);
   });
 
-  it('refuses crit, an encrypted key, another alg and a short IV or tag', async () => {
+  it('reads an ephemeral coordinate sent without its leading zero byte as the same number', () => {
+    const { publicKey, privateKey } = recipient();
+    // An ephemeral key whose x starts with a zero byte (about one in 256).
+    let ephemeral = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    while (Buffer.from(ephemeral.publicKey.export({ format: 'jwk' }).x!, 'base64url')[0] !== 0) ephemeral = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { x, y } = ephemeral.publicKey.export({ format: 'jwk' });
+    const header = { alg: 'ECDH-ES', enc: 'A128GCM', epk: { kty: 'EC', crv: 'P-256', x: Buffer.from(x!, 'base64url').subarray(1).toString('base64url'), y } };
+    const protectedHeader = Buffer.from(JSON.stringify(header)).toString('base64url');
+    const cek = concatKdf(diffieHellman({ privateKey: ephemeral.privateKey, publicKey }), 'A128GCM', 16, new Uint8Array(0), new Uint8Array(0));
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-128-gcm', cek, iv).setAAD(Buffer.from(protectedHeader, 'ascii'));
+    const ciphertext = Buffer.concat([cipher.update('{"a":1}'), cipher.final()]);
+    const jwe = [protectedHeader, '', iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    expect(new TextDecoder().decode(decryptEcdhEs(jwe, header, privateKey))).toBe('{"a":1}');
+  });
+
+  it('takes only a private EC key on a NIST curve for the agreement', async () => {
     const { publicKey, privateKey } = recipient();
     const jwe = await encrypt(publicKey.export({ format: 'jwk' }), {});
-    expect(() => decryptEcdhEs(...reheader(jwe, { crit: ['exp'], exp: 1 }), privateKey)).toThrow(/crit/);
-    expect(() => decryptEcdhEs(...reheader(jwe, { alg: 'ECDH-ES+A128KW' }), privateKey)).toThrow(/alg/);
-    const parts = jwe.split('.');
-    expect(() => decryptEcdhEs([parts[0], 'AAAA', ...parts.slice(2)].join('.'), headerOf(jwe), privateKey)).toThrow(/encrypted key/);
-    expect(() => decryptEcdhEs([...parts.slice(0, 2), 'AAAA', ...parts.slice(3)].join('.'), headerOf(jwe), privateKey)).toThrow(/length/);
-    expect(() => decryptEcdhEs([...parts.slice(0, 4), 'AAAA'].join('.'), headerOf(jwe), privateKey)).toThrow(/length/);
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+    expect(() => decryptEcdhEs(jwe, headerOf(jwe), ed)).toThrow(/curve/);
+    expect(() => decryptEcdhEs(jwe, headerOf(jwe), publicKey.export({ format: 'jwk' }))).toThrow(/private/);
+    expect(() => decryptEcdhEs(jwe, headerOf(jwe), { ...privateKey, d: Buffer.alloc(32).toString('base64url') })).toThrow();
+    // The shared ECDH keeps no state between calls: the right key still decrypts after those attempts.
+    expect(new TextDecoder().decode(decryptEcdhEs(jwe, headerOf(jwe), privateKey))).toBe('{"vp_token":{}}');
   });
 });

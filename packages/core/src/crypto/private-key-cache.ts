@@ -40,5 +40,9 @@ export class PrivateKeyCache {
   }
 }
 
-/** The process-wide cache the request builder fills and response decryption reads. */
+/**
+ * The process-wide cache the request builder fills. Response decryption no longer reads it (it
+ * agrees through the record's scalar on a shared ECDH, see ecdh-es-decrypt.ts); it only drops
+ * the entry of the key it used.
+ */
 export const encryptionKeys = new PrivateKeyCache();

@@ -17,6 +17,7 @@ export {
 } from './registry.js';
 export { sdJwtVc, SD_JWT_VC_TYPES } from './sd-jwt-vc/descriptor.js';
 export { MAX_DISCLOSURE_NESTING, MAX_SD_JWT_DISCLOSURES } from './sd-jwt-vc/parse-sd-jwt.js';
+export { decodedInProcess, type DecodedSdJwt } from './sd-jwt-vc/decoded-in-process.js';
 export { msoMdoc } from './mso-mdoc/descriptor.js';
 export { MAX_MDOC_DOCUMENTS } from './mso-mdoc/parse-mdoc.js';
 export { jwtVc, jwtVcJson, jwtVcJsonLd, jwtVp, jwtVpJson } from './jwt-vc/descriptors.js';

@@ -1,5 +1,5 @@
-import { decodeProtectedHeader } from 'jose';
 import type { EncryptionKeyRecord } from '../model/authorization-record.js';
+import { base64UrlToUtf8 } from '../crypto/base64url.js';
 import { decryptEcdhEs } from '../crypto/ecdh-es-decrypt.js';
 import { encryptionKeys } from '../crypto/private-key-cache.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
@@ -28,10 +28,11 @@ export async function decryptAuthorizationResponse(
 
   let header: Record<string, unknown>;
   try {
-    header = decodeProtectedHeader(jwe) as Record<string, unknown>;
+    header = JSON.parse(base64UrlToUtf8(jwe.slice(0, jwe.indexOf('.')))) as Record<string, unknown>;
   } catch (cause) {
     throw invalid('The JWE protected header is not valid base64url JSON.', cause);
   }
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw invalid('The JWE protected header is not valid base64url JSON.');
   if (header.alg !== key.alg) throw invalid(`The JWE alg must be ${key.alg}.`);
   if (header.kid !== undefined && header.kid !== key.kid) throw invalid('The JWE kid does not identify this authorization\'s encryption key.');
   if (typeof header.enc !== 'string' || !options.allowedEnc.includes(header.enc)) {
@@ -41,8 +42,11 @@ export async function decryptAuthorizationResponse(
 
   let plaintext: Uint8Array;
   try {
-    // node:crypto with a KeyObject kept since the key was generated (or imported once from the record).
-    plaintext = decryptEcdhEs(jwe, header, encryptionKeys.take(key.kid, key.privateJwk));
+    // The stored record's key, always: setting its scalar on an ECDH costs less than the JWK
+    // import of the ephemeral key that a KeyObject agreement needs. The KeyObject the request
+    // builder remembered is not needed, so it is dropped now rather than left to the cache's bound.
+    encryptionKeys.forget(key.kid);
+    plaintext = decryptEcdhEs(jwe, header, key.privateJwk);
   } catch (cause) {
     // The causes do not carry secrets, but keep ours generic and attach the cause for logs.
     throw invalid('The JWE could not be decrypted with this authorization\'s key.', cause);

@@ -1,4 +1,5 @@
 import { didMethodsConfigSchema, type ParsedPresentation, type ParsedSdJwt, type VerifyInput } from '@vp-authorizer/core';
+import { FormatFailure, parsePresentation } from '@vp-authorizer/core/formats';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as v from 'valibot';
 
@@ -37,4 +38,18 @@ export function sdJwtPresentation(raw: string, queryId = 'pid', index = 0): Pars
     disclosures: [],
     claims: {},
   };
+}
+
+/**
+ * The presentation exactly as core's format policy hands it over in process (its decoding then
+ * reused by the verifier); a raw the format policy refuses never reaches a verifier, so for
+ * those the hand-built form above stands in.
+ */
+export function coreParsedSdJwt(raw: string, queryId = 'pid', index = 0): ParsedSdJwt {
+  try {
+    return parsePresentation(raw, { queryId, index, format: 'dc+sd-jwt' }) as ParsedSdJwt;
+  } catch (error) {
+    if (error instanceof FormatFailure) return sdJwtPresentation(raw, queryId, index);
+    throw error;
+  }
 }

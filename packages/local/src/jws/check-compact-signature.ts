@@ -1,5 +1,5 @@
 import { verify, type KeyObject } from 'node:crypto';
-import { base64UrlToBytes, isRecord } from '../verifier/encoding.js';
+import { base64UrlToBytes, base64UrlToUtf8, isRecord } from '../verifier/encoding.js';
 
 /**
  * How each JOSE algorithm the verifier accepts is checked with node:crypto (RFC 7518 section 3.4,
@@ -15,16 +15,27 @@ const JWS_ALGORITHMS: Record<string, { hash: string | null; keyTypes: readonly s
   Ed25519: { hash: null, keyTypes: ['ed25519'], signatureBytes: 64 },
 };
 
-/** Checks a compact JWS signature with node:crypto; returns the decoded payload bytes or throws. */
-export function checkCompactSignature(compact: string, key: KeyObject, alg: string): Uint8Array {
+/** The UTF-8 JSON object a base64url JWS segment encodes; throws on anything else. */
+export function decodeJsonSegment(segment: string): Record<string, unknown> {
+  const value = JSON.parse(base64UrlToUtf8(segment)) as unknown;
+  if (!isRecord(value)) throw new TypeError('not a JSON object');
+  return value;
+}
+
+/**
+ * Checks a compact JWS signature with node:crypto; returns the decoded payload bytes or throws.
+ * `header`, when the caller has it, is the protected header decoded from this same `compact`
+ * (so it is not decoded again); its `alg` and `crit` are checked here either way.
+ */
+export function checkCompactSignature(compact: string, key: KeyObject, alg: string, header?: Record<string, unknown>): Uint8Array {
   if (typeof compact !== 'string') throw new TypeError('not a compact JWS');
   const first = compact.indexOf('.');
   const second = compact.indexOf('.', first + 1);
   if (first < 0 || second < 0 || compact.indexOf('.', second + 1) >= 0) throw new TypeError('not a compact JWS');
-  const header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64UrlToBytes(compact.slice(0, first)))) as unknown;
-  if (!isRecord(header) || header.alg !== alg) throw new TypeError('header alg differs');
+  const protectedHeader = header ?? decodeJsonSegment(compact.slice(0, first));
+  if (protectedHeader.alg !== alg) throw new TypeError('header alg differs');
   // No critical extension is understood here (not even RFC 7797 b64): a JWS that lists any fails.
-  if (header.crit !== undefined) throw new TypeError('unsupported crit');
+  if (protectedHeader.crit !== undefined) throw new TypeError('unsupported crit');
   const spec = JWS_ALGORITHMS[alg];
   if (!spec || !spec.keyTypes.includes(key.asymmetricKeyType ?? '')) throw new TypeError('key does not fit the algorithm');
   if (spec.curve !== undefined && key.asymmetricKeyDetails?.namedCurve !== spec.curve) throw new TypeError('key curve does not fit the algorithm');

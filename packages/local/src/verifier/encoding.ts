@@ -10,7 +10,8 @@ export function base64UrlToBytes(value: string): Uint8Array {
 
 export const bytesToBase64Url = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Fatal: invalid UTF-8 throws rather than turning into U+FFFD. */
+export const UTF8 = new TextDecoder('utf-8', { fatal: true });
 export const base64UrlToUtf8 = (value: string): string => UTF8.decode(base64UrlToBytes(value));
 
 /** Hash names as used by SD-JWT `_sd_alg` / transaction data (IANA "Named Information" names). */

@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { CompactSign, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { PolicyFailure } from './policy-failure.js';
-import { verifyJws } from './jws.js';
+import { jwsHeader, tryDecodePayload, verifyJws } from './jws.js';
 
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -57,5 +57,28 @@ describe('verifyJws (node:crypto)', () => {
   it('refuses a payload that is not a JSON object', async () => {
     const { privateKey, publicKey } = p256();
     expect(await failure(verifyJws(jws({ alg: 'ES256' }, [1], privateKey), publicKey, 'ES256', 'proof.signature_invalid', 'test'))).toMatch(/not a JSON object/);
+  });
+
+  it('checks the signature, alg and crit the same when the caller hands over the header and payload it decoded', async () => {
+    const { privateKey, publicKey } = p256();
+    const good = jws({ alg: 'ES256' }, { a: 1 }, privateKey);
+    const decoded = { header: jwsHeader(good, 'format.malformed'), payload: tryDecodePayload(good) };
+    expect(await verifyJws(good, publicKey, 'ES256', 'proof.signature_invalid', 'test', decoded)).toEqual({ a: 1 });
+    const [h, , sig] = good.split('.');
+    const tampered = [h, b64({ a: 2 }), sig].join('.');
+    await failure(verifyJws(tampered, publicKey, 'ES256', 'proof.signature_invalid', 'test', { header: jwsHeader(tampered, 'format.malformed'), payload: tryDecodePayload(tampered) }));
+    const withCrit = jws({ alg: 'ES256', crit: ['exp'], exp: 1 }, { a: 1 }, privateKey);
+    await failure(verifyJws(withCrit, publicKey, 'ES256', 'proof.signature_invalid', 'test', { header: jwsHeader(withCrit, 'format.malformed') }));
+    await failure(verifyJws(good, publicKey, 'ES384', 'proof.signature_invalid', 'test', decoded));
+  });
+
+  it('decodes headers and payloads strictly: base64url without padding or stray characters, UTF-8, a JSON object', () => {
+    const { privateKey } = p256();
+    const [, p, sig] = jws({ alg: 'ES256' }, { a: 1 }, privateKey).split('.');
+    expect(() => jwsHeader(`${b64({ alg: 'ES256' })}=.${p}.${sig}`, 'format.malformed')).toThrow(PolicyFailure);
+    expect(() => jwsHeader(`${b64([1])}.${p}.${sig}`, 'format.malformed')).toThrow(PolicyFailure);
+    expect(() => jwsHeader(`${Buffer.from([0xff, 0xfe]).toString('base64url')}.${p}.${sig}`, 'format.malformed')).toThrow(PolicyFailure);
+    expect(tryDecodePayload(`${b64({ alg: 'ES256' })}.${b64('[1]')}.${sig}`)).toBeUndefined();
+    expect(tryDecodePayload(`${b64({ alg: 'ES256' })}.${p}.${sig}`)).toEqual({ a: 1 });
   });
 });

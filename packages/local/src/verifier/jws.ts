@@ -1,19 +1,42 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { decodeProtectedHeader, type JWK } from 'jose';
-import { checkCompactSignature } from '../jws/check-compact-signature.js';
-import { isRecord } from './encoding.js';
+import type { JWK } from 'jose';
+import { checkCompactSignature, decodeJsonSegment } from '../jws/check-compact-signature.js';
+import { isRecord, UTF8 } from './encoding.js';
 import { PolicyFailure } from './policy-failure.js';
 import type { VerifierErrorCode } from './verifier-error-codes.js';
 
 export type JwsHeader = Record<string, unknown>;
 
-/** Decodes the protected header; a malformed JWS fails with `code`. */
+/** Decodes the protected header (strict base64url, UTF-8, a JSON object); a malformed JWS fails with `code`. */
 export function jwsHeader(compact: string, code: VerifierErrorCode): JwsHeader {
   try {
-    return decodeProtectedHeader(compact) as JwsHeader;
+    const end = compact.indexOf('.');
+    return decodeJsonSegment(end < 0 ? compact : compact.slice(0, end));
   } catch {
     throw new PolicyFailure(code, 'The JWS header could not be decoded');
   }
+}
+
+/** The payload of a compact JWS as a JSON object, not verified; undefined when it does not decode to one. */
+export function tryDecodePayload(compact: string): Record<string, unknown> | undefined {
+  const first = compact.indexOf('.');
+  const second = compact.indexOf('.', first + 1);
+  if (first < 0 || second < 0) return undefined;
+  try {
+    return decodeJsonSegment(compact.slice(first + 1, second));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the caller already decoded from the same compact JWS: its protected header (as
+ * `jwsHeader` returned it) and, when it decoded, its payload (as `tryDecodePayload` returned
+ * it). Once the signature over those very bytes holds, they are the verified header and payload.
+ */
+export interface DecodedJws {
+  header: JwsHeader;
+  payload?: Record<string, unknown> | undefined;
 }
 
 /** `alg` must be one the verifier accepts (never `none`). */
@@ -40,16 +63,17 @@ export function publicKeyFromJwk(jwk: unknown, code: VerifierErrorCode, what: st
  * it); returns the payload parsed as a JSON object. node:crypto uses the KeyObject as is, where
  * a WebCrypto path would convert it on every call.
  */
-export async function verifyJws(compact: string, key: KeyObject, alg: string, code: VerifierErrorCode, what: string): Promise<Record<string, unknown>> {
+export async function verifyJws(compact: string, key: KeyObject, alg: string, code: VerifierErrorCode, what: string, decoded?: DecodedJws): Promise<Record<string, unknown>> {
   let payload: Uint8Array;
   try {
-    payload = checkCompactSignature(compact, key, alg);
+    payload = checkCompactSignature(compact, key, alg, decoded?.header);
   } catch {
     throw new PolicyFailure(code, `The ${what} signature could not be verified`);
   }
+  if (decoded?.payload) return decoded.payload;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
+    parsed = JSON.parse(UTF8.decode(payload));
   } catch {
     throw new PolicyFailure(code, `The ${what} payload is not JSON`);
   }

@@ -88,6 +88,14 @@ describe('parseSdJwt', () => {
     expect(parsed.claims).not.toHaveProperty('_sd_alg');
   });
 
+  it('strips what the resolver leaves of the SD-JWT mechanics: nested _sd_alg, {"...": ""} entries, also inside disclosed values', async () => {
+    const issuer = await es256Key();
+    const inner = disclosure('nested', { _sd_alg: 'sha-256', keep: [{ '...': '' }, { '...': '', other: 1 }, 2] });
+    const jwt = await signJwt(issuer, { vct: 'x', _sd: [sdDigest(inner)], list: [{ '...': '' }, { a: { _sd_alg: 'sha-256', b: 1 } }, 3] });
+    const parsed = parseSdJwt(`${jwt}~${inner}~`, ref);
+    expect(parsed.claims).toEqual({ vct: 'x', list: [{ a: { b: 1 } }, 3], nested: { keep: [{ '...': '', other: 1 }, 2] } });
+  });
+
   it('leaves an unreferenced disclosure in the list (verify decides) and out of the claims', async () => {
     const issuer = await es256Key();
     const built = await buildSdJwt({ issuer });

@@ -4,6 +4,7 @@ import { base64UrlToUtf8, isBase64Url } from '../../crypto/base64url.js';
 import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
 import { resolveSdClaims } from './resolve-sd-claims.js';
+import { rememberDecoded } from './decoded-in-process.js';
 import type { PresentationRef } from '../format-descriptor.js';
 import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from '../../model/parsed-presentation.js';
 
@@ -97,7 +98,9 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
     if (!isJsonObject(resolved)) return fail('the issuer-signed payload could not be resolved');
     // Stores clone and serialise claims: keep them within what they can handle.
     if (!withinJsonDepth(resolved)) return fail('the disclosed claims are nested too deeply');
-    claims = stripSdMembers(resolved) as JsonObject;
+    // The resolver's result shares nothing with the payload or the disclosures: strip it in place.
+    stripSdMembers(resolved);
+    claims = resolved;
   } catch (cause) {
     if (cause instanceof FormatFailure) throw cause;
     return fail('the disclosures could not be applied to the issuer-signed payload');
@@ -106,6 +109,7 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
   const parsed: ParsedSdJwt = { ...ref, kind: 'sd-jwt', raw: value, issuerJwt: issuer, disclosures, claims };
   if (kbJwt) parsed.kbJwt = kbJwt;
   if (typeof issuer.payload.vct === 'string') parsed.vct = issuer.payload.vct;
+  rememberDecoded(parsed);
   return parsed;
 }
 
@@ -130,20 +134,24 @@ function referencedDigests(value: unknown): string[] {
   return found;
 }
 
-/** Removes leftover `_sd`, `_sd_alg` and undisclosed `{"...": digest}` array entries. */
-function stripSdMembers(value: unknown): unknown {
+/**
+ * Removes, in place, leftover `_sd` and `_sd_alg` members and undisclosed `{"...": digest}` array
+ * entries (the resolver already drops most; a nested `_sd_alg` or a `{"...": ""}` remain). Walks
+ * without allocating when there is nothing to remove, which is the usual case.
+ */
+function stripSdMembers(value: unknown): void {
   if (Array.isArray(value)) {
-    return value
-      .filter((item) => !(isJsonObject(item) && Object.keys(item).length === 1 && '...' in item))
-      .map(stripSdMembers);
+    let kept = 0;
+    for (const item of value) {
+      if (isJsonObject(item) && Object.keys(item).length === 1 && '...' in item) continue;
+      stripSdMembers(item);
+      value[kept++] = item;
+    }
+    value.length = kept;
+  } else if (isJsonObject(value)) {
+    // Own members only: the resolver defines a "__proto__" claim as a plain property.
+    if (Object.hasOwn(value, '_sd')) delete value._sd;
+    if (Object.hasOwn(value, '_sd_alg')) delete value._sd_alg;
+    for (const key of Object.keys(value)) stripSdMembers(value[key]);
   }
-  if (isJsonObject(value)) {
-    // fromEntries defines own properties, so a "__proto__" claim cannot change the prototype.
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => k !== '_sd' && k !== '_sd_alg')
-        .map(([k, v]) => [k, stripSdMembers(v)]),
-    );
-  }
-  return value;
 }

@@ -1,3 +1,4 @@
+import type { SdJwtDisclosure } from '@vp-authorizer/core';
 import { base64UrlToUtf8, bytesToBase64Url, digest, isRecord } from '../encoding.js';
 import { PolicyFailure } from '../policy-failure.js';
 
@@ -32,14 +33,18 @@ const define = (target: Record<string, unknown>, key: string, value: unknown) =>
  * Rejects: malformed disclosures, a disclosure given twice, a digest seen twice, `_sd` / `...`
  * as a claim name, a name that already exists, wrong disclosure shape for its position, disclosing
  * a never-disclosable SD-JWT VC claim, and a disclosure that no digest references.
+ * `decoded`, when given, is these same disclosures as core's format policy decoded and digested
+ * them in this process (same shape checks, digest under the same `_sd_alg`): they are not
+ * decoded and hashed again.
  */
-export function resolveDisclosures(payload: Record<string, unknown>, encodedDisclosures: readonly string[]): Record<string, unknown> {
+export function resolveDisclosures(payload: Record<string, unknown>, encodedDisclosures: readonly string[], decoded?: readonly SdJwtDisclosure[]): Record<string, unknown> {
   const hashAlg = payload._sd_alg ?? 'sha-256';
   if (typeof hashAlg !== 'string' || !['sha-256', 'sha-384', 'sha-512'].includes(hashAlg)) throw invalid('The _sd_alg hash algorithm is not supported');
   const byDigest = new Map<string, Disclosure>();
   encodedDisclosures.forEach((encoded, index) => {
-    const parts = parseDisclosure(encoded, index);
-    const key = bytesToBase64Url(digest(hashAlg, encoded));
+    const known = decoded?.[index]?.encoded === encoded ? decoded[index] : undefined;
+    const parts = known ? (Object.hasOwn(known, 'key') ? [known.salt, known.key, known.value] : [known.salt, known.value]) : parseDisclosure(encoded, index);
+    const key = known ? known.digest : bytesToBase64Url(digest(hashAlg, encoded));
     if (byDigest.has(key)) throw invalid(`Disclosure ${index} is included more than once`);
     byDigest.set(key, { parts, used: false });
   });

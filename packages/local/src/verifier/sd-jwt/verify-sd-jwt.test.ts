@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSdJwtFixture, nowSeconds, type SdJwtFixture } from '../../__fixtures__/sd-jwt-issuer.js';
 import { didJwk } from '../../__fixtures__/did-keys.js';
 import { createSelfSignedLeaf, createTestCa, generateTestKeys, type TestCa } from '@vp-authorizer/testing';
-import { CLIENT_ID, NONCE, sdJwtPresentation, signal, verifyInput } from '../../__fixtures__/verify-input.js';
+import { CLIENT_ID, coreParsedSdJwt, NONCE, sdJwtPresentation, signal, verifyInput } from '../../__fixtures__/verify-input.js';
 import { localVerifier } from '../local-verifier.js';
 
 const YEAR = 365 * 86_400;
@@ -22,9 +22,14 @@ beforeAll(async () => {
   verifier = localVerifier({ trustAnchors: [ca.pem] });
 });
 
-const verify = async (raw: string, overrides: Parameters<typeof verifyInput>[1] = {}, v = verifier) => v.verify(verifyInput([sdJwtPresentation(raw)], overrides), { signal: signal() });
+// Every case twice: decoded by the verifier from `raw`, and with the decoding core's format policy
+// did in this process reused (the signatures are checked over `raw` either way).
+describe.each([
+  ['decoded by the verifier', sdJwtPresentation],
+  ['decoded by core in this process', coreParsedSdJwt],
+])('localVerifier: SD-JWT VC, %s', (_, presentationOf) => {
+  const verify = async (raw: string, overrides: Parameters<typeof verifyInput>[1] = {}, v = verifier) => v.verify(verifyInput([presentationOf(raw)], overrides), { signal: signal() });
 
-describe('localVerifier: SD-JWT VC', () => {
   it('accepts a valid presentation with a KB-JWT and reports issuer data', async () => {
     const results = await verify(await fx.present(await fx.issue()));
     expect(errorsOf(results)).toEqual([]);
@@ -251,7 +256,16 @@ describe('localVerifier: SD-JWT VC', () => {
   it('throws when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
-    await expect(verifier.verify(verifyInput([sdJwtPresentation(await fx.present(await fx.issue()))]), { signal: controller.signal })).rejects.toThrow('stop');
+    await expect(verifier.verify(verifyInput([presentationOf(await fx.present(await fx.issue()))]), { signal: controller.signal })).rejects.toThrow('stop');
+  });
+});
+
+describe('localVerifier: SD-JWT VC decoded by core in this process', () => {
+  it('verifies a raw swapped in after core decoded another one from that raw, not the earlier decoding', async () => {
+    const presentation = coreParsedSdJwt(await fx.present(await fx.issue()));
+    presentation.raw = await fx.present(await fx.issue({ issuerKeys: await generateTestKeys() }));
+    const results = await verifier.verify(verifyInput([presentation]), { signal: signal() });
+    expect(errorsOf(results)).toEqual(['proof:proof.signature_invalid']);
   });
 });
 

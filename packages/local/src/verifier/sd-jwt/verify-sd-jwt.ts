@@ -1,8 +1,8 @@
-import type { ParsedSdJwt, PolicyResult, VerifyInput } from '@vp-authorizer/core';
-import { SD_JWT_VC_TYPES } from '@vp-authorizer/core/formats';
+import type { DecodedJwt, ParsedSdJwt, PolicyResult, SdJwtDisclosure, VerifyInput } from '@vp-authorizer/core';
+import { decodedInProcess, SD_JWT_VC_TYPES } from '@vp-authorizer/core/formats';
 import { checkTokenStatus } from '../check-status.js';
 import { checkIssuerMatchesCertificate } from '../issuer-matches-certificate.js';
-import { checkAlgorithm, jwsHeader, verifyJws } from '../jws.js';
+import { checkAlgorithm, jwsHeader, tryDecodePayload, verifyJws } from '../jws.js';
 import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
 import { resolveIssuerKey, type SignerKey } from '../resolve-signer-key.js';
 import { checkNotAfter, checkNotBefore, timeOf } from '../time-checks.js';
@@ -19,10 +19,23 @@ interface Split {
   kbJwt?: string;
   /** `<IssuerJWT>~<D1>~…~<Dn>~`: what sd_hash covers. */
   presented: string;
+  /** What core's format policy decoded from these same strings in this process, when it did. */
+  decoded?: { issuerJwt: DecodedJwt; disclosures: readonly SdJwtDisclosure[]; kbJwt: DecodedJwt | undefined };
 }
 
-/** `<IssuerJWT>~<D1>~…~<Dn>~[<KB-JWT>]`, re-split from the raw string (the parsed form is untrusted). */
-function split(raw: string): Split {
+/**
+ * `<IssuerJWT>~<D1>~…~<Dn>~[<KB-JWT>]`, split from the raw string: the parsed form is untrusted,
+ * unless this process's format policy produced it from this very `raw` (then its decoding is
+ * reused, and the pieces are the ones it split).
+ */
+function split(presentation: ParsedSdJwt): Split {
+  const raw = presentation.raw;
+  const decoded = decodedInProcess(presentation);
+  if (decoded) {
+    const { issuerJwt, disclosures, kbJwt } = decoded;
+    const presented = raw.slice(0, raw.lastIndexOf('~') + 1);
+    return { issuerJwt: issuerJwt.compact, disclosures: disclosures.map((d) => d.encoded), presented, ...(kbJwt ? { kbJwt: kbJwt.compact } : {}), decoded };
+  }
   const last = raw.lastIndexOf('~');
   if (last < 0) throw new PolicyFailure('format.malformed', 'The SD-JWT has no ~ separator');
   const parts = raw.slice(0, last).split('~');
@@ -41,20 +54,15 @@ interface IssuerCheck {
 }
 
 async function verifyIssuerSigned(parts: Split, ctx: VerifierContext): Promise<IssuerCheck> {
-  const header = jwsHeader(parts.issuerJwt, 'format.malformed');
+  const header = parts.decoded?.issuerJwt.header ?? jwsHeader(parts.issuerJwt, 'format.malformed');
   if (typeof header.typ !== 'string' || !TYPS.has(header.typ)) throw new PolicyFailure('proof.typ_invalid', 'The issuer JWT typ is not dc+sd-jwt (or vc+sd-jwt)');
   const alg = checkAlgorithm(header.alg, ctx.allowedAlgs, 'issuer JWT');
-  // The issuer is read from the unverified payload only to locate a DID key; the signature decides.
-  const unverifiedIss = (() => {
-    try {
-      return JSON.parse(Buffer.from(parts.issuerJwt.split('.')[1] ?? '', 'base64url').toString('utf8')).iss as unknown;
-    } catch {
-      return undefined;
-    }
-  })();
-  const signer = await resolveIssuerKey(header, unverifiedIss, ctx, ctx.haip);
-  const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT');
-  const claims = resolveDisclosures(payload, parts.disclosures);
+  // Decoded once: `iss` is read from it unverified only to locate a DID key (the signature
+  // decides), and once the signature over these bytes holds it is the verified payload.
+  const unverified = parts.decoded ? parts.decoded.issuerJwt.payload : tryDecodePayload(parts.issuerJwt);
+  const signer = await resolveIssuerKey(header, unverified?.iss, ctx, ctx.haip);
+  const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT', { header, payload: unverified });
+  const claims = resolveDisclosures(payload, parts.disclosures, parts.decoded?.disclosures);
   if (typeof payload.vct !== 'string' || payload.vct.length === 0) throw new PolicyFailure('proof.claim_missing', 'The credential has no vct claim');
   // A DID key was already bound to `iss` in resolveIssuerKey; an https `iss` is bound to the leaf's SANs.
   const bound = signer.x5c ? checkIssuerMatchesCertificate(payload.iss, signer.x5c.leaf) : {};
@@ -69,7 +77,7 @@ export async function verifySdJwt(presentation: ParsedSdJwt, input: VerifyInput,
   const path = presentation.path;
   let parts: Split;
   try {
-    parts = split(presentation.raw);
+    parts = split(presentation);
   } catch (error) {
     if (error instanceof PolicyFailure) return [failed(path, 'format', error.code, error.detail)];
     throw error;
@@ -94,7 +102,8 @@ export async function verifySdJwt(presentation: ParsedSdJwt, input: VerifyInput,
       return { method: 'none', required: false };
     }
     // A KB-JWT that is present is checked even when not required: a bad proof is never ignored.
-    return verifyKeyBinding({ kbJwt: parts.kbJwt, presented: parts.presented, issuerPayload: payload, transactionData }, ctx);
+    const decodedKb = parts.decoded?.kbJwt;
+    return verifyKeyBinding({ kbJwt: parts.kbJwt, presented: parts.presented, issuerPayload: payload, transactionData, ...(decodedKb ? { decoded: decodedKb } : {}) }, ctx);
   });
   const results = [proof, notBefore, notAfter, holderBinding];
   // Only a credential that is otherwise valid is worth a network round trip for its status.

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { decodedInProcess } from './decoded-in-process.js';
+import { parseSdJwt } from './parse-sd-jwt.js';
+import { buildSdJwt, es256Key } from '../shared/test-fixtures.js';
+
+const ref = { path: ['pid', 0], queryId: 'pid', index: 0, format: 'dc+sd-jwt' };
+
+describe('decodedInProcess', () => {
+  it('hands an in-process verifier what the parser decoded, for the very presentation object it returned', async () => {
+    const parsed = parseSdJwt((await buildSdJwt({ issuer: await es256Key(), holder: await es256Key(), kb: true })).sdJwt, ref);
+    const decoded = decodedInProcess(parsed);
+    expect(decoded?.raw).toBe(parsed.raw);
+    expect(decoded?.issuerJwt).toBe(parsed.issuerJwt);
+    expect(decoded?.disclosures).toBe(parsed.disclosures);
+    expect(decoded?.kbJwt).toBe(parsed.kbJwt);
+  });
+
+  it('knows nothing of a presentation built or deserialised elsewhere, nor of one whose raw changed since', async () => {
+    const built = await buildSdJwt({ issuer: await es256Key(), holder: await es256Key(), kb: true });
+    const parsed = parseSdJwt(built.sdJwt, ref);
+    // A remote service's input: the same structure, as JSON.
+    expect(decodedInProcess(JSON.parse(JSON.stringify(parsed)))).toBeUndefined();
+    expect(decodedInProcess({ ...parsed })).toBeUndefined();
+    parsed.raw = `${built.issuerJwt}~`;
+    expect(decodedInProcess(parsed)).toBeUndefined();
+  });
+
+  it('keeps what it decoded when the presentation\'s members are replaced afterwards', async () => {
+    const parsed = parseSdJwt((await buildSdJwt({ issuer: await es256Key(), holder: await es256Key(), kb: true })).sdJwt, ref);
+    const issuerJwt = parsed.issuerJwt;
+    parsed.issuerJwt = { ...issuerJwt, payload: { iss: 'https://elsewhere.example' } };
+    parsed.disclosures = [];
+    expect(decodedInProcess(parsed)?.issuerJwt).toBe(issuerJwt);
+    expect(decodedInProcess(parsed)?.disclosures.length).toBeGreaterThan(0);
+  });
+});
