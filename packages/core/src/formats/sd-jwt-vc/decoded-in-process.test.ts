@@ -10,9 +10,22 @@ describe('decodedInProcess', () => {
     const parsed = parseSdJwt((await buildSdJwt({ issuer: await es256Key(), holder: await es256Key(), kb: true })).sdJwt, ref);
     const decoded = decodedInProcess(parsed);
     expect(decoded?.raw).toBe(parsed.raw);
-    expect(decoded?.issuerJwt).toBe(parsed.issuerJwt);
-    expect(decoded?.disclosures).toBe(parsed.disclosures);
-    expect(decoded?.kbJwt).toBe(parsed.kbJwt);
+    expect(decoded?.issuerJwt).toEqual(parsed.issuerJwt);
+    expect(decoded?.disclosures).toEqual(parsed.disclosures);
+    expect(decoded?.kbJwt).toEqual(parsed.kbJwt);
+  });
+
+  it('keeps its own copy: a client editing the presentation\'s decoded objects in place changes nothing the verifier reads', async () => {
+    const parsed = parseSdJwt((await buildSdJwt({ issuer: await es256Key(), holder: await es256Key(), kb: true })).sdJwt, ref);
+    const cnf = structuredClone(parsed.issuerJwt.payload.cnf);
+    const firstValue = structuredClone(parsed.disclosures[0]!.value);
+    (parsed.issuerJwt.payload as Record<string, unknown>).cnf = { jwk: { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA' } };
+    parsed.disclosures[0]!.value = 'edited';
+    (parsed.kbJwt!.payload as Record<string, unknown>).nonce = 'edited';
+    const decoded = decodedInProcess(parsed);
+    expect(decoded?.issuerJwt.payload.cnf).toEqual(cnf);
+    expect(decoded?.disclosures[0]!.value).toEqual(firstValue);
+    expect(decoded?.kbJwt?.payload.nonce).not.toBe('edited');
   });
 
   it('knows nothing of a presentation built or deserialised elsewhere, nor of one whose raw changed since', async () => {
@@ -30,7 +43,7 @@ describe('decodedInProcess', () => {
     const issuerJwt = parsed.issuerJwt;
     parsed.issuerJwt = { ...issuerJwt, payload: { iss: 'https://elsewhere.example' } };
     parsed.disclosures = [];
-    expect(decodedInProcess(parsed)?.issuerJwt).toBe(issuerJwt);
+    expect(decodedInProcess(parsed)?.issuerJwt).toEqual(issuerJwt);
     expect(decodedInProcess(parsed)?.disclosures.length).toBeGreaterThan(0);
   });
 });

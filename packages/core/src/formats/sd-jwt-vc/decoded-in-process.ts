@@ -1,4 +1,5 @@
 import type { DecodedJwt, ParsedSdJwt, SdJwtDisclosure } from '../../model/parsed-presentation.js';
+import { jsonCopy } from '../../store/json-copy.js';
 
 /**
  * What the format policy decoded from one SD-JWT presentation's `raw`, as it decoded it: the
@@ -16,8 +17,13 @@ export interface DecodedSdJwt {
 // a presentation built or deserialised elsewhere (a remote service's input) is never found here.
 const decodedHere = new WeakMap<ParsedSdJwt, DecodedSdJwt>();
 
+/**
+ * Kept as a private copy: the presentation's own objects go to every client, and one that edits
+ * them (an in-process validator running beside the verifier) must not change what the verifier
+ * reads after checking the signatures over `raw`.
+ */
 export function rememberDecoded(presentation: ParsedSdJwt): void {
-  decodedHere.set(presentation, { raw: presentation.raw, issuerJwt: presentation.issuerJwt, disclosures: presentation.disclosures, kbJwt: presentation.kbJwt });
+  decodedHere.set(presentation, jsonCopy({ raw: presentation.raw, issuerJwt: presentation.issuerJwt, disclosures: presentation.disclosures, kbJwt: presentation.kbJwt }));
 }
 
 /**
