@@ -1,7 +1,6 @@
 import type { EncryptionKeyRecord } from '../model/authorization-record.js';
 import { base64UrlToUtf8 } from '../crypto/base64url.js';
 import { decryptEcdhEs } from '../crypto/ecdh-es-decrypt.js';
-import { encryptionKeys } from '../crypto/private-key-cache.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { withinJsonDepth } from '../formats/shared/json-depth.js';
 
@@ -42,10 +41,8 @@ export async function decryptAuthorizationResponse(
 
   let plaintext: Uint8Array;
   try {
-    // The stored record's key, always: setting its scalar on an ECDH costs less than the JWK
-    // import of the ephemeral key that a KeyObject agreement needs. The KeyObject the request
-    // builder remembered is not needed, so it is dropped now rather than left to the cache's bound.
-    encryptionKeys.forget(key.kid);
+    // The stored record's key, always (any process can decrypt): its scalar set on an ECDH costs
+    // less than importing the key, and no process keeps keys of its own.
     plaintext = decryptEcdhEs(jwe, header, key.privateJwk);
   } catch (cause) {
     // The causes do not carry secrets, but keep ours generic and attach the cause for logs.
