@@ -28,6 +28,20 @@ describe('decodedInProcess', () => {
     expect(decoded?.kbJwt?.payload.nonce).not.toBe('edited');
   });
 
+  it('hands out a frozen decoding: code that asks for it cannot edit what the verifier reads', async () => {
+    const parsed = parseSdJwt((await buildSdJwt({ issuer: await es256Key(), holder: await es256Key(), kb: true })).sdJwt, ref);
+    const decoded = decodedInProcess(parsed)!;
+    expect(() => {
+      (decoded.kbJwt!.payload as Record<string, unknown>).nonce = 'replayed';
+    }).toThrow(TypeError);
+    expect(() => {
+      (decoded.issuerJwt.payload as Record<string, unknown>).exp = 9_999_999_999;
+    }).toThrow(TypeError);
+    expect(() => (decoded.disclosures as unknown[]).push({})).toThrow(TypeError);
+    expect(Object.isFrozen(decoded.disclosures[0])).toBe(true);
+    expect(decodedInProcess(parsed)?.kbJwt?.payload.nonce).toBe(parsed.kbJwt?.payload.nonce);
+  });
+
   it('knows nothing of a presentation built or deserialised elsewhere, nor of one whose raw changed since', async () => {
     const built = await buildSdJwt({ issuer: await es256Key(), holder: await es256Key(), kb: true });
     const parsed = parseSdJwt(built.sdJwt, ref);

@@ -29,13 +29,14 @@ interface Split {
  * reused, and the pieces are the ones it split).
  */
 function split(presentation: ParsedSdJwt): Split {
-  const raw = presentation.raw;
   const decoded = decodedInProcess(presentation);
   if (decoded) {
-    const { issuerJwt, disclosures, kbJwt } = decoded;
-    const presented = raw.slice(0, raw.lastIndexOf('~') + 1);
+    // Everything from the decoding, `raw` included: `presentation.raw` is read only once, there.
+    const { raw: decodedRaw, issuerJwt, disclosures, kbJwt } = decoded;
+    const presented = decodedRaw.slice(0, decodedRaw.lastIndexOf('~') + 1);
     return { issuerJwt: issuerJwt.compact, disclosures: disclosures.map((d) => d.encoded), presented, ...(kbJwt ? { kbJwt: kbJwt.compact } : {}), decoded };
   }
+  const raw = presentation.raw;
   const last = raw.lastIndexOf('~');
   if (last < 0) throw new PolicyFailure('format.malformed', 'The SD-JWT has no ~ separator');
   const parts = raw.slice(0, last).split('~');
