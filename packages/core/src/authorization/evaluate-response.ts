@@ -1,6 +1,6 @@
 import type { PolicyError, PolicyResult } from '../model/policy-result.js';
 import { CODES, errorTypeUrl, isCode, policyProblem, type PolicyCode, type PolicyCodeEntry } from '../errors/error-codes.js';
-import type { SessionTranscriptInput } from '../model/verifier-client.js';
+import { sessionTranscriptInput } from './session-transcript-input.js';
 import type { ExtractedCredential } from '../model/extracted-credential.js';
 import { runFormatPolicy, type FormatInput } from '../formats/policy/run-format-policy.js';
 import type { Instrumentation } from '../events/instrumentation.js';
@@ -21,8 +21,8 @@ export interface WalletPayload {
 export interface ResponseChannel {
   /** DC API origin; absent for redirect flows. */
   origin?: string;
-  /** Thumbprint of our encryption key when the response was encrypted (mdoc SessionTranscript). */
-  jwkThumbprint: string | null;
+  /** Our public key when the response was encrypted to it (mdoc SessionTranscript), else null. */
+  encryptionJwk: JsonWebKey | null;
 }
 
 export interface Evaluation {
@@ -67,10 +67,7 @@ export async function evaluateResponse(
   if (!format.ok) return { status: 'rejected', policyResults: format.results, credentials: [], ...firstError(format.results) };
 
   const audience = channel.origin !== undefined ? `origin:${channel.origin}` : (request.clientId ?? '');
-  const sessionTranscript: SessionTranscriptInput =
-    channel.origin !== undefined
-      ? { kind: 'dc_api', origin: channel.origin, nonce: request.nonce, jwkThumbprint: channel.jwkThumbprint }
-      : { kind: 'redirect', clientId: request.clientId ?? '', nonce: request.nonce, responseUri: request.responseUri ?? '', jwkThumbprint: channel.jwkThumbprint };
+  const sessionTranscript = sessionTranscriptInput(request, channel);
   const { validate, verify } = instance.config.policies;
   const common = { authorizationId: record.id, ...(request.profile ? { profile: request.profile } : {}), ...(request.transactionData ? { transactionData: request.transactionData } : {}) };
 

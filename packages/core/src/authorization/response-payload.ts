@@ -1,5 +1,4 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { jwkThumbprint } from '../crypto/session-transcript.js';
 import { ENCRYPTED_RESPONSE_ENC_VALUES } from '../request/client-metadata.js';
 import { decryptAuthorizationResponse } from '../response/decrypt-response.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
@@ -9,8 +8,8 @@ export interface ReadPayload {
   payload: WalletPayload;
   /** `state` as sent (redirect flows check it). */
   state: unknown;
-  /** Thumbprint of our key when the response was encrypted (mdoc SessionTranscript), else null. */
-  jwkThumbprint: string | null;
+  /** Our public key when the response was encrypted to it (its thumbprint enters the mdoc SessionTranscript), else null. */
+  encryptionJwk: JsonWebKey | null;
 }
 
 /**
@@ -22,18 +21,18 @@ export interface ReadPayload {
 export async function readResponsePayload(record: AuthorizationRecord, source: Record<string, unknown>): Promise<ReadPayload> {
   const encryptedMode = record.request.responseMode.endsWith('.jwt');
   let fields = source;
-  let thumbprint: string | null = null;
+  let encryptionJwk: JsonWebKey | null = null;
   if (source.response !== undefined) {
     if (!encryptedMode || !record.encryptionKey || typeof source.response !== 'string') throw new AuthorizerError('authorization.wrong_response_mode');
     fields = (await decryptAuthorizationResponse(source.response, record.encryptionKey, { allowedEnc: ENCRYPTED_RESPONSE_ENC_VALUES })).payload;
-    thumbprint = await jwkThumbprint(record.encryptionKey.publicJwk);
+    encryptionJwk = record.encryptionKey.publicJwk;
   } else if (encryptedMode && source.error === undefined) {
     throw new AuthorizerError('authorization.wrong_response_mode', { message: 'This authorization expects an encrypted response.' });
   }
   if (fields.error === undefined && fields.vp_token === undefined) {
     throw new AuthorizerError('authorization.invalid_response', { message: 'The response carries neither vp_token nor error.' });
   }
-  return { payload: toWalletPayload(fields), state: fields.state, jwkThumbprint: thumbprint };
+  return { payload: toWalletPayload(fields), state: fields.state, encryptionJwk };
 }
 
 function toWalletPayload(source: Record<string, unknown>): WalletPayload {

@@ -13,6 +13,11 @@ const THUMBPRINT_MEMBERS: Record<string, readonly string[]> = { EC: ['crv', 'kty
 
 /** RFC 7638 JWK thumbprint (SHA-256), base64url. Only the required members are hashed. */
 export async function jwkThumbprint(jwk: JsonWebKey): Promise<string> {
+  return jwkThumbprintSync(jwk);
+}
+
+/** jwkThumbprint without the promise, for callers that compute it on first read. */
+export function jwkThumbprintSync(jwk: JsonWebKey): string {
   const members = typeof jwk.kty === 'string' ? THUMBPRINT_MEMBERS[jwk.kty] : undefined;
   if (!members) throw new TypeError('jwkThumbprint: unsupported or missing kty');
   const record = jwk as Record<string, unknown>;

@@ -58,8 +58,8 @@ export async function receiveDcApiResponse(
   const expected = record.request.expectedOrigins ?? instanceOf(ctx, instanceId).config.openId4vp.dcApi.allowedOrigins;
   if (!expected.includes(origin)) throw new AuthorizerError('authorization.origin_mismatch');
 
-  const { payload, jwkThumbprint } = await readResponsePayload(record, digitalCredentialGetResponse);
-  const { record: done } = await acceptResponse(ctx, record, payload, { origin, jwkThumbprint });
+  const { payload, encryptionJwk } = await readResponsePayload(record, digitalCredentialGetResponse);
+  const { record: done } = await acceptResponse(ctx, record, payload, { origin, encryptionJwk });
   // acceptResponse stores a terminal status or throws; anything else is a bug, not an answer.
   if (!v.is(terminalStatusSchema, done.status)) throw new AuthorizerError('server.internal_error');
   return { status: done.status };

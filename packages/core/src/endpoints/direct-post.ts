@@ -62,12 +62,12 @@ export async function receiveWalletResponse(
   // The wallet can only know response_uri from the request object: nothing was asked yet.
   if (record.status === 'created') throw new AuthorizerError('authorization.not_awaiting_response');
 
-  const { payload, state, jwkThumbprint } = await readResponsePayload(record, form);
+  const { payload, state, encryptionJwk } = await readResponsePayload(record, form);
   const expectedState = record.request.state;
   if (expectedState !== undefined && (typeof state !== 'string' || !constantTimeEqual(state, expectedState))) {
     throw new AuthorizerError('authorization.state_mismatch');
   }
-  const { redirectUri, refusal } = await acceptResponse(ctx, record, payload, { jwkThumbprint });
+  const { redirectUri, refusal } = await acceptResponse(ctx, record, payload, { encryptionJwk });
   // The outcome (rejected) is already stored for the RP; the wallet learns it was not accepted.
   if (refusal) throw new AuthorizerError('authorization.presentation_rejected', { message: refusalMessage(refusal) });
   return redirectUri ? { redirect_uri: redirectUri } : {};

@@ -15,6 +15,19 @@ describe('acceptedAlgorithms', () => {
     expect(acceptedAlgorithms(verifier, 'haip')).toEqual({ jose: ['ES256'], cose: [-7] });
   });
 
+  it('copies a mutable declaration, so a verifier editing its lists later cannot change an accepted set', () => {
+    const lists = { jose: ['ES256'], cose: [-7] };
+    const accepted = acceptedAlgorithms(declaring(() => lists), undefined);
+    lists.jose.push('EdDSA');
+    lists.cose.push(-8);
+    expect(accepted).toEqual({ jose: ['ES256'], cose: [-7] });
+  });
+
+  it('checks a frozen declaration like any other and falls back when it is malformed', () => {
+    const frozen = Object.freeze({ jose: Object.freeze(['ES256']), cose: Object.freeze(['-7']) });
+    expect(acceptedAlgorithms(declaring(() => frozen), undefined)).toEqual(ES256_ONLY);
+  });
+
   it('falls back to ES256 when the verifier is skipped, silent, or declares an empty or malformed list', () => {
     expect(acceptedAlgorithms(undefined, undefined)).toEqual(ES256_ONLY);
     expect(acceptedAlgorithms({}, undefined)).toEqual(ES256_ONLY);

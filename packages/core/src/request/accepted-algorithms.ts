@@ -15,5 +15,7 @@ const isInteger = (x: unknown): x is number => Number.isInteger(x);
 export function acceptedAlgorithms(verifier: Pick<VerifierClient, 'supportedAlgorithms'> | undefined, profile: 'haip' | undefined): SupportedAlgorithms {
   const declared = verifier?.supportedAlgorithms?.(profile);
   if (!declared || !isList(declared.jose, isString) || !isList(declared.cose, isInteger)) return ES256_ONLY;
+  // A frozen declaration (localVerifier's is) cannot change under us: no copy needed.
+  if (Object.isFrozen(declared) && Object.isFrozen(declared.jose) && Object.isFrozen(declared.cose)) return declared;
   return { jose: [...declared.jose], cose: [...declared.cose] };
 }

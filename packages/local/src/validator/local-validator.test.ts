@@ -274,6 +274,16 @@ describe('localValidator — trusted_authorities (aki) and trusted issuers', () 
     expect(errorCodes(await run({ credentials: [mdl] }, [mdoc('mdl', {}, { x5chain: [ca.leafDer] })], undefined, validator))).toEqual([]);
   });
 
+  it('trustedIssuers are fixed at construction: editing the array passed in changes nothing', async () => {
+    const roots = [ca.rootPem];
+    const validator = localValidator({ trustedIssuers: roots });
+    roots[0] = other.rootPem;
+    const pid = { credentials: [{ ...PID, claims: undefined }] };
+    expect(errorCodes(await run(pid, [sdJwt('pid', {}, { x5c: ca.x5c })], undefined, validator))).toEqual([]);
+    const untrusted = await run(pid, [sdJwt('pid', {}, { x5c: other.x5c })], undefined, validator);
+    expect(at(untrusted, ['pid', 0], 'trustedIssuer')?.error?.code).toBe('trusted_issuer.untrusted');
+  });
+
   it('trustedIssuers: the clock matters (an expired chain is untrusted)', async () => {
     const validator = localValidator({ trustedIssuers: [ca.rootPem], now: () => new Date(Date.now() + 365 * 86_400_000) });
     const results = await run({ credentials: [{ ...PID, claims: undefined }] }, [sdJwt('pid', {}, { x5c: ca.x5c })], undefined, validator);

@@ -27,7 +27,9 @@ export interface LocalValidatorOptions {
  * `transactionData`. See the package README for the strictness rule.
  */
 export function localValidator(options: LocalValidatorOptions = {}): ValidatorClient {
-  const roots = options.trustedIssuers;
+  // A frozen copy: the roots are fixed at construction, so chain verdict keys digest them once.
+  const given = options.trustedIssuers;
+  const roots: readonly string[] | undefined = Array.isArray(given) ? Object.freeze([...given]) : given;
   if (roots !== undefined) {
     if (roots.length === 0) throw new ConfigError('localValidator: trustedIssuers must list at least one PEM certificate (omit it to skip the check)');
     try {

@@ -100,5 +100,7 @@ export function resolveLocalVerifierOptions(options: LocalVerifierOptions): Reso
   });
   const { lookup, maxHeaderBytes, dangerouslyAllowAnyDestination } = resolved.outboundFetch;
   const outboundPolicy = outboundFetchPolicy({ maxHeaderBytes, dangerouslyAllowAnyDestination, ...(lookup ? { lookup } : {}), ...(resolved.fetch ? { fetch: resolved.fetch } : {}) });
-  return { ...resolved, clock: resolved.clock ?? { now: () => Date.now() }, outboundPolicy };
+  // Frozen: the anchors are fixed from here on, so chain verdict keys can digest them once.
+  const trustAnchors = Object.freeze([...resolved.trustAnchors]) as string[];
+  return { ...resolved, trustAnchors, clock: resolved.clock ?? { now: () => Date.now() }, outboundPolicy };
 }

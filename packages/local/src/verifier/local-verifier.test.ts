@@ -47,6 +47,16 @@ describe('localVerifier', () => {
     expect(results.filter((r) => r.path[0] === 'pid').length).toBeGreaterThan(0);
   });
 
+  it('fixes its trust anchors at construction: editing the array passed in changes nothing', async () => {
+    const otherCa = await createTestCa('CN=Another Root');
+    const anchors = [ca.pem];
+    const verifier = localVerifier({ trustAnchors: anchors });
+    anchors[0] = otherCa.pem;
+    const input = verifyInput([]);
+    input.presentations = [sdJwtPresentation(await sd.present(await sd.issue()))];
+    expect(errorsOf(await verifier.verify(input, { signal: signal() }))).toEqual([]);
+  });
+
   it('requires exactly one document per DeviceResponse under HAIP', async () => {
     const input = verifyInput([], { profile: 'haip' });
     const raw = await mdoc.deviceResponse({ transcript: sessionTranscriptBytes(input.sessionTranscript) });

@@ -30,6 +30,8 @@ function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListC
   };
 }
 
+const declaration = (jose: readonly string[]): SupportedAlgorithms => Object.freeze({ jose: Object.freeze([...jose]), cose: Object.freeze(coseAlgorithmIds(jose)) });
+
 const unsupported = (presentation: ParsedPresentation): PolicyResult[] => [
   failed(presentation.path, 'format', 'format.unsupported', `The local verifier does not verify ${presentation.kind} presentations`),
 ];
@@ -63,10 +65,13 @@ export function localVerifier(options: LocalVerifierOptions): VerifierClient {
     clockSkewMs: resolved.clockSkewMs,
   });
 
+  // The options are fixed here, so each profile's declaration is computed once; frozen so that
+  // no caller can change what every later request advertises.
+  const declared = { haip: declaration(allowedAlgsFor(resolved, 'haip')), default: declaration(allowedAlgsFor(resolved, undefined)) };
+
   return {
     supportedAlgorithms(profile: 'haip' | undefined): SupportedAlgorithms {
-      const jose = allowedAlgsFor(resolved, profile);
-      return { jose: [...jose], cose: coseAlgorithmIds(jose) };
+      return profile === 'haip' ? declared.haip : declared.default;
     },
     async verify(input: VerifyInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
       signal.throwIfAborted();

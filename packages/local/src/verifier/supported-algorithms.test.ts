@@ -24,6 +24,24 @@ describe('localVerifier.supportedAlgorithms', () => {
     expect(verifier.supportedAlgorithms!('haip')).toEqual({ jose: ['ES256'], cose: [-7, -9] });
   });
 
+  it('computes each profile once and hands out a frozen value that no caller can change', () => {
+    const verifier = localVerifier({ trustAnchors: [ca.pem] });
+    const first = verifier.supportedAlgorithms!(undefined);
+    expect(verifier.supportedAlgorithms!(undefined)).toBe(first);
+    expect(verifier.supportedAlgorithms!('haip')).toBe(verifier.supportedAlgorithms!('haip'));
+    expect(() => (first.jose as string[]).push('RS256')).toThrow(TypeError);
+    expect(() => (first.cose as number[]).push(-257)).toThrow(TypeError);
+    expect(() => Object.assign(first, { jose: ['RS256'] })).toThrow(TypeError);
+    expect(verifier.supportedAlgorithms!(undefined)).toEqual({ jose: ['ES256', 'ES384', 'ES512', 'EdDSA'], cose: [-7, -9, -35, -36, -8, -19] });
+  });
+
+  it('is fixed at construction: editing the allowedAlgs array passed in changes nothing', () => {
+    const allowedAlgs: ('ES256' | 'EdDSA')[] = ['ES256'];
+    const verifier = localVerifier({ trustAnchors: [ca.pem], allowedAlgs });
+    allowedAlgs.push('EdDSA');
+    expect(verifier.supportedAlgorithms!(undefined)).toEqual({ jose: ['ES256'], cose: [-7, -9] });
+  });
+
   it('follows allowedAlgs: what it declares is what verify accepts (ES384 mdoc issuerAuth)', async () => {
     const signer384 = await ca.issue({ subject: 'CN=mDL Document Signer ES384,C=DE', keys: await generateTestKeys('P-384') });
     const raw = await fx.deviceResponse({ transcript: sessionTranscriptBytes(redirect), signerCert: signer384, issuerAlg: 'ES384' });

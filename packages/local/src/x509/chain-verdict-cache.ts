@@ -59,9 +59,33 @@ export class ChainVerdictCache<V = unknown> {
 }
 
 /**
+ * Digest of an anchor set: SHA-256 over the number of anchors, then each PEM with its length
+ * (u32 big-endian). A frozen array of strings cannot change, so its digest is computed once and
+ * remembered by identity (callers freeze their anchors at construction); any other array is
+ * hashed on every call, since its contents could have changed since the last one.
+ */
+export function anchorSetDigest(anchorsPem: readonly string[]): Buffer {
+  const known = Object.isFrozen(anchorsPem) ? anchorDigests.get(anchorsPem) : undefined;
+  if (known) return known;
+  const hash = createHash('sha256');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(anchorsPem.length);
+  hash.update(length);
+  for (const pem of anchorsPem) {
+    length.writeUInt32BE(Buffer.byteLength(pem));
+    hash.update(length).update(pem);
+  }
+  const digest = hash.digest();
+  if (Object.isFrozen(anchorsPem)) anchorDigests.set(anchorsPem, digest);
+  return digest;
+}
+
+const anchorDigests = new WeakMap<readonly string[], Buffer>();
+
+/**
  * Cache key of a chain under an anchor set: SHA-256 over the number of certificates, each DER with
- * its length, then the number of anchors, each PEM with its length (u32 big-endian). Both counts
- * come first, so no split of the same bytes into chain and anchors gives the same input.
+ * its length (u32 big-endian), then the anchor set's digest (fixed length, so no split of the same
+ * bytes into chain and anchors gives the same input).
  */
 export function chainCacheKey(ders: readonly Uint8Array[], anchorsPem: readonly string[]): string {
   const hash = createHash('sha256');
@@ -73,11 +97,5 @@ export function chainCacheKey(ders: readonly Uint8Array[], anchorsPem: readonly 
     hash.update(length).update(der);
   }
   // The anchor set is part of the key: a chain trusted under one set says nothing under another.
-  length.writeUInt32BE(anchorsPem.length);
-  hash.update(length);
-  for (const pem of anchorsPem) {
-    length.writeUInt32BE(Buffer.byteLength(pem));
-    hash.update(length).update(pem);
-  }
-  return hash.digest('base64url');
+  return hash.update(anchorSetDigest(anchorsPem)).digest('base64url');
 }

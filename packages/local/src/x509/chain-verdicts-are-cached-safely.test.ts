@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestCa } from '@vp-authorizer/testing';
-import { ChainVerdictCache, chainCacheKey } from './chain-verdict-cache.js';
+import { ChainVerdictCache, anchorSetDigest, chainCacheKey } from './chain-verdict-cache.js';
 import { verifyCertificateChain } from './verify-certificate-chain.js';
 
 const HOUR = 3_600_000;
@@ -111,16 +111,41 @@ describe('chain verdict cache', () => {
     expect(() => new ChainVerdictCache(0)).toThrow(RangeError);
   });
 
-  it('keys on the count of certificates and of anchors before their length-prefixed bytes', () => {
+  it('keys on the count of certificates before their length-prefixed bytes, then on the digest of the anchor set', () => {
     const u32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
     const ders = [new Uint8Array([1, 2, 3]), new Uint8Array([0, 0, 0, 2, 120, 121])];
     const anchors = ['xy', ''];
     // Written out here, independently of the implementation.
+    const anchorDigest = createHash('sha256').update(Buffer.concat([u32(2), u32(2), Buffer.from('xy'), u32(0)])).digest();
     const expected = createHash('sha256')
-      .update(Buffer.concat([u32(2), u32(3), Buffer.from([1, 2, 3]), u32(6), Buffer.from([0, 0, 0, 2, 120, 121]), u32(2), u32(2), Buffer.from('xy'), u32(0)]))
+      .update(Buffer.concat([u32(2), u32(3), Buffer.from([1, 2, 3]), u32(6), Buffer.from([0, 0, 0, 2, 120, 121]), anchorDigest]))
       .digest('base64url');
     expect(chainCacheKey(ders, anchors)).toBe(expected);
     // Moving a boundary between chain and anchors changes the key.
     expect(chainCacheKey(ders.slice(0, 1), anchors)).not.toBe(chainCacheKey(ders, []));
+  });
+
+  it('digests a frozen anchor set once, and re-digests a mutable one on every call', async () => {
+    const a = await createTestCa('CN=Root A');
+    const b = await createTestCa('CN=Root B');
+    const frozen = Object.freeze([a.pem]);
+    expect(anchorSetDigest(frozen)).toBe(anchorSetDigest(frozen));
+    const mutable = [a.pem];
+    const before = chainCacheKey([new Uint8Array([1])], mutable);
+    mutable[0] = b.pem;
+    expect(chainCacheKey([new Uint8Array([1])], mutable)).not.toBe(before);
+    expect(chainCacheKey([new Uint8Array([1])], mutable)).toBe(chainCacheKey([new Uint8Array([1])], Object.freeze([b.pem])));
+  });
+
+  it('does not serve a verdict cached under a mutable anchor array after the array was edited in place', async () => {
+    const a = await createTestCa('CN=Root A');
+    const b = await createTestCa('CN=Root B');
+    const leaf = await a.issue({ subject: 'CN=Issuer under A' });
+    const cache = fresh();
+    const now = new Date();
+    const anchors = [a.pem];
+    expect((await verifyCertificateChain([leaf.x5c], anchors, now, withCache(cache))).valid).toBe(true);
+    anchors[0] = b.pem;
+    expect(await verifyCertificateChain([leaf.x5c], anchors, now, withCache(cache))).toMatchObject({ valid: false, code: 'trusted_issuer.untrusted' });
   });
 });
