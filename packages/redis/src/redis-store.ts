@@ -38,6 +38,13 @@ export interface RedisStoreOptions {
    * rejects with StoreUnavailableError; the command may still reach Redis later.
    */
   commandTimeoutMs?: number;
+  /**
+   * On standalone Redis, create and compare-and-set update the expiry index inside their script
+   * (one round trip per write). Default true; ignored under `Cluster`, which always uses a separate
+   * command. Set false behind a proxy that shards plain Redis by a script's first key (twemproxy,
+   * Envoy's Redis proxy): there the index would land on the record's shard, not its own.
+   */
+  expiryIndexInScript?: boolean;
 }
 
 export interface RedisStore extends AuthorizationStore, CodeStore {
@@ -81,7 +88,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   // write). Under Cluster they live in different slots, so the index is a separate command; so
   // too behind a plain client that turns out to reach a cluster (a one-node cluster, a proxy):
   // its first CROSSSLOT refusal (nothing written) switches this store to the separate command.
-  let standalone = client.isCluster ? undefined : (client as Redis);
+  let standalone = client.isCluster || options.expiryIndexInScript === false ? undefined : (client as Redis);
   const sharedScript = async <T>(write: (redis: Redis) => Promise<T>): Promise<T | undefined> => {
     if (standalone === undefined) return undefined;
     try {

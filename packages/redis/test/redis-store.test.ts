@@ -226,6 +226,31 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       }
     });
 
+    it('with expiryIndexInScript: false (a proxy that shards plain Redis by first key), the index is its own command and stays right', async () => {
+      prefix = testPrefix();
+      const client = testClient(url!);
+      try {
+        store = redisStore({ client, keyPrefix: prefix, expiryIndexInScript: false });
+        await store.get('warm', 'up');
+        const sent: string[] = [];
+        const send = client.sendCommand.bind(client);
+        client.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+          sent.push(command.name);
+          return (send as (...args: unknown[]) => unknown)(command, ...rest);
+        }) as typeof client.sendCommand;
+        const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
+        await store.create(record, 60_000);
+        expect(sent).toContain('zadd');
+        expect(await score(record)).toBe(String(record.expiresAt));
+        expect(await store.compareAndSet({ ...record, version: 2, status: 'authorized' }, 1)).toBe(true);
+        expect(sent).toContain('zrem');
+        expect(await score(record)).toBeNull();
+      } finally {
+        await store.close();
+        await client.quit();
+      }
+    });
+
     it('listDueForExpiry prunes entries whose record is gone or terminal and re-scores early ones', async () => {
       fresh();
       const now = 1_900_000_000_000;

@@ -27,7 +27,7 @@ export async function jwks(ctx: AuthorizerContext): Promise<Jwks> {
     [...ctx.instances.values()].map(async (instance) =>
       (await instance.signingIdentities()).map(({ material }) => {
         const jwk = new X509Certificate(Buffer.from(material.leafDer)).publicKey.export({ format: 'jwk' });
-        return { kty: jwk.kty!, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: material.x509Hash, alg: material.alg, use: 'sig', x5c: material.x5c };
+        return { kty: jwk.kty!, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: material.x509Hash, alg: material.alg, use: 'sig', x5c: [...material.x5c] };
       }),
     ),
   );

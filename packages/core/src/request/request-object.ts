@@ -68,7 +68,7 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
  * request object's size: encode it once per identity. Re-encoded if the material's alg or chain
  * is replaced.
  */
-const encodedHeaders = new WeakMap<SigningMaterial, { alg: string; x5c: string[]; encoded: string }>();
+const encodedHeaders = new WeakMap<SigningMaterial, { alg: string; x5c: readonly string[]; encoded: string }>();
 function encodedHeader(signing: SigningMaterial): string {
   const cached = encodedHeaders.get(signing);
   if (cached && cached.alg === signing.alg && cached.x5c === signing.x5c) return cached.encoded;
@@ -124,7 +124,7 @@ export async function signMultiSignedRequestObject(args: RequestObjectArgs & { s
     jws.addSignature(material.privateKey).setProtectedHeader({
       alg: material.alg,
       typ: REQUEST_OBJECT_TYP,
-      x5c: material.x5c,
+      x5c: [...material.x5c],
       client_id: clientId,
       ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}),
     });

@@ -15,8 +15,8 @@ export interface SigningMaterial {
   privateKey: CryptoKey;
   /** The same key for node:crypto (compact request objects are signed with it, synchronously). */
   signingKey: KeyObject;
-  /** Standard base64 DER, leaf first, as put in the `x5c` header. */
-  x5c: string[];
+  /** Standard base64 DER, leaf first, as put in the `x5c` header (frozen: request-object headers are encoded once per material). */
+  readonly x5c: readonly string[];
   leafDer: Uint8Array;
   /** base64url SHA-256 of the leaf DER (the `x509_hash` client id value). */
   x509Hash: string;
@@ -162,7 +162,7 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
     alg: 'ES256',
     privateKey,
     signingKey: key,
-    x5c: chain.map((c) => c.raw.toString('base64')),
+    x5c: Object.freeze(chain.map((c) => c.raw.toString('base64'))),
     leafDer,
     x509Hash: x509Hash(leafDer),
     dnsNames: dnsNamesOf(leaf),
