@@ -7,6 +7,7 @@
 // request is handled, so waiting on the thread pool does not count and the stall is attributed
 // to the request that caused it. Each request runs `BENCH_STALL_REPEAT` (5) times; the median counts.
 import { HOSTILE } from './hostile-corpus.mjs';
+import { inProcessAuthorizer } from './lib/in-process-authorizer.mjs';
 import { isMain, printJson } from './lib/main.mjs';
 
 export const STALL_REQUIREMENT_MS = 250;
@@ -14,27 +15,9 @@ const BASE = 'https://verifier.example';
 const API_KEY = 'bench-stalls-api-key-0001';
 
 export async function run({ repeat = Number(process.env.BENCH_STALL_REPEAT ?? 5) } = {}) {
-  const { createAuthorizer, generateDevSigningKey, memoryStore } = await import('@vp-authorizer/core');
-  const { localValidator, localVerifier } = await import('@vp-authorizer/local');
   const { createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
   const issuer = await createTestIssuer({ commonName: 'bench issuer' });
-  const dev = await generateDevSigningKey();
-  const authorizer = createAuthorizer({
-    publicBaseUrl: BASE,
-    sweepIntervalMs: 0,
-    store: memoryStore({ sweepIntervalMs: 0 }),
-    instances: [
-      {
-        id: 'stalls',
-        apiKeys: [API_KEY],
-        signing: dev.signing,
-        config: { openId4vp: { redirectUri: 'https://rp.example/cb' } },
-        validator: localValidator({ trustedIssuers: [issuer.rootCertificatePem] }),
-        verifier: localVerifier({ trustAnchors: [issuer.rootCertificatePem], statusList: { enabled: false } }),
-      },
-    ],
-  });
-  await authorizer.ready();
+  const { authorizer, dev } = await inProcessAuthorizer({ base: BASE, apiKey: API_KEY, instanceId: 'stalls', issuer });
   // The test wallet reaches the authorizer through fetch: route its calls in process.
   const realFetch = globalThis.fetch;
   globalThis.fetch = (input, init) => {

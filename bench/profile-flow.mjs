@@ -21,9 +21,8 @@ import {
   sign,
   verify,
 } from 'node:crypto';
-import { createAuthorizer, generateDevSigningKey, memoryStore } from '@vp-authorizer/core';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { DEFAULT_WALLET_METADATA, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
+import { inProcessAuthorizer } from './lib/in-process-authorizer.mjs';
 
 const FLOWS = Number(process.argv[2] ?? 300);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -32,24 +31,7 @@ const V1 = '/openid4/vp/v1_0';
 const API_KEY = 'profile-flow-api-key-0001';
 
 const issuer = await createTestIssuer();
-const dev = await generateDevSigningKey();
-const trustAnchors = [issuer.rootCertificatePem];
-const authorizer = createAuthorizer({
-  publicBaseUrl: BASE,
-  sweepIntervalMs: 0,
-  store: memoryStore({ sweepIntervalMs: 0 }),
-  instances: [
-    {
-      id: 'profile',
-      apiKeys: [API_KEY],
-      signing: dev.signing,
-      config: { openId4vp: { redirectUri: 'https://rp.example/cb' } },
-      validator: localValidator({ trustedIssuers: trustAnchors }),
-      verifier: localVerifier({ trustAnchors, statusList: { enabled: false } }),
-    },
-  ],
-});
-await authorizer.ready();
+const { authorizer, dev } = await inProcessAuthorizer({ base: BASE, apiKey: API_KEY, instanceId: 'profile', issuer });
 
 // The wallet fetches the request object and posts its response with fetch: route those calls to
 // the authorizer in process and count the CPU spent inside it.

@@ -207,12 +207,7 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       try {
         store = redisStore({ client, keyPrefix: prefix });
         await store.get('warm', 'up');
-        const sent: string[] = [];
-        const send = client.sendCommand.bind(client);
-        client.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-          sent.push(command.name);
-          return (send as (...args: unknown[]) => unknown)(command, ...rest);
-        }) as typeof client.sendCommand;
+        const sent = recordCommandNames(client);
         const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
         await store.create(record, 60_000);
         expect(await store.compareAndSet({ ...record, version: 2, status: 'pending' }, 1)).toBe(true);
@@ -232,12 +227,7 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       try {
         store = redisStore({ client, keyPrefix: prefix, expiryIndexInScript: false });
         await store.get('warm', 'up');
-        const sent: string[] = [];
-        const send = client.sendCommand.bind(client);
-        client.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-          sent.push(command.name);
-          return (send as (...args: unknown[]) => unknown)(command, ...rest);
-        }) as typeof client.sendCommand;
+        const sent = recordCommandNames(client);
         const record = makeTestRecord({ expiresAt: 1_900_000_000_000 });
         await store.create(record, 60_000);
         expect(sent).toContain('zadd');
@@ -420,4 +410,15 @@ async function eventually<T>(operation: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+}
+
+/** The names of the commands `client` sends from now on, in order. */
+function recordCommandNames(client: Redis): string[] {
+  const sent: string[] = [];
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+    sent.push(command.name);
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof client.sendCommand;
+  return sent;
 }

@@ -1,0 +1,26 @@
+// One authorizer in this process, as the in-process tools measure it: memory store, no sweeps,
+// @vp-authorizer/local's validator and verifier trusting one test issuer (status lists off: the
+// test issuer publishes none), one instance with a dev signing identity.
+export async function inProcessAuthorizer({ base, apiKey, instanceId, issuer }) {
+  const { createAuthorizer, generateDevSigningKey, memoryStore } = await import('@vp-authorizer/core');
+  const { localValidator, localVerifier } = await import('@vp-authorizer/local');
+  const dev = await generateDevSigningKey();
+  const trustAnchors = [issuer.rootCertificatePem];
+  const authorizer = createAuthorizer({
+    publicBaseUrl: base,
+    sweepIntervalMs: 0,
+    store: memoryStore({ sweepIntervalMs: 0 }),
+    instances: [
+      {
+        id: instanceId,
+        apiKeys: [apiKey],
+        signing: dev.signing,
+        config: { openId4vp: { redirectUri: 'https://rp.example/cb' } },
+        validator: localValidator({ trustedIssuers: trustAnchors }),
+        verifier: localVerifier({ trustAnchors, statusList: { enabled: false } }),
+      },
+    ],
+  });
+  await authorizer.ready();
+  return { authorizer, dev };
+}
