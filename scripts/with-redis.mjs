@@ -6,9 +6,10 @@
 // after a loud banner (the Redis suites then skip, and say so).
 import { spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { constants } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from './free-port.mjs';
 
 const SKIP_REASON = 'REDIS SUITE SKIPPED: redis-server not found on PATH (install: apt-get install -y redis-server)';
 const READY_TIMEOUT_MS = 10_000;
@@ -72,17 +73,6 @@ function findOnPath(name) {
     }
   }
   return undefined;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPong(port, exited) {

@@ -1,8 +1,8 @@
 // A private, throw-away redis-server for the Redis benchmarks (no persistence, its own port),
 // pinned to a core with taskset when asked.
 import { spawn, execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
+import { freePort } from '../../scripts/free-port.mjs';
 
 export async function startRedis({ cpu } = {}) {
   const port = await freePort();
@@ -33,15 +33,4 @@ export async function startRedis({ cpu } = {}) {
       await exited;
     },
   };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
