@@ -3,7 +3,8 @@ import { sweepExpired } from './authorization/transitions.js';
 import { authorizerOptionsSchema, type AuthorizerOptions, type ResolvedInstanceOptions } from './config/authorizer-options.js';
 import { parseConfig } from './config/validate-config.js';
 import { AuthorizerError } from './errors/authorizer-error.js';
-import { sha256Digest } from './crypto/secrets.js';
+import { ApiKeyTable } from './crypto/api-key-table.js';
+import { jsonCopy } from './store/json-copy.js';
 import { ConfigError } from './errors/config-error.js';
 import { describeError, guardLogger, silentLogger } from './events/logger.js';
 import { createEventLog } from './events/log-events.js';
@@ -148,13 +149,12 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     return instance;
   };
 
+  // Every key of every instance, compared in constant time on each request.
+  const apiKeys = new ApiKeyTable(parsed.instances.map((instance) => [instances.get(instance.id)!, instance.apiKeys] as const));
   function authenticate(request: CoreRequest): InstanceRuntime {
     const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(request.headers.get('authorization') ?? '');
     if (!match) throw new AuthorizerError('auth.unauthorized');
-    const presented = sha256Digest(match[1]!);
-    let found: InstanceRuntime | undefined;
-    // Check every instance (no early exit) so timing does not reveal which keys exist.
-    for (const instance of instances.values()) if (instance.acceptsApiKey(presented) && !found) found = instance;
+    const found = apiKeys.ownerOf(match[1]!);
     if (!found) throw new AuthorizerError('auth.unauthorized');
     return found;
   }
@@ -242,8 +242,9 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     bodyLimitBytes: parsed.bodyLimitBytes,
     createAuthorization: (instanceId, body) => createAuthorization(ctx, instanceFor(instanceId), body),
     getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),
-    getPolicyResponse: (instanceId, id) => getPolicyResponse(ctx, instanceFor(instanceId).id, id),
-    getCredentials: (instanceId, id) => getCredentials(ctx, instanceFor(instanceId).id, id),
+    // A store may hand out read-only records (the memory store's are frozen): the caller gets its own copy.
+    getPolicyResponse: async (instanceId, id) => jsonCopy(await getPolicyResponse(ctx, instanceFor(instanceId).id, id)),
+    getCredentials: async (instanceId, id) => jsonCopy(await getCredentials(ctx, instanceFor(instanceId).id, id)),
     getRequestObject: (id, params = {}) => getRequestObject(ctx, id, params),
     submitWalletResponse: (id, mode, form) => receiveWalletResponse(ctx, id, mode, form),
     submitDcApiResponse: (instanceId, id, mode, body) => receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, body),

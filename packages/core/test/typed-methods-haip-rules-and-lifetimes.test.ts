@@ -29,6 +29,12 @@ describe('the typed methods', () => {
     await expect(a.resolveResponseCode('main', code)).rejects.toMatchObject({ code: 'response_code.not_found' });
     expect((await a.getPolicyResponse('main', created.authorizationId)).data.length).toBeGreaterThan(0);
     expect((await a.getCredentials('main', created.authorizationId)).credentials[0]!.claims.given_name).toBe('Erika');
+    // The memory store shares frozen records with readers; what a caller gets is its own to change.
+    const mine = await a.getCredentials('main', created.authorizationId);
+    mine.credentials[0]!.claims.given_name = 'changed by the caller';
+    (await a.getPolicyResponse('main', created.authorizationId)).data.length = 0;
+    expect((await a.getCredentials('main', created.authorizationId)).credentials[0]!.claims.given_name).toBe('Erika');
+    expect((await a.getPolicyResponse('main', created.authorizationId)).data.length).toBeGreaterThan(0);
     await expect(a.getStatus('other', created.authorizationId)).rejects.toMatchObject({ code: 'authorization.not_found' });
 
     const dc = (await a.createAuthorization('main', { responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', query: { type: 'DCQL', dcql: DCQL_SD_JWT } })) as { authorizationId: string };

@@ -43,12 +43,3 @@ export function sha256Base64url(value: string | Uint8Array): string {
 export function constantTimeEqual(a: string, b: string): boolean {
   return timingSafeEqual(sha256(a), sha256(b));
 }
-
-/** Compare two SHA-256 digests (a presented secret's and a stored one) in constant time. */
-export function digestsEqual(presented: Buffer, stored: Buffer): boolean {
-  return timingSafeEqual(presented, stored);
-}
-
-export function sha256Digest(value: string): Buffer {
-  return sha256(value);
-}

@@ -15,7 +15,11 @@ export interface AuthorizationStore {
    * RP can still read the final status). Rejects if a record with the same instance and id exists.
    */
   create(record: AuthorizationRecord, ttlMs: number): Promise<void>;
-  /** The record, or null when unknown, dropped after its TTL, or owned by another instance. */
+  /**
+   * The record, or null when unknown, dropped after its TTL, or owned by another instance. The
+   * caller treats it as read-only (changes go through `compareAndSet` with a new object), so a
+   * store may hand every reader the same frozen object, as the memory store does, or a fresh one.
+   */
   get(instanceId: string, id: string): Promise<AuthorizationRecord | null>;
   /**
    * Atomic compare-and-set: replace the stored record with `next` only if the stored version is

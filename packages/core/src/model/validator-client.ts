@@ -21,6 +21,7 @@ export interface ClientCallOptions {
  * Structural and content validation. Resolve with results (an entry with `error` = the
  * presentation failed validation → `rejected`). Reject (throw) only when the check could not be
  * carried out (service down, misconfiguration) → `error`. Must be safe to call concurrently.
+ * The input is shared with the verifier's concurrent call and may be frozen: read it, never change it.
  */
 export interface ValidatorClient {
   validate(input: ValidateInput, options: ClientCallOptions): Promise<PolicyResult[]>;

@@ -43,7 +43,8 @@ export interface SupportedAlgorithms {
 
 /**
  * Cryptographic verification. Same contract as ValidatorClient: resolve with results, throw only
- * when verification could not be carried out. Must be safe to call concurrently.
+ * when verification could not be carried out. Must be safe to call concurrently. The input is
+ * shared with the validator's concurrent call and may be frozen: read it, never change it.
  */
 export interface VerifierClient {
   verify(input: VerifyInput, options: ClientCallOptions): Promise<PolicyResult[]>;

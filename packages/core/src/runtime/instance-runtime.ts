@@ -4,10 +4,9 @@ import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
-import { digestsEqual, sha256Digest } from '../crypto/secrets.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
 
-/** One instance, validated and ready: config parsed, keys hashed, clients resolved. */
+/** One instance, validated and ready: config parsed, clients resolved. */
 export interface InstanceRuntime {
   id: string;
   config: InstanceConfig;
@@ -31,11 +30,6 @@ export interface InstanceRuntime {
   recordTtlMs: number;
   /** Status webhooks of this instance: the default URL and the HMAC key (the secret is not kept). */
   webhooks: { url: string | undefined; key: Buffer } | undefined;
-  /**
-   * Constant-time check of a presented API key, as its SHA-256 digest (hashed once per request
-   * whatever the number of instances and keys), against every configured key.
-   */
-  acceptsApiKey(presentedDigest: Buffer): boolean;
 }
 
 /** Added to the slowest client timeout to bound a claim. */
@@ -51,7 +45,6 @@ export function createInstanceRuntime(
   const { config } = options;
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
-  const keyDigests = options.apiKeys.map(sha256Digest);
   const { validate, verify } = config.policies;
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
   const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
@@ -72,11 +65,5 @@ export function createInstanceRuntime(
     haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
-    acceptsApiKey(presentedDigest) {
-      // Check every key (no early exit) so timing does not reveal which one matched.
-      let ok = false;
-      for (const digest of keyDigests) ok = digestsEqual(presentedDigest, digest) || ok;
-      return ok;
-    },
   };
 }

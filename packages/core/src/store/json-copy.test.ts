@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonCopy } from './json-copy.js';
+import { frozenJsonCopy, jsonCopy } from './json-copy.js';
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
@@ -60,5 +60,37 @@ describe('jsonCopy', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => jsonCopy(cyclic)).toThrow();
+  });
+});
+
+describe('frozenJsonCopy', () => {
+  const allFrozen = (value: unknown): boolean =>
+    typeof value !== 'object' || value === null || (Object.isFrozen(value) && Object.values(value).every(allFrozen));
+
+  it('gives the same value as jsonCopy with every object and array frozen, also past the walked depth', () => {
+    let deep: unknown = { leaf: [1, { x: 'y' }] };
+    for (let i = 0; i < 100; i++) deep = { next: deep, list: [i] };
+    const value = { a: [{ b: 1 }, 'c'], date: new Date(0), custom: { toJSON: () => ({ replaced: [1] }) }, deep };
+    const copy = frozenJsonCopy(value);
+    expect(copy).toStrictEqual(jsonCopy(value));
+    expect(allFrozen(copy)).toBe(true);
+    expect(Object.isFrozen(value.a)).toBe(false); // the input is left alone
+  });
+
+  it('keeps a __proto__ member a member when frozen', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":[1]}') as Record<string, unknown>;
+    const copy = frozenJsonCopy(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a']);
+    expect(allFrozen(copy)).toBe(true);
+  });
+
+  it('refuses writes anywhere in the copy', () => {
+    const copy = frozenJsonCopy({ list: [{ n: 1 }] });
+    expect(() => copy.list.push({ n: 2 })).toThrow(TypeError);
+    expect(() => {
+      copy.list[0]!.n = 2;
+    }).toThrow(TypeError);
+    expect(copy).toStrictEqual({ list: [{ n: 1 }] });
   });
 });

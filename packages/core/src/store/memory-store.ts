@@ -1,5 +1,5 @@
 import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
-import { jsonCopy } from './json-copy.js';
+import { frozenJsonCopy, jsonCopy } from './json-copy.js';
 import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorization-store.js';
 
 export interface MemoryStoreOptions {
@@ -21,10 +21,11 @@ export interface MemoryStore extends AuthorizationStore, CodeStore {
 }
 
 /**
- * An entry held as a private deep copy of its JSON value: copied in on every write and out on
- * every read (`jsonCopy`, the value `JSON.parse(JSON.stringify(…))` gives, as the Redis store
- * hands back), so a caller never shares an object with the store. The direct copy costs a
- * fraction of a stringify plus a parse, and shares strings instead of re-allocating them.
+ * An entry held as a private deep copy of its JSON value (`jsonCopy`, the value
+ * `JSON.parse(JSON.stringify(…))` gives, as the Redis store hands back), so a caller never
+ * shares a mutable object with the store. Records are copied once per write and frozen, then
+ * handed to every reader as they are (readers treat records as read-only, see `get`); a status
+ * read then costs no copy. Response-code entries are small and copied out on every read.
  */
 interface Timed<T> {
   value: T;
@@ -94,13 +95,13 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       if (liveRecord(key, now) !== undefined) {
         throw new Error('An authorization with this id already exists for this instance.');
       }
-      records.set(key, { value: jsonCopy(record), until: now + checkTtl(ttlMs) });
+      records.set(key, { value: frozenJsonCopy(record), until: now + checkTtl(ttlMs) });
       index(key, record);
     },
 
     async get(instanceId, id) {
       const entry = liveRecord(recordKey(instanceId, id), clock.now());
-      return entry === undefined ? null : jsonCopy(entry.value);
+      return entry === undefined ? null : entry.value;
     },
 
     async compareAndSet(next, expectedVersion) {
@@ -109,7 +110,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       const entry = liveRecord(key, clock.now());
       if (entry === undefined || entry.value.version !== expectedVersion) return false;
       // Same `until`: a compare-and-set keeps the record's TTL.
-      records.set(key, { value: jsonCopy(next), until: entry.until });
+      records.set(key, { value: frozenJsonCopy(next), until: entry.until });
       index(key, next);
       return true;
     },
@@ -157,7 +158,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 }
 
 // JSON of the pair cannot collide, whatever characters an instance id contains.
-const recordKey = (instanceId: string, id: string): string => JSON.stringify([instanceId, id]);
+// The length prefix makes the pair recoverable from the key, whatever characters either holds.
+const recordKey = (instanceId: string, id: string): string => `${instanceId.length}:${instanceId}${id}`;
 
 function checkTtl(ttlMs: number): number {
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError('ttlMs must be a positive number of milliseconds.');

@@ -104,7 +104,19 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         input.request.nonce = 'mutated';
         const read = await store.get(instanceId, input.id);
         expect(read).toEqual(expected);
-        read!.policyResults.push({ path: [], policy: 'x', service: 'authorizer', data: {} });
+        // A store may return a fresh object or a frozen shared one; a write must never reach the store.
+        const attempts = [
+          () => read!.policyResults.push({ path: [], policy: 'x', service: 'authorizer', data: {} }),
+          () => Object.assign(read!.request, { nonce: 'changed-after-read' }),
+          () => Object.assign(read!, { status: 'authorized' }),
+        ];
+        for (const attempt of attempts) {
+          try {
+            attempt();
+          } catch (error) {
+            expect(error).toBeInstanceOf(TypeError); // frozen
+          }
+        }
         expect(await store.get(instanceId, input.id)).toEqual(expected);
       });
 
