@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
-import type { IncomingMessage } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { Agent, createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import type { CoreRequestBody } from '../wire/core-request.js';
 import { fromNodeRequest } from './node-bridge.js';
 
@@ -80,6 +81,7 @@ describe('fromNodeRequest', () => {
 
     const failing = declared(8);
     const failed = fromNodeRequest(failing, { path: '/' }).read(8);
+    await new Promise(setImmediate); // reading has begun: the listeners are attached
     failing.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     await expect(failed).rejects.toMatchObject({ code: 'ECONNRESET' });
 
@@ -87,5 +89,50 @@ describe('fromNodeRequest', () => {
     const tooMuch = fromNodeRequest(over, { path: '/' }).read(8);
     (over as unknown as PassThrough).end('123456789');
     await expect(tooMuch).rejects.toMatchObject({ code: 'request.body_too_large' });
+  });
+
+  it('takes a complete body that arrived with its headers in one read, without listeners, and node still ends the stream', async () => {
+    const req = Object.assign(incoming(['Content-Length', '8'], '12345678'), { httpVersionMajor: 1 });
+    const on = vi.spyOn(req, 'on');
+    const ended = new Promise((resolve) => req.once('end', resolve));
+    on.mockClear();
+    expect(text((await fromNodeRequest(req, { path: '/' }).read(8)).body)).toEqual({ bytes: '12345678' });
+    expect(on.mock.calls.map(([event]) => event)).not.toContain('data');
+    await ended;
+
+    // Part of it already taken by someone else, or not yet complete: the listener path, which waits for the rest.
+    const partial = Object.assign(incoming(['Content-Length', '8'], null), { httpVersionMajor: 1, complete: false });
+    const reading = fromNodeRequest(partial, { path: '/' }).read(8);
+    (partial as unknown as PassThrough).write('1234');
+    await new Promise(setImmediate);
+    (partial as unknown as PassThrough).end('5678');
+    expect(text((await reading).body)).toEqual({ bytes: '12345678' });
+  });
+
+  it('over real node:http, keep-alive requests with small bodies each get their own body', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      void fromNodeRequest(req, { path: '/' })
+        .read(1024)
+        .then((core) => {
+          seen.push(core.body?.kind === 'bytes' ? Buffer.from(core.body.bytes).toString() : '');
+          res.end('ok');
+        });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const body of ['{"a":1}', 'x'.repeat(300), '{"b":2}']) {
+        await new Promise<void>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, method: 'POST', agent, headers: { 'content-length': Buffer.byteLength(body) } }, (res) => res.resume().on('end', resolve));
+          req.on('error', reject).end(body);
+        });
+      }
+    } finally {
+      agent.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(seen).toEqual(['{"a":1}', 'x'.repeat(300), '{"b":2}']);
   });
 });

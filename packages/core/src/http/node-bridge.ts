@@ -97,7 +97,12 @@ function bodyFraming(req: IncomingMessage): 'none' | 'declared' | 'stream' {
  * costs more than the read itself). Fails like the iterator did: the stream's error, or a
  * premature close (also when the request was already destroyed before the read began).
  */
-function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+async function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  // Node parses a whole received packet before running microtasks: one turn later, a body that
+  // came with its headers is buffered and the message complete.
+  await undefined;
+  const buffered = completeBufferedBody(req);
+  if (buffered) return buffered;
   return new Promise((resolve, reject) => {
     if (req.destroyed) return void reject(prematureClose());
     const chunks: Buffer[] = [];
@@ -117,6 +122,23 @@ function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Arr
     }
     req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
   });
+}
+
+/**
+ * A small body usually arrives with its headers: by the time a handler runs, node has parsed the
+ * whole message (`complete`) into the stream's buffer. Then it is taken in one synchronous
+ * `read()` (node still emits `end` as usual), with no listeners or ticks. Only when nothing was
+ * consumed yet and the buffer holds exactly the declared length; anything else takes the
+ * listener path.
+ */
+function completeBufferedBody(req: IncomingMessage): Buffer | undefined {
+  if (!req.complete || req.destroyed || req.readableFlowing === true || req.readableEncoding !== null || req.readableObjectMode) return undefined;
+  const declared = Number(req.headers['content-length']);
+  if (!(declared > 0) || req.readableLength !== declared) return undefined;
+  const chunk: unknown = req.read();
+  if (Buffer.isBuffer(chunk) && chunk.byteLength === declared) return chunk;
+  if (chunk !== null) req.unshift(chunk as Buffer); // not what a byte stream gives: leave it to the listeners
+  return undefined;
 }
 
 /** What stream.finished() reports for a stream closed before its end (clientWentAway knows the code). */
