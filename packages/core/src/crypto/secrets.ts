@@ -24,7 +24,7 @@ export function randomId(bytes = 16): string {
 // node:crypto's one-shot hash (Node 20.12+) builds no Hash object: about half the cost of
 // createHash for the short values hashed per request (an API key, a response code). Read off the
 // namespace so that older Node 20 releases, which lack it, fall back instead of failing to link.
-const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string | Uint8Array, outputEncoding: 'buffer') => Buffer }).hash;
+const oneShotHash = (nodeCrypto as { hash?: <E extends 'buffer' | 'base64url'>(algorithm: string, data: string | Uint8Array, outputEncoding: E) => E extends 'buffer' ? Buffer : string }).hash;
 
 /** SHA-256 of a value (strings as UTF-8), as raw bytes. */
 export function sha256(value: string | Uint8Array): Buffer {
@@ -33,7 +33,7 @@ export function sha256(value: string | Uint8Array): Buffer {
 
 /** base64url SHA-256; used to store and compare secrets without keeping them. */
 export function sha256Base64url(value: string | Uint8Array): string {
-  return sha256(value).toString('base64url');
+  return oneShotHash ? oneShotHash('sha256', value, 'base64url') : sha256(value).toString('base64url');
 }
 
 /**
