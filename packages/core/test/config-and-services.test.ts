@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, createAuthorizer, httpValidatorClient, passThroughVerifier, type VerifyInput } from '@vp-authorizer/core';
+import { ConfigError, createAuthorizer, httpValidatorClient, passThroughValidator, passThroughVerifier, type VerifyInput } from '@vp-authorizer/core';
 import { createDcqlAuthorization, devSigning, encryptResponse, fetchRequestObject, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;
@@ -52,6 +52,18 @@ describe('configuration is validated once, at construction', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).message).not.toContain('short');
     }
+    // Keys a Bearer header could never carry, and keys past the length cap, are refused without being echoed.
+    for (const [key, reason] of [['with a space-1', /printable ASCII/], ['caf\u00e9-key-0001', /printable ASCII/], ['\ud800-lone-surrogate', /printable ASCII/], ['k'.repeat(513), /at most 512/]] as const) {
+      try {
+        build({ apiKeys: [key] })();
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as ConfigError).message).toMatch(reason);
+        expect((error as ConfigError).message).not.toContain(key);
+      }
+    }
+    expect(() => build({ apiKeys: ['k'.repeat(512)], validator: passThroughValidator(), verifier: passThroughVerifier() })()).not.toThrow();
   });
 
   it('checks the options and every instance configuration in one pass, naming each problem by its path', async () => {

@@ -28,7 +28,18 @@ export const instanceOptionsSchema = v.object({
   /** Scopes every record; another instance asking for it gets 404. */
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'instance id must be 1-64 characters of A-Z a-z 0-9 _ . -')),
   /** Bearer keys accepted for relying-party routes. Kept only as SHA-256 digests. */
-  apiKeys: v.pipe(v.array(v.pipe(v.string(), v.minLength(8, 'API keys must be at least 8 characters'))), v.minLength(1, 'at least one API key is required')),
+  apiKeys: v.pipe(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.minLength(8, 'API keys must be at least 8 characters'),
+        v.maxLength(512, 'API keys must be at most 512 characters'),
+        // What a Bearer header can carry as one token: anything else could never be presented.
+        v.regex(/^[\x21-\x7e]+$/, 'API keys must be printable ASCII without spaces (what an Authorization: Bearer header carries)'),
+      ),
+    ),
+    v.minLength(1, 'at least one API key is required'),
+  ),
   /** Instance configuration (cors, policies, openId4vp, didMethods); defaults filled in. */
   config: instanceConfigSchema,
   /**

@@ -109,9 +109,15 @@ describe('fromNodeRequest', () => {
     expect(text((await reading).body)).toEqual({ bytes: '12345678' });
   });
 
-  it('over real node:http, keep-alive requests with small bodies each get their own body', async () => {
+  it('over real node:http, keep-alive requests with small bodies each get their own body, each taken in one read', async () => {
     const seen: string[] = [];
+    let listened = 0;
     const server = createServer((req, res) => {
+      const on = req.on.bind(req);
+      req.on = ((event: string, listener: (...args: unknown[]) => void) => {
+        if (event === 'data') listened++;
+        return on(event, listener);
+      }) as typeof req.on;
       void fromNodeRequest(req, { path: '/' })
         .read(1024)
         .then((core) => {
@@ -134,5 +140,25 @@ describe('fromNodeRequest', () => {
       await new Promise((resolve) => server.close(resolve));
     }
     expect(seen).toEqual(['{"a":1}', 'x'.repeat(300), '{"b":2}']);
+    expect(listened).toBe(0); // the bodies came with their headers: no request took the listener path
+  });
+
+  it('gives the bytes sent when the host set an encoding, and reads a stream the host paused', async () => {
+    const encoded = Object.assign(incoming(['Content-Length', '4'], null), { httpVersionMajor: 1 });
+    encoded.setEncoding('hex');
+    const reading = fromNodeRequest(encoded, { path: '/' }).read(4);
+    await new Promise(setImmediate);
+    (encoded as unknown as PassThrough).end(Buffer.from([0xc3, 0xa9, 0x41, 0x42]));
+    const body = (await reading).body;
+    expect(body?.kind === 'bytes' ? [...body.bytes] : body).toEqual([0xc3, 0xa9, 0x41, 0x42]);
+
+    const paused = Object.assign(incoming(['Content-Length', '8'], null), { httpVersionMajor: 1 });
+    paused.pause();
+    const pending = fromNodeRequest(paused, { path: '/' }).read(8);
+    await new Promise(setImmediate);
+    (paused as unknown as PassThrough).write('1234');
+    await new Promise(setImmediate);
+    (paused as unknown as PassThrough).end('5678');
+    expect(text((await pending).body)).toEqual({ bytes: '12345678' });
   });
 });

@@ -98,8 +98,7 @@ function bodyFraming(req: IncomingMessage): 'none' | 'declared' | 'stream' {
  * premature close (also when the request was already destroyed before the read began).
  */
 async function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  // Node parses a whole received packet before running microtasks: one turn later, a body that
-  // came with its headers is buffered and the message complete.
+  // One microtask later, node has pushed the body of the packet that carried the headers.
   await undefined;
   const buffered = completeBufferedBody(req);
   if (buffered) return buffered;
@@ -107,8 +106,10 @@ async function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Ui
     if (req.destroyed) return void reject(prematureClose());
     const chunks: Buffer[] = [];
     let total = 0;
+    // A host that set an encoding gets strings: back to the bytes sent.
+    const encoding = req.readableEncoding ?? 'utf8';
     const onData = (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
       total += bytes.byteLength;
       if (total > limit) return void done(new AuthorizerError('request.body_too_large'));
       chunks.push(bytes);
@@ -121,18 +122,19 @@ async function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Ui
       else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
     }
     req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
+    // A data listener does not restart a stream the host paused explicitly.
+    if (req.readableFlowing === false) req.resume();
   });
 }
 
 /**
- * A small body usually arrives with its headers: by the time a handler runs, node has parsed the
- * whole message (`complete`) into the stream's buffer. Then it is taken in one synchronous
- * `read()` (node still emits `end` as usual), with no listeners or ticks. Only when nothing was
- * consumed yet and the buffer holds exactly the declared length; anything else takes the
- * listener path.
+ * A small body usually arrives with its headers: by the time a handler reads, node has pushed it
+ * into the stream's buffer. When the buffer holds exactly the declared length (node never pushes
+ * more than Content-Length into one message), it is taken in one synchronous `read()` (node still
+ * emits `end` as usual), with no listeners or ticks. Anything else takes the listener path.
  */
 function completeBufferedBody(req: IncomingMessage): Buffer | undefined {
-  if (!req.complete || req.destroyed || req.readableFlowing === true || req.readableEncoding !== null || req.readableObjectMode) return undefined;
+  if (req.destroyed || req.readableFlowing === true || req.readableEncoding !== null || req.readableObjectMode) return undefined;
   const declared = Number(req.headers['content-length']);
   if (!(declared > 0) || req.readableLength !== declared) return undefined;
   const chunk: unknown = req.read();

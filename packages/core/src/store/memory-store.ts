@@ -157,7 +157,6 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   };
 }
 
-// JSON of the pair cannot collide, whatever characters an instance id contains.
 // The length prefix makes the pair recoverable from the key, whatever characters either holds.
 const recordKey = (instanceId: string, id: string): string => `${instanceId.length}:${instanceId}${id}`;
 

@@ -104,19 +104,24 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         input.request.nonce = 'mutated';
         const read = await store.get(instanceId, input.id);
         expect(read).toEqual(expected);
-        // A store may return a fresh object or a frozen shared one; a write must never reach the store.
-        const attempts = [
-          () => read!.policyResults.push({ path: [], policy: 'x', service: 'authorizer', data: {} }),
-          () => Object.assign(read!.request, { nonce: 'changed-after-read' }),
-          () => Object.assign(read!, { status: 'authorized' }),
-        ];
-        for (const attempt of attempts) {
+        // A store may return a fresh object or a frozen shared one; a write to any object in it
+        // (each one reachable from the record, arrays included) must never reach the store.
+        const attempt = (write: () => unknown) => {
           try {
-            attempt();
+            write();
           } catch (error) {
             expect(error).toBeInstanceOf(TypeError); // frozen
           }
-        }
+        };
+        const visit = (value: unknown): void => {
+          if (typeof value !== 'object' || value === null) return;
+          const members = Object.values(value);
+          if (Array.isArray(value)) attempt(() => value.push('written-after-read'));
+          attempt(() => Object.assign(value, { writtenAfterRead: true }));
+          for (const [key, member] of Object.entries(value)) if (typeof member === 'string') attempt(() => Object.assign(value, { [key]: `${member}-changed` }));
+          members.forEach(visit);
+        };
+        visit(read);
         expect(await store.get(instanceId, input.id)).toEqual(expected);
       });
 
