@@ -28,15 +28,22 @@ export interface CredentialView {
   holderBinding: boolean;
   /** Issuer certificate chain, leaf first (DER); empty when the credential carries none. */
   x5c: Uint8Array[];
+  /**
+   * The x5c header strings `x5c` was decoded from, when it came from a JOSE header: the chain
+   * check is given these, so that it recognises the strings it (or the verifier) checked before.
+   */
+  x5cText?: readonly string[];
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `x5c` header: standard base64 DER strings (RFC 7515 §4.1.6). Anything else yields no chain. */
-function x5cFromHeader(header: JsonObject): Uint8Array[] {
+function x5cFromHeader(header: JsonObject): Pick<CredentialView, 'x5c' | 'x5cText'> {
   const x5c = header.x5c;
-  if (!Array.isArray(x5c) || !x5c.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(c))) return [];
-  return (x5c as string[]).map((c) => new Uint8Array(Buffer.from(c, 'base64')));
+  if (!Array.isArray(x5c) || !x5c.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(c))) return { x5c: [] };
+  // One copy of the strings, both forms taken from it: the bytes are always those of x5cText.
+  const text = [...(x5c as string[])];
+  return { x5c: text.map((c) => new Uint8Array(Buffer.from(c, 'base64'))), x5cText: text };
 }
 
 function w3cTypes(credential: JsonObject): string[] {
@@ -57,7 +64,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
         claims: presentation.claims,
         peDocuments: [presentation.claims],
         holderBinding: presentation.kbJwt !== undefined,
-        x5c: x5cFromHeader(presentation.issuerJwt.header),
+        ...x5cFromHeader(presentation.issuerJwt.header),
       },
     ];
   },
@@ -82,7 +89,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
             claims: presentation.credential,
             peDocuments: [presentation.credential, presentation.jwt.payload],
             holderBinding: false,
-            x5c: x5cFromHeader(presentation.jwt.header),
+            ...x5cFromHeader(presentation.jwt.header),
           },
         ];
       case 'jwt-vp':
@@ -94,7 +101,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
           claims: vc.credential,
           peDocuments: [vc.credential, vc.jwt.payload],
           holderBinding: true,
-          x5c: x5cFromHeader(vc.jwt.header),
+          ...x5cFromHeader(vc.jwt.header),
         }));
       case 'ldp': {
         const raw = presentation.raw;
