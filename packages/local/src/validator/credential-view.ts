@@ -26,24 +26,22 @@ export interface CredentialView {
   peDocuments: unknown[];
   /** A holder proof is present: KB-JWT, mdoc deviceSignature, or a VP proof. Verified by the verifier. */
   holderBinding: boolean;
-  /** Issuer certificate chain, leaf first (DER); empty when the credential carries none. */
-  x5c: Uint8Array[];
   /**
-   * The x5c header strings `x5c` was decoded from, when it came from a JOSE header: the chain
-   * check is given these, so that it recognises the strings it (or the verifier) checked before.
+   * Issuer certificate chain, leaf first; empty when the credential carries none. DER for mdoc;
+   * for a JOSE `x5c` header its standard base64 DER strings, as given (checked as base64, decoded
+   * where used), so that the chain check recognises the strings it (or the verifier) saw before.
    */
-  x5cText?: readonly string[];
+  x5c: readonly string[] | readonly Uint8Array[];
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `x5c` header: standard base64 DER strings (RFC 7515 §4.1.6). Anything else yields no chain. */
-function x5cFromHeader(header: JsonObject): Pick<CredentialView, 'x5c' | 'x5cText'> {
+function x5cFromHeader(header: JsonObject): readonly string[] {
   const x5c = header.x5c;
-  if (!Array.isArray(x5c) || !x5c.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(c))) return { x5c: [] };
-  // One copy of the strings, both forms taken from it: the bytes are always those of x5cText.
-  const text = [...(x5c as string[])];
-  return { x5c: text.map((c) => new Uint8Array(Buffer.from(c, 'base64'))), x5cText: text };
+  if (!Array.isArray(x5c) || !x5c.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(c))) return [];
+  // A copy: the header's array could change after the check; its strings cannot.
+  return Object.freeze([...(x5c as string[])]);
 }
 
 function w3cTypes(credential: JsonObject): string[] {
@@ -64,7 +62,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
         claims: presentation.claims,
         peDocuments: [presentation.claims],
         holderBinding: presentation.kbJwt !== undefined,
-        ...x5cFromHeader(presentation.issuerJwt.header),
+        x5c: x5cFromHeader(presentation.issuerJwt.header),
       },
     ];
   },
@@ -89,7 +87,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
             claims: presentation.credential,
             peDocuments: [presentation.credential, presentation.jwt.payload],
             holderBinding: false,
-            ...x5cFromHeader(presentation.jwt.header),
+            x5c: x5cFromHeader(presentation.jwt.header),
           },
         ];
       case 'jwt-vp':
@@ -101,7 +99,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
           claims: vc.credential,
           peDocuments: [vc.credential, vc.jwt.payload],
           holderBinding: true,
-          ...x5cFromHeader(vc.jwt.header),
+          x5c: x5cFromHeader(vc.jwt.header),
         }));
       case 'ldp': {
         const raw = presentation.raw;

@@ -18,8 +18,7 @@ export async function trustedIssuerResult(path: (string | number)[], views: Cred
       problems.push({ code: 'trusted_issuer.untrusted', detail: `${where} carries no issuer certificate chain` });
       continue;
     }
-    // The header's strings when there are any: the same bytes, and known to the chain-key memo.
-    const verdict = await verifyCertificateChain(view.x5cText ?? view.x5c, roots, now);
+    const verdict = await verifyCertificateChain(view.x5c, roots, now);
     if (!verdict.valid) problems.push({ code: 'trusted_issuer.untrusted', detail: `${where}: ${verdict.detail}` });
   }
   if (isNonEmpty(problems)) return failed('trustedIssuer', path, problems);
