@@ -1,5 +1,5 @@
 import type { CreateAuthorizationBody } from './create-authorization-body.js';
-import { DCQL_ID_PATTERN } from '../model/authorization-query.js';
+import { DCQL_ID_PATTERN } from '../model/dcql-id-pattern.js';
 import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
 
 /**
