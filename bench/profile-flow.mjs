@@ -8,6 +8,9 @@
 //
 // Run (after building the packages): node bench/profile-flow.mjs [flows=300] [rounds=5]
 // Server-side CPU profiles: PROFILE=/tmp/prof node bench/profile-flow.mjs 400
+// A/B: BUILDS=base=<dir>,new=<dir> (each saved by `node bench/lib/ab-builds.mjs save <dir>` after
+// building core and local) runs one authorizer per build, flows alternating between them, so
+// that each build sees the same load and the same cache state; one row per build and round.
 import {
   X509Certificate,
   createCipheriv,
@@ -23,35 +26,43 @@ import {
 } from 'node:crypto';
 import { DEFAULT_WALLET_METADATA, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
 import { inProcessAuthorizer } from './lib/in-process-authorizer.mjs';
+import { loadBuild } from './lib/ab-builds.mjs';
 
 const FLOWS = Number(process.argv[2] ?? 300);
 const ROUNDS = Number(process.argv[3] ?? 5);
-const BASE = 'https://verifier.example';
+const BUILDS = process.env.BUILDS ? process.env.BUILDS.split(',').map((entry) => entry.split('=')) : [['workspace', undefined]];
 const V1 = '/openid4/vp/v1_0';
 const API_KEY = 'profile-flow-api-key-0001';
 
 const issuer = await createTestIssuer();
-const { authorizer, dev } = await inProcessAuthorizer({ base: BASE, apiKey: API_KEY, instanceId: 'profile', issuer });
+/** One authorizer per build, each at its own origin; `current` is the one the next flow uses. */
+const variants = [];
+for (const [i, [label, dir]] of BUILDS.entries()) {
+  const base = `https://verifier${i}.example`;
+  const { authorizer, dev } = await inProcessAuthorizer({ base, apiKey: API_KEY, instanceId: 'profile', issuer, build: await loadBuild(dir) });
+  variants.push({ label, base, authorizer, dev, micros: 0, perCall: new Map() });
+}
+let current = variants[0];
 
 // The wallet fetches the request object and posts its response with fetch: route those calls to
 // the authorizer in process and count the CPU spent inside it.
-let serverMicros = 0;
-/** CPU µs per kind of call (method and path with the authorization id left out), for the breakdown. */
-const perCall = new Map();
-async function serve(request) {
+// CPU µs per kind of call (method and path with the authorization id left out) go to the
+// variant's perCall, for the breakdown.
+async function serve(variant, request) {
   const start = process.cpuUsage();
-  const response = await authorizer.fetch(request);
+  const response = await variant.authorizer.fetch(request);
   const body = await response.arrayBuffer();
   const used = process.cpuUsage(start);
-  serverMicros += used.user + used.system;
+  variant.micros += used.user + used.system;
   const call = `${request.method} ${new URL(request.url).pathname.replace(/\/authorizations\/[^/]+/, '/authorizations/{id}').replace(/^\/openid4\/vp\/v1_0\/[^/]+\/(direct_post[^/]*)$/, '{id}/$1')}`;
-  perCall.set(call, (perCall.get(call) ?? 0) + used.user + used.system);
+  variant.perCall.set(call, (variant.perCall.get(call) ?? 0) + used.user + used.system);
   return new Response(body, { status: response.status, headers: response.headers });
 }
 const realFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const request = input instanceof Request ? input : new Request(input, init);
-  return request.url.startsWith(BASE) ? serve(request) : realFetch(input, init);
+  const variant = variants.find((v) => request.url.startsWith(v.base));
+  return variant ? serve(variant, request) : realFetch(input, init);
 };
 
 const wallet = await createTestWallet();
@@ -62,11 +73,11 @@ const createBody = JSON.stringify({
   query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }, { path: ['family_name'] }] }] } },
 });
 const rp = (path, body) =>
-  fetch(`${BASE}${V1}${path}`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body });
+  fetch(`${current.base}${V1}${path}`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body });
 
 async function flow() {
   const created = await (await rp('/authorizations', createBody)).json();
-  const request = await wallet.receive(created.authorizeUrl, { verifierTrustAnchors: [dev.rootCertificatePem] });
+  const request = await wallet.receive(created.authorizeUrl, { verifierTrustAnchors: [current.dev.rootCertificatePem] });
   const result = await wallet.respond(request, { enc: 'A128GCM' });
   if (result.status !== 200) throw new Error(`wallet response answered ${result.status}: ${JSON.stringify(result.body)}`);
   const code = new URL(result.body.redirect_uri).searchParams.get('response_code');
@@ -79,7 +90,7 @@ const anchorCert = new X509Certificate(issuer.rootCertificatePem);
 const sample = await (async () => {
   // One real wallet response's artefacts: the issuer JWT with its x5c, the KB-JWT and a JWE.
   const created = await (await rp('/authorizations', createBody)).json();
-  const request = await wallet.receive(created.authorizeUrl, { verifierTrustAnchors: [dev.rootCertificatePem] });
+  const request = await wallet.receive(created.authorizeUrl, { verifierTrustAnchors: [current.dev.rootCertificatePem] });
   const prepared = await wallet.createResponse(request, { enc: 'A128GCM' });
   const sdJwt = prepared.payload.vp_token.pid[0];
   const parts = sdJwt.split('~');
@@ -170,7 +181,7 @@ if (process.env.PROFILE) {
     }
   });
   const prepared = [];
-  for (const c of created) prepared.push(await wallet.createResponse(await wallet.receive(c.authorizeUrl, { verifierTrustAnchors: [dev.rootCertificatePem] }), { enc: 'A128GCM' }));
+  for (const c of created) prepared.push(await wallet.createResponse(await wallet.receive(c.authorizeUrl, { verifierTrustAnchors: [current.dev.rootCertificatePem] }), { enc: 'A128GCM' }));
   await profiled('respond', async () => {
     for (const p of prepared) {
       const result = await wallet.submit(p);
@@ -178,31 +189,45 @@ if (process.env.PROFILE) {
       await rp('/response-code/resolve', JSON.stringify({ response_code: code }));
     }
   });
-  await authorizer.close();
+  for (const v of variants) await v.authorizer.close();
   process.exit(0);
 }
 
-// Warm up both.
-for (let i = 0; i < Math.min(50, FLOWS); i++) await flow();
+// Warm up every build and the floor.
+for (const v of variants) {
+  current = v;
+  for (let i = 0; i < Math.min(50, FLOWS); i++) await flow();
+  v.micros = 0;
+  v.perCall.clear();
+}
 cpuMsOf(floorOnce, 200);
 
-const rows = [];
+const rows = variants.map(() => []);
 for (let r = 0; r < ROUNDS; r++) {
-  serverMicros = 0;
+  for (const v of variants) v.micros = 0;
   let floorMicros = 0;
-  // Interleaved, so that both see the same load from other processes on the machine.
+  // Interleaved flow by flow (builds in turn, then the floor), so that all see the same load from
+  // other processes on the machine; the builds take turns going first (the first after the floor
+  // finds colder caches).
   for (let i = 0; i < FLOWS; i++) {
-    await flow();
+    for (let k = 0; k < variants.length; k++) {
+      current = variants[(i + k) % variants.length];
+      await flow();
+    }
     floorMicros += cpuMsOf(floorOnce, 1) * 1000;
   }
-  const flowMs = serverMicros / 1000 / FLOWS;
   const floorMs = floorMicros / 1000 / FLOWS;
-  rows.push({ flowMs, floorMs, ratio: flowMs / floorMs });
-  console.log(`round ${r + 1}: flow ${flowMs.toFixed(3)} ms CPU, floor ${floorMs.toFixed(3)} ms CPU, ratio ${(flowMs / floorMs).toFixed(2)}×`);
+  for (const [k, v] of variants.entries()) {
+    const flowMs = v.micros / 1000 / FLOWS;
+    rows[k].push({ flowMs, floorMs, ratio: flowMs / floorMs });
+    console.log(`round ${r + 1}${variants.length > 1 ? ` ${v.label}` : ''}: flow ${flowMs.toFixed(3)} ms CPU, floor ${floorMs.toFixed(3)} ms CPU, ratio ${(flowMs / floorMs).toFixed(2)}×`);
+  }
 }
-const flowsRun = ROUNDS * FLOWS + Math.min(50, FLOWS) + 1;
-for (const [call, micros] of perCall) console.log(`  ${call}: ${(micros / 1000 / flowsRun).toFixed(3)} ms CPU per flow`);
-rows.sort((a, b) => a.ratio - b.ratio);
-const median = rows[Math.floor(rows.length / 2)];
-console.log(`median: flow ${median.flowMs.toFixed(3)} ms, floor ${median.floorMs.toFixed(3)} ms, ratio ${median.ratio.toFixed(2)}× (${FLOWS} flows × ${ROUNDS} rounds)`);
-await authorizer.close();
+for (const [k, v] of variants.entries()) {
+  const prefix = variants.length > 1 ? `${v.label}: ` : '';
+  for (const [call, micros] of v.perCall) console.log(`  ${prefix}${call}: ${(micros / 1000 / (ROUNDS * FLOWS)).toFixed(3)} ms CPU per flow`);
+  const sorted = [...rows[k]].sort((a, b) => a.ratio - b.ratio);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  console.log(`${prefix}median: flow ${median.flowMs.toFixed(3)} ms, floor ${median.floorMs.toFixed(3)} ms, ratio ${median.ratio.toFixed(2)}× (${FLOWS} flows × ${ROUNDS} rounds)`);
+}
+for (const v of variants) await v.authorizer.close();

@@ -1,9 +1,10 @@
 // One authorizer in this process, as the in-process tools measure it: memory store, no sweeps,
 // @vp-authorizer/local's validator and verifier trusting one test issuer (status lists off: the
 // test issuer publishes none), one instance with a dev signing identity.
-export async function inProcessAuthorizer({ base, apiKey, instanceId, issuer }) {
-  const { createAuthorizer, generateDevSigningKey, memoryStore } = await import('@vp-authorizer/core');
-  const { localValidator, localVerifier } = await import('@vp-authorizer/local');
+// `build` (from lib/ab-builds.mjs) picks the core and local to use; the workspace's by default.
+export async function inProcessAuthorizer({ base, apiKey, instanceId, issuer, build }) {
+  const { createAuthorizer, generateDevSigningKey, memoryStore } = build?.core ?? (await import('@vp-authorizer/core'));
+  const { localValidator, localVerifier } = build?.local ?? (await import('@vp-authorizer/local'));
   const dev = await generateDevSigningKey();
   const trustAnchors = [issuer.rootCertificatePem];
   const authorizer = createAuthorizer({

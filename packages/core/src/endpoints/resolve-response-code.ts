@@ -36,20 +36,15 @@ export async function resolveResponseCode(
   instance: InstanceRuntime,
   body: unknown,
 ): Promise<ResolvedResponseCode> {
-  const parsed = v.safeParse(resolveResponseCodeBodySchema, body);
-  if (!parsed.success) {
-    const pointer = `/${v.getDotPath(parsed.issues[0]) ?? 'response_code'}`;
-    const detail = pointer === '/authorization_id' ? 'authorization_id must be a non-empty string when present' : 'response_code must be a non-empty string';
-    throw new AuthorizerError('request.invalid_body', { errors: [{ pointer, detail }] });
-  }
-  const expected = parsed.output.authorization_id;
+  const parsed = commonResolveBody(body) ?? schemaResolveBody(body);
+  const expected = parsed.authorization_id;
   if (expected === undefined && instance.config.openId4vp.requireResponseCodeAuthorizationId) {
     throw new AuthorizerError('request.invalid_body', {
       errors: [{ pointer: '/authorization_id', detail: 'this instance requires the authorization_id the response code is expected to belong to' }],
     });
   }
   const instanceId = instance.id;
-  const key = storeKey(instanceId, parsed.output.response_code);
+  const key = storeKey(instanceId, parsed.response_code);
 
   const entry = await ctx.store.peek(key);
   if (!entry || entry.instanceId !== instanceId) throw new AuthorizerError('response_code.not_found');
@@ -71,6 +66,35 @@ export async function resolveResponseCode(
   if (!v.is(terminalStatusSchema, record.status)) throw new AuthorizerError('server.internal_error');
   ctx.emit({ type: 'response_code.resolved', instanceId, authorizationId: record.id, status: record.status, at: ctx.clock.now() });
   return { authorization_id: record.id, status: record.status };
+}
+
+type ResolveBody = v.InferOutput<typeof resolveResponseCodeBodySchema>;
+
+function schemaResolveBody(body: unknown): ResolveBody {
+  const parsed = v.safeParse(resolveResponseCodeBodySchema, body);
+  if (!parsed.success) {
+    const pointer = `/${v.getDotPath(parsed.issues[0]) ?? 'response_code'}`;
+    const detail = pointer === '/authorization_id' ? 'authorization_id must be a non-empty string when present' : 'response_code must be a non-empty string';
+    throw new AuthorizerError('request.invalid_body', { errors: [{ pointer, detail }] });
+  }
+  return parsed.output;
+}
+
+const isBoundedString = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 512;
+
+/**
+ * A body the schema accepts, read as the schema reads it (members looked up with `in`, others
+ * dropped, an undefined authorization_id kept), without its generic walk; anything else answers
+ * undefined and goes through the schema, which keeps every error.
+ */
+export function commonResolveBody(body: unknown): ResolveBody | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const input = body as Record<string, unknown>;
+  if (!('response_code' in input) || !isBoundedString(input.response_code)) return undefined;
+  if (!('authorization_id' in input)) return { response_code: input.response_code };
+  const id = input.authorization_id;
+  if (id !== undefined && !isBoundedString(id)) return undefined;
+  return { response_code: input.response_code, authorization_id: id };
 }
 
 export const resolveResponseCodeEndpoint = defineEndpoint({

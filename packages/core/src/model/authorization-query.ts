@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { plainObject } from './plain-object.js';
+import { DCQL_ID_PATTERN } from './dcql-id-pattern.js';
 
 // What a relying party may ask for. The structure lives here; cross-references between members
 // and format rules are checked in request/ (dcqlQueryIssues, presentationDefinitionIssues).
 
-const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
-const idSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'must match ^[A-Za-z0-9_-]+$'));
+const idSchema = v.pipe(v.string(), v.regex(DCQL_ID_PATTERN, 'must match ^[A-Za-z0-9_-]+$'));
 
 const claimSchema = v.looseObject({
   id: v.optional(idSchema),

@@ -8,12 +8,10 @@ import { plainObject } from '../model/plain-object.js';
 import { presentationDefinitionIssues, presentationDefinitionSchema } from './presentation-definition.js';
 import { bindTransactionData, transactionDataIssues } from './transaction-data.js';
 import { walletMetadataShapeIssues } from './wallet-metadata.js';
+import { parseCommonCreateBody } from './create-body-fast-path.js';
+import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
 
-/**
- * Nonce charset of OpenID4VP 1.0 section 5.2. Decided here: 16..256 characters, so a caller-chosen
- * nonce cannot be trivially short (16 base64url characters ≈ 96 bits) nor abuse storage.
- */
-export const NONCE_PATTERN = /^[A-Za-z0-9._~-]{16,256}$/;
+export { NONCE_PATTERN };
 
 const nonceSchema = v.pipe(v.string(), v.regex(NONCE_PATTERN, 'nonce must be 16 to 256 characters from [A-Za-z0-9-._~]'));
 const transactionDataSchema = v.pipe(v.array(v.pipe(v.string(), v.minLength(1, 'entries must not be empty'))), v.minLength(1, 'transaction_data must not be empty'));
@@ -29,14 +27,7 @@ const verifierInfoSchema = v.pipe(
 );
 const httpUrlSchema = v.pipe(
   v.string(),
-  v.check((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'redirectUri must be an absolute https or http URL'),
+  v.check(isHttpUrl, 'redirectUri must be an absolute https or http URL'),
 );
 const originSchema = v.pipe(v.string(), v.check(isExpectedOrigin, 'each expected origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash)'));
 
@@ -212,9 +203,12 @@ export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyO
   if (query !== null && typeof query === 'object' && (query as { type?: unknown }).type === 'scope-alias') {
     throw invalid([{ pointer: '/query/type', detail: 'query type "scope-alias" is not supported: send the query itself as {type: "DCQL", dcql}' }]);
   }
-  const result = v.safeParse(createAuthorizationBodySchema, body);
-  if (!result.success) throw invalid(result.issues.map((issue) => ({ pointer: issuePointer(issue), detail: issueDetail(issue) })));
-  const parsed = result.output as CreateAuthorizationBody;
+  let parsed = parseCommonCreateBody(body as Record<string, unknown>);
+  if (parsed === undefined) {
+    const result = v.safeParse(createAuthorizationBodySchema, body);
+    if (!result.success) throw invalid(result.issues.map((issue) => ({ pointer: issuePointer(issue), detail: issueDetail(issue) })));
+    parsed = result.output as CreateAuthorizationBody;
+  }
   const issues = crossFieldIssues(parsed, options);
   if (issues.length > 0) throw invalid(issues);
   return withBoundTransactionData(parsed);

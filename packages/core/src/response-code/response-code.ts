@@ -1,6 +1,7 @@
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import { randomId, sha256Base64url } from '../crypto/secrets.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import { redirectWithCode } from './redirect-with-code.js';
 
 /**
  * The store never sees a code: it is keyed by the SHA-256 of the code, scoped by instance, so
@@ -13,7 +14,5 @@ export const storeKey = (instanceId: string, code: string) => `${instanceId}:${s
 export async function issueResponseCode(ctx: AuthorizerContext, record: AuthorizationRecord, redirectUri: string, ttlMs: number): Promise<string> {
   const code = randomId(32);
   await ctx.store.put(storeKey(record.instanceId, code), { instanceId: record.instanceId, authorizationId: record.id }, ttlMs);
-  const url = new URL(redirectUri);
-  url.searchParams.append('response_code', code);
-  return url.toString();
+  return redirectWithCode(redirectUri, code);
 }

@@ -26,17 +26,22 @@ export interface CredentialView {
   peDocuments: unknown[];
   /** A holder proof is present: KB-JWT, mdoc deviceSignature, or a VP proof. Verified by the verifier. */
   holderBinding: boolean;
-  /** Issuer certificate chain, leaf first (DER); empty when the credential carries none. */
-  x5c: Uint8Array[];
+  /**
+   * Issuer certificate chain, leaf first; empty when the credential carries none. DER for mdoc;
+   * for a JOSE `x5c` header its standard base64 DER strings, as given (checked as base64, decoded
+   * where used), so that the chain check recognises the strings it (or the verifier) saw before.
+   */
+  x5c: readonly string[] | readonly Uint8Array[];
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `x5c` header: standard base64 DER strings (RFC 7515 §4.1.6). Anything else yields no chain. */
-function x5cFromHeader(header: JsonObject): Uint8Array[] {
+function x5cFromHeader(header: JsonObject): readonly string[] {
   const x5c = header.x5c;
   if (!Array.isArray(x5c) || !x5c.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(c))) return [];
-  return (x5c as string[]).map((c) => new Uint8Array(Buffer.from(c, 'base64')));
+  // A copy: the header's array could change after the check; its strings cannot.
+  return Object.freeze([...(x5c as string[])]);
 }
 
 function w3cTypes(credential: JsonObject): string[] {

@@ -2,6 +2,7 @@ import { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } from '@p
 import type { PolicyCode } from '@vp-authorizer/core';
 import { certificateDer, parseCertificate, publicKeyOf, sameDer, type ParsedCertificate } from './certificate.js';
 import { ChainVerdictCache, chainCacheKey } from './chain-verdict-cache.js';
+import { ChainKeyMemo } from './chain-key-memo.js';
 import { weakKeyProblem, weakSignatureProblem } from './certificate-strength.js';
 import { signingLeafProblem } from './check-signing-leaf.js';
 import { parseTrustAnchors } from './trust-anchors.js';
@@ -92,21 +93,39 @@ export async function verifyCertificateChain(
 ): Promise<ChainVerification> {
   if (x5c.length === 0) return invalid('The certificate chain is empty');
   if (x5c.length > MAX_CHAIN) return invalid(`The certificate chain is longer than ${MAX_CHAIN}`);
+  const at = now.getTime();
+  const text = isText(x5c) ? x5c : undefined;
+  // The same strings as a chain verified before: its key without decoding and hashing again.
+  const knownKey = text && chainKeys.get(text, anchorsPem);
+  if (knownKey !== undefined) {
+    const cached = cache.get(knownKey, at);
+    if (cached) return cached;
+  }
   let ders: Uint8Array[];
   try {
     ders = x5c.map((entry) => certificateDer(entry));
   } catch {
     return invalid('A certificate in the chain could not be parsed');
   }
-  const key = chainCacheKey(ders, anchorsPem);
-  const at = now.getTime();
+  const key = knownKey ?? chainCacheKey(ders, anchorsPem);
   const cached = cache.get(key, at);
-  if (cached) return cached;
+  if (cached) {
+    if (text && knownKey === undefined) chainKeys.set(text, anchorsPem, key);
+    return cached;
+  }
   const verdict = verifyUncached(ders, anchorsPem, now);
   // Only a full check's yes is remembered, for the validity periods that check relied on.
-  if (verdict.valid) cache.set(key, verdict, [...verdict.chain, verdict.anchor]);
+  if (verdict.valid) {
+    cache.set(key, verdict, [...verdict.chain, verdict.anchor]);
+    if (text) chainKeys.set(text, anchorsPem, key);
+  }
   return verdict;
 }
+
+const isText = (x5c: readonly string[] | readonly Uint8Array[]): x5c is readonly string[] => x5c.every((entry) => typeof entry === 'string');
+
+/** Keys of chains given as text that verified (see ChainKeyMemo), shared like the verdicts. */
+const chainKeys = new ChainKeyMemo(64);
 
 type ValidChain = Extract<ChainVerification, { valid: true }>;
 

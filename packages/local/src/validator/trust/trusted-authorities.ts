@@ -11,7 +11,7 @@ import type { Problem } from '../validator-results.js';
  * need external trust infrastructure; when no `aki` entry matched and such an entry is present,
  * the result is `trusted_authorities.unsupported` (fail closed rather than silently pass).
  */
-export function trustedAuthoritiesProblem(query: DcqlCredentialQuery, x5c: Uint8Array[], pointer: string): Problem | undefined {
+export function trustedAuthoritiesProblem(query: DcqlCredentialQuery, x5c: readonly string[] | readonly Uint8Array[], pointer: string): Problem | undefined {
   const entries = query.trusted_authorities;
   if (entries === undefined || entries.length === 0) return undefined;
   let akis: string[] | undefined;
@@ -38,7 +38,7 @@ export function trustedAuthoritiesProblem(query: DcqlCredentialQuery, x5c: Uint8
   };
 }
 
-function safeAkis(x5c: Uint8Array[]): string[] {
+function safeAkis(x5c: readonly string[] | readonly Uint8Array[]): string[] {
   try {
     return authorityKeyIdentifiers(x5c);
   } catch {
