@@ -34,4 +34,10 @@ describe('commonResolveBody', () => {
     expect(commonResolveBody({ response_code: 'c' })).toEqual({ response_code: 'c' });
     expect(commonResolveBody({ response_code: 'c', authorization_id: 'a' })).toEqual({ response_code: 'c', authorization_id: 'a' });
   });
+
+  it('returns only what it checked, even from an object whose members change between reads', () => {
+    let reads = 0;
+    const body = Object.defineProperty({}, 'response_code', { get: () => (reads++ === 0 ? 'c' : 'x'.repeat(100_000)), enumerable: true });
+    expect(commonResolveBody(body)).toEqual({ response_code: 'c' });
+  });
 });

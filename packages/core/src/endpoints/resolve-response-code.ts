@@ -90,11 +90,14 @@ const isBoundedString = (value: unknown): value is string => typeof value === 's
 export function commonResolveBody(body: unknown): ResolveBody | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const input = body as Record<string, unknown>;
-  if (!('response_code' in input) || !isBoundedString(input.response_code)) return undefined;
-  if (!('authorization_id' in input)) return { response_code: input.response_code };
+  if (!('response_code' in input)) return undefined;
+  // Each member read once: what is checked is what is returned, whatever the object is.
+  const code = input.response_code;
+  if (!isBoundedString(code)) return undefined;
+  if (!('authorization_id' in input)) return { response_code: code };
   const id = input.authorization_id;
   if (id !== undefined && !isBoundedString(id)) return undefined;
-  return { response_code: input.response_code, authorization_id: id };
+  return { response_code: code, authorization_id: id };
 }
 
 export const resolveResponseCodeEndpoint = defineEndpoint({

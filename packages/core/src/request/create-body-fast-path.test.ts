@@ -155,4 +155,35 @@ describe('parseCommonCreateBody', () => {
     expect(fast.query.dcql.credentials[0]!.meta).toBe(input.meta);
     expect(fast.query.dcql.credentials[0]!.claims[0]!.path).not.toBe(input.claims[0]!.path);
   });
+
+  it('returns only what it checked, even from objects whose members change between reads', () => {
+    // A programmatic caller may hand in getters or proxies: each member must be read once.
+    const flipping = (first: unknown, later: unknown) => {
+      let reads = 0;
+      return { get: () => (reads++ === 0 ? first : later), enumerable: true };
+    };
+    const body = baseBodies()[0]!;
+    const credential = (body.query as { dcql: { credentials: Record<string, unknown>[] } }).dcql.credentials[0]!;
+    const claim = (credential.claims as Record<string, unknown>[])[0]!;
+    Object.defineProperty(credential, 'multiple', flipping(true, 'not-a-boolean'));
+    Object.defineProperty(credential, 'meta', flipping({}, 'not-an-object'));
+    Object.defineProperty(claim, 'id', flipping('ok', '../not an id'));
+    Object.defineProperty(claim, 'intent_to_retain', flipping(false, 'yes'));
+    const path = ['given_name'];
+    Object.defineProperty(path, Symbol.iterator, {
+      value: function* () {
+        yield 'checked';
+      },
+    });
+    claim.path = path;
+    const fast = parseCommonCreateBody(body) as { query: { dcql: { credentials: Record<string, unknown>[] } } } | undefined;
+    expect(fast).toBeDefined();
+    const out = fast!.query.dcql.credentials[0]!;
+    expect(out.multiple).toBe(true);
+    expect(out.meta).toEqual({});
+    const outClaim = (out.claims as Record<string, unknown>[])[0]!;
+    expect(outClaim.id).toBe('ok');
+    expect(outClaim.intent_to_retain).toBe(false);
+    expect(outClaim.path).toEqual(['given_name']);
+  });
 });

@@ -22,8 +22,9 @@ export function parseCommonCreateBody(input: Record<string, unknown>): CreateAut
     out.nonce = nonce;
   }
   if ('profile' in input) {
-    if (input.profile !== undefined && input.profile !== 'haip') return undefined;
-    out.profile = input.profile;
+    const profile = input.profile;
+    if (profile !== undefined && profile !== 'haip') return undefined;
+    out.profile = profile;
   }
   // Rarer members with more rules of their own: the schema handles them.
   if ('transaction_data' in input || 'responseTypeParameters' in input) return undefined;
@@ -61,8 +62,8 @@ function dcqlQuery(value: unknown): Record<string, unknown> | undefined {
   const credentials = value.credentials;
   if (!Array.isArray(credentials) || credentials.length === 0) return undefined;
   const copied: Record<string, unknown>[] = [];
-  for (const credential of credentials) {
-    const out = credentialQuery(credential);
+  for (let i = 0; i < credentials.length; i++) {
+    const out = credentialQuery(credentials[i]);
     if (out === undefined) return undefined;
     copied.push(out);
   }
@@ -76,12 +77,14 @@ function credentialQuery(value: unknown): Record<string, unknown> | undefined {
   if (typeof id !== 'string' || !DCQL_ID_PATTERN.test(id) || typeof format !== 'string' || format.length === 0) return undefined;
   const out: Record<string, unknown> = { id, format };
   if ('multiple' in value) {
-    if (value.multiple !== undefined && typeof value.multiple !== 'boolean') return undefined;
-    out.multiple = value.multiple;
+    const multiple = value.multiple;
+    if (multiple !== undefined && typeof multiple !== 'boolean') return undefined;
+    out.multiple = multiple;
   }
   if ('meta' in value) {
-    if (value.meta !== undefined && !isPlainObject(value.meta)) return undefined;
-    out.meta = value.meta;
+    const meta = value.meta;
+    if (meta !== undefined && !isPlainObject(meta)) return undefined;
+    out.meta = meta;
   }
   if ('require_cryptographic_holder_binding' in value) {
     const binding = value.require_cryptographic_holder_binding;
@@ -94,8 +97,8 @@ function credentialQuery(value: unknown): Record<string, unknown> | undefined {
     else {
       if (!Array.isArray(claims) || claims.length === 0) return undefined;
       const copied: Record<string, unknown>[] = [];
-      for (const claim of claims) {
-        const c = claimQuery(claim);
+      for (let i = 0; i < claims.length; i++) {
+        const c = claimQuery(claims[i]);
         if (c === undefined) return undefined;
         copied.push(c);
       }
@@ -109,29 +112,38 @@ function claimQuery(value: unknown): Record<string, unknown> | undefined {
   if (!isPlainObject(value) || !('path' in value)) return undefined;
   const out: Record<string, unknown> = {};
   if ('id' in value) {
-    if (value.id !== undefined && (typeof value.id !== 'string' || !DCQL_ID_PATTERN.test(value.id))) return undefined;
-    out.id = value.id;
+    const id = value.id;
+    if (id !== undefined && (typeof id !== 'string' || !DCQL_ID_PATTERN.test(id))) return undefined;
+    out.id = id;
   }
   const path = value.path;
   if (!Array.isArray(path) || path.length === 0) return undefined;
-  for (const segment of path) {
+  // By index, each element read once and copied as checked (the schema reads arrays the same way).
+  const pathCopy: unknown[] = [];
+  for (let i = 0; i < path.length; i++) {
+    const segment: unknown = path[i];
     if (!(typeof segment === 'string' || segment === null || (typeof segment === 'number' && Number.isInteger(segment) && segment >= 0))) return undefined;
+    pathCopy.push(segment);
   }
-  out.path = [...path];
+  out.path = pathCopy;
   if ('values' in value) {
     const values = value.values;
     if (values === undefined) out.values = undefined;
     else {
       if (!Array.isArray(values) || values.length === 0) return undefined;
-      for (const v of values) {
+      const valuesCopy: unknown[] = [];
+      for (let i = 0; i < values.length; i++) {
+        const v: unknown = values[i];
         if (!(typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)))) return undefined;
+        valuesCopy.push(v);
       }
-      out.values = [...values];
+      out.values = valuesCopy;
     }
   }
   if ('intent_to_retain' in value) {
-    if (value.intent_to_retain !== undefined && typeof value.intent_to_retain !== 'boolean') return undefined;
-    out.intent_to_retain = value.intent_to_retain;
+    const retain = value.intent_to_retain;
+    if (retain !== undefined && typeof retain !== 'boolean') return undefined;
+    out.intent_to_retain = retain;
   }
   return withUnknownMembers(out, value, CLAIM_QUERY_MEMBERS);
 }
