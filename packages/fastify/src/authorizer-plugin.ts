@@ -21,7 +21,11 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
   // In this scope only: bodies stay in the stream, for the core to read with its own limit and
   // refuse in its own format, whatever parsers (and limits) the host set up.
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', (_request, _payload, next) => next(null));
+  const leaveInStream = (_request: unknown, _payload: unknown, next: (error: null) => void) => next(null);
+  scope.addContentTypeParser('*', leaveInStream);
+  // The same parser under the media types the routes take: Fastify finds those in its cache, where
+  // a catch-all alone is looked for by parsing the Content-Type on every request.
+  scope.addContentTypeParser(['application/json', 'application/x-www-form-urlencoded'], leaveInStream);
   if (options.cors) scope.register(cors(options.cors));
   const depth = scope.prefix.split('/').filter(Boolean).length;
   const handler: RouteHandlerMethod = async (request, reply) => {

@@ -8,12 +8,46 @@ class ClientTimeoutError extends Error {
 }
 
 /**
+ * One deadline shared by the client calls of one evaluation that have the same time limit (they
+ * start together, so they would expire together): one timer and one AbortController for them,
+ * where each call used to make its own. `clear()` when every call that uses it has settled.
+ */
+export class ClientDeadlines {
+  readonly #byTimeout = new Map<number, { controller: AbortController; expired: Promise<never>; timer: ReturnType<typeof setTimeout> }>();
+
+  /** The signal and the expiry of `timeoutMs` from now (the first call with that limit starts it). */
+  for(timeoutMs: number): { signal: AbortSignal; expired: Promise<never> } {
+    let deadline = this.#byTimeout.get(timeoutMs);
+    if (deadline === undefined) {
+      const controller = new AbortController();
+      let expire!: (error: ClientTimeoutError) => void;
+      const expired = new Promise<never>((_, reject) => (expire = reject));
+      // Observed here as well: a deadline whose calls all settled first must not surface as unhandled.
+      expired.catch(() => {});
+      const timer = setTimeout(() => {
+        const error = new ClientTimeoutError(`The call did not finish within ${timeoutMs} ms.`);
+        controller.abort(error);
+        expire(error);
+      }, timeoutMs);
+      this.#byTimeout.set(timeoutMs, (deadline = { controller, expired, timer }));
+    }
+    return { signal: deadline.controller.signal, expired: deadline.expired };
+  }
+
+  clear(): void {
+    for (const { timer } of this.#byTimeout.values()) clearTimeout(timer);
+    this.#byTimeout.clear();
+  }
+}
+
+/**
  * Call a validator/verifier with a deadline. The signal is aborted at the deadline, and the call
  * is abandoned even if the client ignores the signal, so an authorization never stays pending
  * because of a hung client. Whatever the client throws or returns that is not a list of results
  * becomes a failure (→ status `error`), never an exception. The failure keeps why (`reason`,
  * plus `status` and `attempts` from a remote service) but never an arbitrary exception message:
- * in-process clients may put secrets there.
+ * in-process clients may put secrets there. `deadlines` shares the deadline with the other calls
+ * of the same evaluation (see ClientDeadlines); without it the call has a deadline of its own.
  */
 export async function callClient(
   label: 'validate' | 'verify',
@@ -21,18 +55,18 @@ export async function callClient(
   call: (signal: AbortSignal) => Promise<unknown>,
   /** Paths the results must cover (each needs a result at or below it); fail closed otherwise. */
   mustCover: (string | number)[][] = [],
+  deadlines?: ClientDeadlines,
 ): Promise<ClientOutcome> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new ClientTimeoutError(`The ${label} call did not finish within ${timeoutMs} ms.`);
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
-  });
+  const own = deadlines ? undefined : new ClientDeadlines();
+  const { signal, expired } = (deadlines ?? own!).for(timeoutMs);
   try {
-    const value = await Promise.race([Promise.resolve().then(() => call(controller.signal)), deadline]);
+    let answer: Promise<unknown>;
+    try {
+      answer = Promise.resolve(call(signal));
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    const value = await Promise.race([answer, expired]);
     const results = asPolicyResults(value);
     if (!results) return { ok: false, failure: failure(label, 'service.bad_response', 'The service answered with malformed results.') };
     // An empty answer, or one that skips a presentation, must not read as "nothing failed".
@@ -41,9 +75,10 @@ export async function callClient(
     if (uncovered) return { ok: false, failure: failure(label, 'service.bad_response', `The service answered with no result for the presentation at [${uncovered.map((s) => JSON.stringify(s)).join(', ')}].`) };
     return { ok: true, results };
   } catch (error) {
+    if (error instanceof ClientTimeoutError) return { ok: false, failure: failure(label, 'service.timeout', `The ${label} call did not finish within ${timeoutMs} ms.`) };
     return { ok: false, failure: failureOf(label, error) };
   } finally {
-    clearTimeout(timer);
+    own?.clear();
   }
 }
 
@@ -71,7 +106,6 @@ function isServiceCallFailure(error: unknown): error is ServiceCallFailure {
 }
 
 function failureOf(label: 'validate' | 'verify', error: unknown): PolicyError {
-  if (error instanceof ClientTimeoutError) return failure(label, 'service.timeout', error.message);
   if (isServiceCallFailure(error)) {
     // Its message is built to name only the service, endpoint path and HTTP status (post-to-service.ts).
     return {

@@ -6,7 +6,7 @@ import { runFormatPolicy, type FormatInput } from '../formats/policy/run-format-
 import type { Instrumentation } from '../events/instrumentation.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import type { AuthorizationRecord, AuthorizationStatus } from '../model/authorization-record.js';
-import { callClient, type ClientOutcome } from './call-client.js';
+import { callClient, ClientDeadlines, type ClientOutcome } from './call-client.js';
 import { resultsOutcome, tracedClientCall } from './policy-telemetry.js';
 
 /** The response parameters, wherever they came from (form, decrypted JWE, DC API data). */
@@ -72,11 +72,12 @@ export async function evaluateResponse(
   const common = { authorizationId: record.id, ...(request.profile ? { profile: request.profile } : {}), ...(request.transactionData ? { transactionData: request.transactionData } : {}) };
 
   const calls: Promise<ClientOutcome>[] = [];
+  const deadlines = new ClientDeadlines();
   const validator = instance.validator;
   if (validator) {
     calls.push(
       tracedClientCall(instrumentation, 'validate', () =>
-        callClient('validate', validate.timeoutMs, (signal) => validator.validate({ ...common, query: request.query, presentations: format.presentations }, { signal })),
+        callClient('validate', validate.timeoutMs, (signal) => validator.validate({ ...common, query: request.query, presentations: format.presentations }, { signal }), [], deadlines),
       ),
     );
   }
@@ -99,6 +100,7 @@ export async function evaluateResponse(
         ),
         // Cryptographic verification must speak to every presentation.
         format.presentations.map((p) => p.path),
+        deadlines,
       ),
     ));
     const idToken = format.idToken;
@@ -109,12 +111,18 @@ export async function evaluateResponse(
           callClient('verify', verify.timeoutMs, (signal) =>
             verifier.verifyIdToken({ authorizationId: record.id, idToken, nonce: request.nonce, audience, didMethods: instance.config.didMethods }, { signal }),
             [idToken.path],
+            deadlines,
           ),
         ),
       );
     }
   }
-  const outcomes = await Promise.all(calls);
+  let outcomes: ClientOutcome[];
+  try {
+    outcomes = await Promise.all(calls);
+  } finally {
+    deadlines.clear();
+  }
 
   const policyResults = [...format.results];
   let failed = false;

@@ -15,6 +15,21 @@ const JWS_ALGORITHMS: Record<string, { hash: string | null; keyTypes: readonly s
   Ed25519: { hash: null, keyTypes: ['ed25519'], signatureBytes: 64 },
 };
 
+/**
+ * A key's type and curve, read once per KeyObject: `asymmetricKeyDetails` asks OpenSSL and builds
+ * a new object on every read, and the same issuer key verifies many credentials. A KeyObject
+ * cannot change, so what it says once holds for its life.
+ */
+const shapes = new WeakMap<KeyObject, { type: string; curve: string | undefined }>();
+function keyShape(key: KeyObject): { type: string; curve: string | undefined } {
+  let shape = shapes.get(key);
+  if (shape === undefined) {
+    const type = key.asymmetricKeyType ?? '';
+    shapes.set(key, (shape = { type, curve: type === 'ec' ? key.asymmetricKeyDetails?.namedCurve : undefined }));
+  }
+  return shape;
+}
+
 /** The UTF-8 JSON object a base64url JWS segment encodes; throws on anything else. */
 export function decodeJsonSegment(segment: string): Record<string, unknown> {
   const value = JSON.parse(base64UrlToUtf8(segment)) as unknown;
@@ -37,8 +52,9 @@ export function checkCompactSignature(compact: string, key: KeyObject, alg: stri
   // No critical extension is understood here (not even RFC 7797 b64): a JWS that lists any fails.
   if (protectedHeader.crit !== undefined) throw new TypeError('unsupported crit');
   const spec = JWS_ALGORITHMS[alg];
-  if (!spec || !spec.keyTypes.includes(key.asymmetricKeyType ?? '')) throw new TypeError('key does not fit the algorithm');
-  if (spec.curve !== undefined && key.asymmetricKeyDetails?.namedCurve !== spec.curve) throw new TypeError('key curve does not fit the algorithm');
+  const shape = keyShape(key);
+  if (!spec || !spec.keyTypes.includes(shape.type)) throw new TypeError('key does not fit the algorithm');
+  if (spec.curve !== undefined && shape.curve !== spec.curve) throw new TypeError('key curve does not fit the algorithm');
   const signature = base64UrlToBytes(compact.slice(second + 1));
   if (spec.signatureBytes !== undefined && signature.length !== spec.signatureBytes) throw new TypeError('signature length');
   const payload = base64UrlToBytes(compact.slice(first + 1, second));

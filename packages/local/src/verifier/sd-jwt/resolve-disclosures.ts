@@ -38,6 +38,19 @@ const define = (target: Record<string, unknown>, key: string, value: unknown) =>
  * decoded and hashed again.
  */
 export function resolveDisclosures(payload: Record<string, unknown>, encodedDisclosures: readonly string[], decoded?: readonly SdJwtDisclosure[]): Record<string, unknown> {
+  return processDisclosures(payload, encodedDisclosures, decoded, true) as Record<string, unknown>;
+}
+
+/**
+ * Every rule of resolveDisclosures, without building the claims object: for a verifier that
+ * only needs to know that the disclosures are sound (the claims the relying party receives are
+ * core's, from the format policy).
+ */
+export function checkDisclosures(payload: Record<string, unknown>, encodedDisclosures: readonly string[], decoded?: readonly SdJwtDisclosure[]): void {
+  processDisclosures(payload, encodedDisclosures, decoded, false);
+}
+
+function processDisclosures(payload: Record<string, unknown>, encodedDisclosures: readonly string[], decoded: readonly SdJwtDisclosure[] | undefined, build: boolean): Record<string, unknown> | undefined {
   const hashAlg = payload._sd_alg ?? 'sha-256';
   if (typeof hashAlg !== 'string' || !['sha-256', 'sha-384', 'sha-512'].includes(hashAlg)) throw invalid('The _sd_alg hash algorithm is not supported');
   const byDigest = new Map<string, Disclosure>();
@@ -58,28 +71,35 @@ export function resolveDisclosures(payload: Record<string, unknown>, encodedDisc
     return disclosure; // undefined = a decoy digest or an undisclosed claim
   };
 
+  // Builds the claims when `build`; otherwise visits the same values in the same order, applying
+  // the same rules (an object's names are then tracked in a set instead of an output object).
   const walk = (value: unknown, depth: number, topLevel: boolean): unknown => {
     if (depth > 64) throw invalid('The credential nests too deeply');
     if (Array.isArray(value)) {
-      const out: unknown[] = [];
+      const out: unknown[] | undefined = build ? [] : undefined;
       for (const element of value) {
         if (isRecord(element) && '...' in element) {
           if (Object.keys(element).length !== 1) throw invalid('An array element digest object has extra members');
           const disclosure = take(element['...']);
           if (!disclosure) continue;
           if (disclosure.parts.length !== 2) throw invalid('An object property disclosure is referenced from an array');
-          out.push(walk(disclosure.parts[1], depth + 1, false));
+          const item = walk(disclosure.parts[1], depth + 1, false);
+          out?.push(item);
         } else {
-          out.push(walk(element, depth + 1, false));
+          const item = walk(element, depth + 1, false);
+          out?.push(item);
         }
       }
       return out;
     }
     if (!isRecord(value)) return value;
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> | undefined = build ? {} : undefined;
+    const names = build ? undefined : new Set<string>();
     for (const [key, child] of Object.entries(value)) {
       if (key === '_sd' || (topLevel && key === '_sd_alg')) continue;
-      define(out, key, walk(child, depth + 1, false));
+      const claim = walk(child, depth + 1, false);
+      if (out) define(out, key, claim);
+      else names!.add(key);
     }
     const digests = value._sd;
     if (digests === undefined) return out;
@@ -90,14 +110,16 @@ export function resolveDisclosures(payload: Record<string, unknown>, encodedDisc
       if (disclosure.parts.length !== 3) throw invalid('An array element disclosure is referenced from _sd');
       const name = disclosure.parts[1] as string;
       if (name === '_sd' || name === '...') throw invalid(`A disclosure uses the reserved claim name ${name}`);
-      if (Object.hasOwn(out, name)) throw invalid('A disclosed claim name already exists in the same object');
+      if (out ? Object.hasOwn(out, name) : names!.has(name)) throw invalid('A disclosed claim name already exists in the same object');
       if (topLevel && NEVER_DISCLOSED.has(name)) throw invalid(`The claim ${name} must not be selectively disclosed`);
-      define(out, name, walk(disclosure.parts[2], depth + 1, false));
+      const claim = walk(disclosure.parts[2], depth + 1, false);
+      if (out) define(out, name, claim);
+      else names!.add(name);
     }
     return out;
   };
 
-  const claims = walk(payload, 0, true) as Record<string, unknown>;
+  const claims = walk(payload, 0, true) as Record<string, unknown> | undefined;
   const unreferenced = [...byDigest.values()].filter((d) => !d.used).length;
   if (unreferenced > 0) throw invalid(`${unreferenced} disclosure(s) are not referenced by any digest`);
   return claims;

@@ -7,7 +7,7 @@ import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
 import { resolveIssuerKey, type SignerKey } from '../resolve-signer-key.js';
 import { checkNotAfter, checkNotBefore, timeOf } from '../time-checks.js';
 import type { VerifierContext } from '../verifier-context.js';
-import { resolveDisclosures } from './resolve-disclosures.js';
+import { checkDisclosures } from './resolve-disclosures.js';
 import { transactionDataFor } from './transaction-data.js';
 import { verifyKeyBinding } from './verify-key-binding.js';
 
@@ -48,7 +48,6 @@ function split(presentation: ParsedSdJwt): Split {
 
 interface IssuerCheck {
   payload: Record<string, unknown>;
-  claims: Record<string, unknown>;
   data: Record<string, unknown>;
   /** The x5c chain's leaf and anchor (the status list must chain to the same anchor). */
   x5c: SignerKey['x5c'];
@@ -63,11 +62,12 @@ async function verifyIssuerSigned(parts: Split, ctx: VerifierContext): Promise<I
   const unverified = parts.decoded ? parts.decoded.issuerJwt.payload : tryDecodePayload(parts.issuerJwt);
   const signer = await resolveIssuerKey(header, unverified?.iss, ctx, ctx.haip);
   const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT', { header, payload: unverified });
-  const claims = resolveDisclosures(payload, parts.disclosures, parts.decoded?.disclosures);
+  // Sound disclosures are all the verifier needs; the claims the relying party gets are core's.
+  checkDisclosures(payload, parts.disclosures, parts.decoded?.disclosures);
   if (typeof payload.vct !== 'string' || payload.vct.length === 0) throw new PolicyFailure('proof.claim_missing', 'The credential has no vct claim');
   // A DID key was already bound to `iss` in resolveIssuerKey; an https `iss` is bound to the leaf's SANs.
   const bound = signer.x5c ? checkIssuerMatchesCertificate(payload.iss, signer.x5c.leaf) : {};
-  return { payload, claims, x5c: signer.x5c, data: { issuer: payload.iss, vct: payload.vct, alg, ...signer.data, ...bound, disclosures: parts.disclosures.length } };
+  return { payload, x5c: signer.x5c, data: { issuer: payload.iss, vct: payload.vct, alg, ...signer.data, ...bound, disclosures: parts.disclosures.length } };
 }
 
 /**
