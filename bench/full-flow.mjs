@@ -15,7 +15,9 @@
 // machine falls on all of them alike.
 //   BENCH_FLOW_SECONDS (6, per server), BENCH_FLOW_CONCURRENCY (8), BENCH_FLOW_ROUNDS (3),
 //   BENCH_FRAMEWORKS (all, comma-separated), BENCH_FLOW_PREVIOUS (1: also measure the method
-//   used until the bench wallet; 0 skips it)
+//   used until the bench wallet; 0 skips it), BENCH_FLOW_SPLIT (1: also measure each adapter with
+//   pass-through clients, which splits its CPU per flow into verification and everything else;
+//   0 skips it)
 import { FRAMEWORKS } from './lib/frameworks.mjs';
 import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
 import { floorFlow, lightFloorFlow, measureFlows, measureInterleaved, oursFlow, peerFlow, testWalletOursFlow, testWalletPeerFlow, walletPayload } from './lib/flows.mjs';
@@ -32,6 +34,7 @@ export async function run({
   rounds = Number(process.env.BENCH_FLOW_ROUNDS ?? 3),
   frameworks = (process.env.BENCH_FRAMEWORKS ?? FRAMEWORKS.join(',')).split(','),
   previous = process.env.BENCH_FLOW_PREVIOUS !== '0',
+  split = process.env.BENCH_FLOW_SPLIT !== '0',
 } = {}) {
   const credential = await issueBenchCredential({ vct: PID_VCT, claims: { given_name: 'Erika', family_name: 'Mustermann' } });
   const issuerRootPem = credential.issuer.rootCertificatePem;
@@ -49,6 +52,8 @@ export async function run({
     for (const framework of frameworks) {
       await start(`ours ${framework}`, { kind: 'ours', framework, clients: 'local', issuerRootPem }, oursFlow);
       await start(`floor ${framework}`, { kind: 'floor', framework, issuerRootPem }, floorFlow);
+      // The same server with pass-through clients: what the flow costs without @vp-authorizer/local.
+      if (split) await start(`pass ${framework}`, { kind: 'ours', framework, clients: 'pass-through', issuerRootPem }, oursFlow);
     }
     try {
       await start('peer', { kind: 'peer', issuerRootPem }, peerFlow);
@@ -69,6 +74,8 @@ export async function run({
   const rows = frameworks.map((framework) => {
     const [ours, floor] = [measured.get(`ours ${framework}`), measured.get(`floor ${framework}`)];
     const row = { framework, ours, floor, cpuVsFloor: ratio(ours.serverCpuMsPerFlow, floor.serverCpuMsPerFlow) };
+    const passThrough = measured.get(`pass ${framework}`);
+    if (passThrough) row.passThrough = { ...passThrough, cpuVsFloor: ratio(passThrough.serverCpuMsPerFlow, floor.serverCpuMsPerFlow) };
     console.error(`full flow ${framework}: ${ours.serverCpuMsPerFlow} ms CPU/flow (busy ${ours.serverCpuShare}), floor ${floor.serverCpuMsPerFlow} ms (busy ${floor.serverCpuShare}) → ${row.cpuVsFloor}×`);
     return row;
   });
