@@ -6,6 +6,12 @@ import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
 
+/** Servers still running; one exit listener kills them all (never leave a server behind, whatever ends the benchmark). */
+const live = new Set();
+process.once('exit', () => {
+  for (const child of live) child.kill();
+});
+
 /**
  * Start a server described by `spec` (see server-child.mjs) in a child process, pinned to
  * `cpu` with taskset when given. Resolves to `{ origin, info, cpuMicros(), close() }`.
@@ -27,9 +33,8 @@ export async function startServerProcess(spec, { cpu } = {}) {
       if (message !== undefined) child.send(message);
     });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const reap = () => child.kill();
-  process.once('exit', reap); // never leave a server behind, whatever ends the benchmark
-  exited.then(() => process.off('exit', reap));
+  live.add(child);
+  exited.then(() => live.delete(child));
   child.send(spec);
   const started = await Promise.race([ask(), exited.then((code) => Promise.reject(new Error(`server child exited (${code}) before listening: ${JSON.stringify(spec.kind)}`)))]);
   if (started.error) throw new Error(started.error);
