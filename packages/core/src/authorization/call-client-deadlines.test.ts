@@ -77,4 +77,30 @@ describe('client calls of one evaluation share their deadline', () => {
     if (outcome.ok) return;
     expect(outcome.failure).toMatchObject({ code: 'validate.unexpected_error', reason: 'service.timeout' });
   });
+
+  it('counts a client that settles from its own abort listener as timed out, whatever it settles with', async () => {
+    const rejecting = await callClient('verify', 30, (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))));
+    expect(rejecting.ok).toBe(false);
+    if (!rejecting.ok) expect(rejecting.failure).toMatchObject({ reason: 'service.timeout', detail: 'The verify call did not finish within 30 ms.' });
+    const answering = await callClient('verify', 30, (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(ok(['vp'])))));
+    expect(answering.ok).toBe(false);
+    if (!answering.ok) expect(answering.failure).toMatchObject({ reason: 'service.timeout' });
+  });
+
+  it('never throws, even for a thrown value that throws when it is looked at', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    class Odd extends Error {
+      override get name(): string {
+        throw new Error('no name');
+      }
+    }
+    for (const thrown of [proxy, new Odd('odd')]) {
+      const outcome = await callClient('validate', 1000, async () => {
+        throw thrown;
+      });
+      expect(outcome).toMatchObject({ ok: false, failure: { reason: 'service.client_failed' } });
+    }
+  });
 });
+

@@ -60,12 +60,10 @@ export async function callClient(
   const own = deadlines ? undefined : new ClientDeadlines();
   const { signal, expired } = (deadlines ?? own!).for(timeoutMs);
   try {
-    let answer: Promise<unknown>;
-    try {
-      answer = Promise.resolve(call(signal));
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
+    // Started one tick later, so that a client which settles from its own abort listener (with
+    // its own error or even with results) still loses to the deadline, and a synchronous throw
+    // is a rejection like any other.
+    const answer = Promise.resolve().then(() => call(signal));
     const value = await Promise.race([answer, expired]);
     const results = asPolicyResults(value);
     if (!results) return { ok: false, failure: failure(label, 'service.bad_response', 'The service answered with malformed results.') };
@@ -75,8 +73,16 @@ export async function callClient(
     if (uncovered) return { ok: false, failure: failure(label, 'service.bad_response', `The service answered with no result for the presentation at [${uncovered.map((s) => JSON.stringify(s)).join(', ')}].`) };
     return { ok: true, results };
   } catch (error) {
-    if (error instanceof ClientTimeoutError) return { ok: false, failure: failure(label, 'service.timeout', `The ${label} call did not finish within ${timeoutMs} ms.`) };
-    return { ok: false, failure: failureOf(label, error) };
+    try {
+      // Once the deadline has passed, whatever the client ended with is a timeout.
+      if ((signal.aborted && signal.reason instanceof ClientTimeoutError) || error instanceof ClientTimeoutError) {
+        return { ok: false, failure: failure(label, 'service.timeout', `The ${label} call did not finish within ${timeoutMs} ms.`) };
+      }
+      return { ok: false, failure: failureOf(label, error) };
+    } catch {
+      // A thrown value that throws when looked at (a revoked proxy, a throwing `name` getter).
+      return { ok: false, failure: failure(label, 'service.client_failed', `The ${label} call failed.`) };
+    }
   } finally {
     own?.clear();
   }

@@ -117,11 +117,15 @@ export async function evaluateResponse(
       );
     }
   }
-  let outcomes: ClientOutcome[];
-  try {
-    outcomes = await Promise.all(calls);
-  } finally {
-    deadlines.clear();
+  // Every call settles before the shared deadline is cleared: a call still running must keep its
+  // deadline (and be told to stop at it) even when another call failed in a way callClient did
+  // not catch (instrumentation throwing).
+  const settled = await Promise.allSettled(calls);
+  deadlines.clear();
+  const outcomes: ClientOutcome[] = [];
+  for (const outcome of settled) {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    outcomes.push(outcome.value);
   }
 
   const policyResults = [...format.results];
