@@ -61,6 +61,37 @@ describe('validate and verify', () => {
     expect(results.find((r) => r.error)?.error?.code).toBe('validate.unexpected_error');
   });
 
+  it('a hung call is still aborted at its deadline when the other call failed outside the client (instrumentation)', async () => {
+    let verifierSignal: AbortSignal | undefined;
+    const verifier: VerifierClient = {
+      verify: (_input, { signal }) => {
+        verifierSignal = signal;
+        return new Promise(() => {});
+      },
+      verifyIdToken: async () => [],
+    };
+    const span = { setAttributes() {}, route() {}, answered() {} };
+    env = await startAuthorizer({
+      instrumentation: {
+        request: (_request, run) => run(span),
+        // The validate step's telemetry fails before the validator is even called.
+        step: (step, _attributes, run) => (step === 'validate' ? Promise.reject(new Error('telemetry down')) : run(span)),
+        decision() {},
+      },
+      instance: { verifier, config: { policies: { validate: { timeoutMs: 50 }, verify: { timeoutMs: 50 } } } },
+    });
+    const { json } = await createDcqlAuthorization(env.api);
+    const ro = await fetchRequestObject(json.authorizeUrl!);
+    const claims = decodeJwt(ro.jwt);
+    const response = await encryptResponse(ro.jwt, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+    // A failing instrumentation is the host's fault, answered as such; what matters here is that
+    // the answer came only after the verifier's deadline, which told the verifier to stop.
+    await fetch(claims.response_uri as string, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }) });
+    expect(verifierSignal?.aborted).toBe(true);
+    const status = ((await (await env.api(`/openid4/vp/v1_0/authorizations/${json.authorizationId}/status`)).json()) as { status: string }).status;
+    expect(status).toBe('error');
+  });
+
   it('a client that throws gives error; one that answers garbage gives error', async () => {
     env = await startAuthorizer({ instance: { verifier: { verify: async () => Promise.reject(new Error('boom: secret-ish detail')), verifyIdToken: async () => [] } } });
     const thrown = await runFlow();
