@@ -16,28 +16,10 @@ export function parseCommonCreateBody(input: Record<string, unknown>): CreateAut
   const mode = input.responseMode;
   if (mode !== 'direct_post' && mode !== 'direct_post.jwt') return undefined;
   const out: Record<string, unknown> = {};
-  if ('nonce' in input) {
-    const nonce = input.nonce;
-    if (nonce !== undefined && (typeof nonce !== 'string' || !NONCE_PATTERN.test(nonce))) return undefined;
-    out.nonce = nonce;
-  }
-  if ('profile' in input) {
-    const profile = input.profile;
-    if (profile !== undefined && profile !== 'haip') return undefined;
-    out.profile = profile;
-  }
+  if (!copyOptional(input, out, 'nonce', isNonce) || !copyOptional(input, out, 'profile', isHaip)) return undefined;
   // Rarer members with more rules of their own: the schema handles them.
   if ('transaction_data' in input || 'responseTypeParameters' in input) return undefined;
-  if ('walletMetadata' in input) {
-    const metadata = input.walletMetadata;
-    if (metadata !== undefined && !isPlainObject(metadata)) return undefined;
-    out.walletMetadata = metadata;
-  }
-  if ('webhookUrl' in input) {
-    const url = input.webhookUrl;
-    if (url !== undefined && (typeof url !== 'string' || url.length > 2048)) return undefined;
-    out.webhookUrl = url;
-  }
+  if (!copyOptional(input, out, 'walletMetadata', isPlainObject) || !copyOptional(input, out, 'webhookUrl', isWebhookUrl)) return undefined;
   out.responseMode = mode;
   const responseType = 'responseType' in input ? input.responseType : undefined;
   if (responseType === undefined) out.responseType = 'vp_token';
@@ -49,11 +31,7 @@ export function parseCommonCreateBody(input: Record<string, unknown>): CreateAut
   const dcql = dcqlQuery(query.dcql);
   if (dcql === undefined) return undefined;
   out.query = { type: 'DCQL', dcql };
-  if ('redirectUri' in input) {
-    const uri = input.redirectUri;
-    if (uri !== undefined && (typeof uri !== 'string' || !isHttpUrl(uri))) return undefined;
-    out.redirectUri = uri;
-  }
+  if (!copyOptional(input, out, 'redirectUri', isHttpUrlString)) return undefined;
   return out as unknown as CreateAuthorizationBody;
 }
 
@@ -76,21 +54,7 @@ function credentialQuery(value: unknown): Record<string, unknown> | undefined {
   const { id, format } = value;
   if (typeof id !== 'string' || !DCQL_ID_PATTERN.test(id) || typeof format !== 'string' || format.length === 0) return undefined;
   const out: Record<string, unknown> = { id, format };
-  if ('multiple' in value) {
-    const multiple = value.multiple;
-    if (multiple !== undefined && typeof multiple !== 'boolean') return undefined;
-    out.multiple = multiple;
-  }
-  if ('meta' in value) {
-    const meta = value.meta;
-    if (meta !== undefined && !isPlainObject(meta)) return undefined;
-    out.meta = meta;
-  }
-  if ('require_cryptographic_holder_binding' in value) {
-    const binding = value.require_cryptographic_holder_binding;
-    if (binding !== undefined && typeof binding !== 'boolean') return undefined;
-    out.require_cryptographic_holder_binding = binding;
-  }
+  if (!copyOptional(value, out, 'multiple', isBoolean) || !copyOptional(value, out, 'meta', isPlainObject) || !copyOptional(value, out, 'require_cryptographic_holder_binding', isBoolean)) return undefined;
   if ('claims' in value) {
     const claims = value.claims;
     if (claims === undefined) out.claims = undefined;
@@ -111,11 +75,7 @@ function credentialQuery(value: unknown): Record<string, unknown> | undefined {
 function claimQuery(value: unknown): Record<string, unknown> | undefined {
   if (!isPlainObject(value) || !('path' in value)) return undefined;
   const out: Record<string, unknown> = {};
-  if ('id' in value) {
-    const id = value.id;
-    if (id !== undefined && (typeof id !== 'string' || !DCQL_ID_PATTERN.test(id))) return undefined;
-    out.id = id;
-  }
+  if (!copyOptional(value, out, 'id', isDcqlId)) return undefined;
   const path = value.path;
   if (!Array.isArray(path) || path.length === 0) return undefined;
   // By index, each element read once and copied as checked (the schema reads arrays the same way).
@@ -140,11 +100,7 @@ function claimQuery(value: unknown): Record<string, unknown> | undefined {
       out.values = valuesCopy;
     }
   }
-  if ('intent_to_retain' in value) {
-    const retain = value.intent_to_retain;
-    if (retain !== undefined && typeof retain !== 'boolean') return undefined;
-    out.intent_to_retain = retain;
-  }
+  if (!copyOptional(value, out, 'intent_to_retain', isBoolean)) return undefined;
   return withUnknownMembers(out, value, CLAIM_QUERY_MEMBERS);
 }
 
@@ -160,6 +116,26 @@ function withUnknownMembers(out: Record<string, unknown>, input: Record<string, 
   }
   return out;
 }
+
+/**
+ * An optional member as the schema takes it: absent stays absent, present-but-undefined is kept,
+ * anything else must pass `valid`. Read once, so what is copied is what was checked. False: not
+ * a body this path builds.
+ */
+function copyOptional(input: Record<string, unknown>, out: Record<string, unknown>, name: string, valid: (value: unknown) => boolean): boolean {
+  if (!(name in input)) return true;
+  const value = input[name];
+  if (value !== undefined && !valid(value)) return false;
+  out[name] = value;
+  return true;
+}
+
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+const isNonce = (value: unknown): boolean => typeof value === 'string' && NONCE_PATTERN.test(value);
+const isHaip = (value: unknown): boolean => value === 'haip';
+const isWebhookUrl = (value: unknown): boolean => typeof value === 'string' && value.length <= 2048;
+const isHttpUrlString = (value: unknown): boolean => typeof value === 'string' && isHttpUrl(value);
+const isDcqlId = (value: unknown): boolean => typeof value === 'string' && DCQL_ID_PATTERN.test(value);
 
 /** A non-null, non-array object (what the schema's object checks and `plainObject` accept). */
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
