@@ -1,5 +1,5 @@
 import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
-import { frozenJsonCopy, jsonCopy } from './json-copy.js';
+import { frozenJsonCopy, frozenJsonCopyOver, jsonCopy } from './json-copy.js';
 import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorization-store.js';
 
 export interface MemoryStoreOptions {
@@ -110,7 +110,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       const entry = liveRecord(key, clock.now());
       if (entry === undefined || entry.value.version !== expectedVersion) return false;
       // Same `until`: a compare-and-set keeps the record's TTL.
-      records.set(key, { value: frozenJsonCopy(next), until: entry.until });
+      records.set(key, { value: frozenJsonCopyOver(next, entry.value), until: entry.until });
       index(key, next);
       return true;
     },

@@ -1,5 +1,5 @@
 import type { DecodedJwt, ParsedSdJwt, SdJwtDisclosure } from '../../model/parsed-presentation.js';
-import { jsonCopy } from '../../store/json-copy.js';
+import { frozenJsonCopy } from '../../store/json-copy.js';
 
 /**
  * What the format policy decoded from one SD-JWT presentation's `raw`, as it decoded it: the
@@ -23,21 +23,8 @@ const decodedHere = new WeakMap<ParsedSdJwt, DecodedSdJwt>();
  * reads after checking the signatures over `raw`.
  */
 export function rememberDecoded(presentation: ParsedSdJwt): void {
-  const copy = jsonCopy({ raw: presentation.raw, issuerJwt: presentation.issuerJwt, disclosures: presentation.disclosures, kbJwt: presentation.kbJwt });
-  // Frozen too: whoever asks decodedInProcess() gets this very object, and must not be able to edit it.
-  decodedHere.set(presentation, deepFreeze(copy));
-}
-
-/** Freezes a JSON value and everything in it (iteratively: no recursion depth to run out of). */
-function deepFreeze<T>(value: T): T {
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next !== 'object' || next === null || Object.isFrozen(next)) continue;
-    Object.freeze(next);
-    for (const member of Object.values(next)) if (typeof member === 'object' && member !== null) pending.push(member);
-  }
-  return value;
+  // Frozen too, in the same walk: whoever asks decodedInProcess() gets this very object, and must not be able to edit it.
+  decodedHere.set(presentation, frozenJsonCopy({ raw: presentation.raw, issuerJwt: presentation.issuerJwt, disclosures: presentation.disclosures, kbJwt: presentation.kbJwt }));
 }
 
 /**
