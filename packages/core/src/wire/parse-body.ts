@@ -72,13 +72,41 @@ function formFromText(text: string): Record<string, string> {
   let separators = 0;
   for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) if (++separators >= MAX_FORM_FIELDS) throw tooManyFields();
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [key, value] of new URLSearchParams(text)) {
+  for (const [key, value] of formPairs(text) ?? new URLSearchParams(text)) {
     // OAuth parameters must not repeat (RFC 6749 section 3.1).
     if (key in out) throw new AuthorizerError('request.invalid_body', { message: `The form parameter "${safeName(key)}" appears more than once.` });
     out[key] = value;
   }
   return out;
 }
+
+/**
+ * The pairs URLSearchParams gives, sliced out and decoded natively: URLSearchParams percent-decodes
+ * character by character in JS, which shows on a wallet's `response=<JWE>` or `wallet_metadata`.
+ * `decodeURIComponent` decodes well-formed escapes to the same text and throws on the rest (a lone
+ * `%`, bytes that are not UTF-8), where URLSearchParams keeps or replaces them: then null, and the
+ * caller takes URLSearchParams. `text` comes from a replacing UTF-8 decode, so it holds no lone
+ * surrogate that URLSearchParams would replace.
+ */
+function formPairs(text: string): [string, string][] | null {
+  const pairs: [string, string][] = [];
+  try {
+    for (const sequence of text.split('&')) {
+      if (sequence === '') continue;
+      const eq = sequence.indexOf('=');
+      pairs.push(eq === -1 ? [formDecode(sequence), ''] : [formDecode(sequence.slice(0, eq)), formDecode(sequence.slice(eq + 1))]);
+    }
+  } catch {
+    return null;
+  }
+  return pairs;
+}
+
+/** `+` is a space, then the escapes (an escaped `%2B` stays a plus). */
+const formDecode = (part: string): string => {
+  const spaced = part.includes('+') ? part.replaceAll('+', ' ') : part;
+  return spaced.includes('%') ? decodeURIComponent(spaced) : spaced;
+};
 
 function formFromParsed(value: unknown): Record<string, string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
