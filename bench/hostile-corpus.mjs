@@ -99,6 +99,17 @@ export const HOSTILE = [
     request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, type: 'application/x-www-form-urlencoded', body: Array.from({ length: 100_000 }, (_, i) => `p${i}=1`).join('&') }),
   },
   {
+    // Decoded character by character, a megabyte of "+" (each a space) held the loop for ~0.3 s.
+    name: 'form value of 1 MiB of "+"',
+    create: { responseMode: 'direct_post.jwt', query: SD_JWT_DCQL },
+    request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post.jwt`, type: 'application/x-www-form-urlencoded', body: `response=${'+'.repeat(1024 * 1024 - 64)}` }),
+  },
+  {
+    name: 'form value of 1 MiB of broken escapes',
+    create: { responseMode: 'direct_post', query: SD_JWT_DCQL },
+    request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, type: 'application/x-www-form-urlencoded', body: `vp_token=${'%F'.repeat((1024 * 1024 - 64) / 2)}` }),
+  },
+  {
     name: 'garbage JWE',
     create: { responseMode: 'direct_post.jwt', query: SD_JWT_DCQL },
     request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post.jwt`, ...form({ response: `${Buffer.from('{"alg":"none","enc":"A128GCM","zip":"DEF"}').toString('base64url')}.x.y.z.w` }) }),

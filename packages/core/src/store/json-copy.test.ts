@@ -130,4 +130,14 @@ describe('frozenJsonCopyOver', () => {
     const custom = { a: previous.a, toJSON: () => ({ replaced: true }) };
     expect(frozenJsonCopyOver(custom, previous)).toStrictEqual({ replaced: true });
   });
+
+  it('takes over only what the previous copy holds as its own member, never an inherited one', () => {
+    const shared = { x: 1 };
+    // As if Object.prototype had been polluted with an object the caller also holds.
+    const previous = Object.freeze(Object.create(Object.freeze({ a: shared })) as object);
+    const copy = frozenJsonCopyOver({ a: shared }, previous);
+    expect(copy.a).not.toBe(shared);
+    expect(Object.isFrozen(copy.a)).toBe(true);
+    expect(Object.isFrozen(shared)).toBe(false);
+  });
 });

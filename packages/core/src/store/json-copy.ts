@@ -68,7 +68,7 @@ function copyObject(value: object, depth: number, frozen: boolean, previous?: Re
     const member: unknown = (value as Record<string, unknown>)[key];
     if (isOmitted(member)) continue;
     const copied =
-      previous !== undefined && key !== '__proto__' && typeof member === 'object' && member !== null && member === previous[key]
+      previous !== undefined && typeof member === 'object' && member !== null && Object.hasOwn(previous, key) && key !== '__proto__' && member === previous[key]
         ? member
         : copyValue(member, depth + 1, frozen);
     // A member named __proto__ must stay a member (as JSON.parse makes it), never set the prototype.
