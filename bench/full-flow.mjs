@@ -27,6 +27,8 @@ import { startServerProcess } from './lib/server-process.mjs';
 import { PID_VCT } from './lib/constants.mjs';
 
 const ratio = (a, b) => +(a / b).toFixed(2);
+/** The ratio slice by slice: each of the server's slices against the floor's slice of the same round, next to it in time. */
+const byRound = (ours, floor) => ours.serverCpuMsPerFlowByRound.map((ms, i) => ratio(ms, floor.serverCpuMsPerFlowByRound[i]));
 
 export async function run({
   seconds = Number(process.env.BENCH_FLOW_SECONDS ?? 6),
@@ -73,10 +75,10 @@ export async function run({
 
   const rows = frameworks.map((framework) => {
     const [ours, floor] = [measured.get(`ours ${framework}`), measured.get(`floor ${framework}`)];
-    const row = { framework, ours, floor, cpuVsFloor: ratio(ours.serverCpuMsPerFlow, floor.serverCpuMsPerFlow) };
+    const row = { framework, ours, floor, cpuVsFloor: ratio(ours.serverCpuMsPerFlow, floor.serverCpuMsPerFlow), cpuVsFloorByRound: byRound(ours, floor) };
     const passThrough = measured.get(`pass ${framework}`);
     if (passThrough) row.passThrough = { ...passThrough, cpuVsFloor: ratio(passThrough.serverCpuMsPerFlow, floor.serverCpuMsPerFlow) };
-    console.error(`full flow ${framework}: ${ours.serverCpuMsPerFlow} ms CPU/flow (busy ${ours.serverCpuShare}), floor ${floor.serverCpuMsPerFlow} ms (busy ${floor.serverCpuShare}) → ${row.cpuVsFloor}×`);
+    console.error(`full flow ${framework}: ${ours.serverCpuMsPerFlow} ms CPU/flow (busy ${ours.serverCpuShare}), floor ${floor.serverCpuMsPerFlow} ms (busy ${floor.serverCpuShare}) → ${row.cpuVsFloor}× (by round: ${row.cpuVsFloorByRound.join(', ')})`);
     return row;
   });
   // Our CPU per flow on plain node:http is the fetch handler's (the peer uses node:http too);

@@ -187,17 +187,19 @@ export async function measureFlows(server, flow, { seconds, concurrency, warmup 
 /**
  * Several servers measured in turn: each `{ server, flow }` is warmed up, then all of them run
  * `rounds` slices of `seconds / rounds` each, one after the other, and each result sums its own
- * slices. Whatever else the machine does while the benchmark runs then falls on every server
+ * slices (and lists its server CPU per flow slice by slice, `serverCpuMsPerFlowByRound`). Whatever else the machine does while the benchmark runs then falls on every server
  * alike, instead of on whichever ran during a neighbour's burst. Results come in `cells` order.
  */
 export async function measureInterleaved(cells, { seconds, concurrency, rounds = 3, warmup = WARMUP_FLOWS }) {
   for (const { flow } of cells) await warmUp(flow, concurrency, warmup);
   const totals = cells.map(() => ({ flows: 0, elapsedMs: 0, serverCpuMs: 0, clientCpuMs: 0 }));
+  const perRound = cells.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [i, { server, flow }] of cells.entries()) {
       const measured = await slice(server, flow, seconds / rounds, concurrency);
       for (const key of Object.keys(measured)) totals[i][key] += measured[key];
+      perRound[i].push(+(measured.serverCpuMs / measured.flows).toFixed(3));
     }
   }
-  return totals.map(perFlow);
+  return totals.map((total, i) => ({ ...perFlow(total), serverCpuMsPerFlowByRound: perRound[i] }));
 }
