@@ -1,3 +1,4 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 
 /** Strict base64url (no padding); Node's decoder would silently skip invalid characters. */
@@ -19,10 +20,14 @@ const HASHES: Record<string, string> = { 'sha-256': 'sha256', 'sha-384': 'sha384
 
 export const isSupportedHash = (name: string): boolean => name in HASHES;
 
+// node:crypto's one-shot hash (Node 20.12+) builds no Hash object; read off the namespace so that
+// older Node 20 releases, which lack it, fall back to createHash instead of failing to link.
+const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string | Uint8Array, outputEncoding: 'buffer') => Buffer }).hash;
+
 export function digest(name: string, data: string | Uint8Array): Uint8Array {
   const node = HASHES[name];
   if (node === undefined) throw new TypeError(`Unsupported hash algorithm ${name}`);
-  return new Uint8Array(createHash(node).update(data).digest());
+  return new Uint8Array(oneShotHash ? oneShotHash(node, data, 'buffer') : createHash(node).update(data).digest());
 }
 
 export const sha256 = (data: string | Uint8Array): Uint8Array => digest('sha-256', data);

@@ -1,5 +1,6 @@
 import { withinJsonDepth } from '../shared/json-depth.js';
 import { createHash } from 'node:crypto';
+import { sha256Base64url } from '../../crypto/secrets.js';
 import { base64UrlToUtf8, isBase64Url } from '../../crypto/base64url.js';
 import { decodeCompactJwt, isDecodeError, isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
@@ -11,8 +12,15 @@ import type { DecodedJwt, JsonObject, ParsedSdJwt, SdJwtDisclosure } from '../..
 /** IANA "Named Information Hash Algorithm" names allowed in `_sd_alg`, mapped to node:crypto. */
 const SD_HASH_ALGORITHMS: Record<string, string> = { 'sha-256': 'sha256', 'sha-384': 'sha384', 'sha-512': 'sha512' };
 
-/** base64url digest over the ASCII of the disclosure as received (`alg` already checked). */
-const sdDigest = (data: string, alg: string): string => createHash(SD_HASH_ALGORITHMS[alg.toLowerCase()]!).update(data, 'ascii').digest('base64url');
+/**
+ * base64url digest over the ASCII of the disclosure as received (`alg` already checked; `data`
+ * already checked to be base64url, so its UTF-8 is its ASCII). SHA-256, nearly always, takes the
+ * one-shot hash: a PID presentation carries dozens of disclosures.
+ */
+const sdDigest = (data: string, alg: string): string => {
+  const node = SD_HASH_ALGORITHMS[alg.toLowerCase()]!;
+  return node === 'sha256' ? sha256Base64url(data) : createHash(node).update(data, 'ascii').digest('base64url');
+};
 
 /** Disclosures one SD-JWT may carry (the PID has about 40; large credentials a few hundred). */
 export const MAX_SD_JWT_DISCLOSURES = 1_000;
