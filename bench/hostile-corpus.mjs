@@ -110,6 +110,12 @@ export const HOSTILE = [
     request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, type: 'application/x-www-form-urlencoded', body: `vp_token=${'%F'.repeat((1024 * 1024 - 64) / 2)}` }),
   },
   {
+    // Each invalid byte decodes to U+FFFD, three bytes again when the part is percent-decoded.
+    name: 'form value of 1 MiB of invalid UTF-8 and one escape',
+    create: { responseMode: 'direct_post', query: SD_JWT_DCQL },
+    request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, type: 'application/x-www-form-urlencoded', body: Buffer.concat([Buffer.from('vp_token=%41'), Buffer.alloc(1024 * 1024 - 64, 0x80)]) }),
+  },
+  {
     name: 'garbage JWE',
     create: { responseMode: 'direct_post.jwt', query: SD_JWT_DCQL },
     request: ({ id }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post.jwt`, ...form({ response: `${Buffer.from('{"alg":"none","enc":"A128GCM","zip":"DEF"}').toString('base64url')}.x.y.z.w` }) }),

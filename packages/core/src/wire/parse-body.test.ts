@@ -46,7 +46,7 @@ describe('form bodies', () => {
     expect(() => parseBody(formRequest('state=a&state=b'), ['form'])).toThrowError(expect.objectContaining({ code: 'request.invalid_body' }));
   });
 
-  it('reads a form as the URL Standard parses it, and as node\'s URLSearchParams does for ASCII text (thousands of random bodies)', () => {
+  it('reads a form as the URL Standard\'s URLSearchParams does, and as node\'s does for ASCII text (thousands of random bodies)', () => {
     // Deterministic: a small LCG, so a failure names a body that can be replayed.
     let seed = 12345;
     const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
@@ -57,7 +57,7 @@ describe('form bodies', () => {
     for (let i = 0; i < 6_000; i++) {
       // A third each: no escapes, well-formed escapes only, and malformed ones among them.
       const alphabet = [...plain, ...(i % 3 > 0 ? wellFormed : []), ...(i % 3 > 1 ? malformed : [])];
-      // A leading "?" (the standard drops one) in a sixth of them.
+      // A leading "?" (the URLSearchParams constructor drops one) in a sixth of them.
       const start = next(6) === 0 ? '?' : '';
       const bytes = new TextEncoder().encode(start + Array.from({ length: next(24) }, () => alphabet[next(alphabet.length)]!).join(''));
       if (next(10) === 0) bytes[next(bytes.length + 1)] = 0xff; // invalid UTF-8 in the body itself
