@@ -14,6 +14,7 @@
 // first and they are measured in turn, BENCH_FLOW_ROUNDS slices each, so that other work on the
 // machine falls on all of them alike.
 //   BENCH_FLOW_SECONDS (6, per server), BENCH_FLOW_CONCURRENCY (8), BENCH_FLOW_ROUNDS (3),
+//   BENCH_FLOW_WARMUP (2000 flows per server before any is measured),
 //   BENCH_FRAMEWORKS (all, comma-separated), BENCH_FLOW_PREVIOUS (1: also measure the method
 //   used until the bench wallet; 0 skips it), BENCH_FLOW_SPLIT (1: also measure each adapter with
 //   pass-through clients, which splits its CPU per flow into verification and everything else;
@@ -37,6 +38,7 @@ export async function run({
   frameworks = (process.env.BENCH_FRAMEWORKS ?? FRAMEWORKS.join(',')).split(','),
   previous = process.env.BENCH_FLOW_PREVIOUS !== '0',
   split = process.env.BENCH_FLOW_SPLIT !== '0',
+  warmup = Number(process.env.BENCH_FLOW_WARMUP ?? 2000),
 } = {}) {
   const credential = await issueBenchCredential({ vct: PID_VCT, claims: { given_name: 'Erika', family_name: 'Mustermann' } });
   const issuerRootPem = credential.issuer.rootCertificatePem;
@@ -64,7 +66,7 @@ export async function run({
     }
     const restore = pinned ? pinThisProcess(CLIENT_CPU) : () => {};
     try {
-      const results = await measureInterleaved(cells, { seconds, concurrency, rounds });
+      const results = await measureInterleaved(cells, { seconds, concurrency, rounds, warmup });
       measured = new Map(cells.map((cell, i) => [cell.key, results[i]]));
     } finally {
       restore();
@@ -95,7 +97,7 @@ export async function run({
   } else console.error(`peer failed: ${peerError}`);
 
   if (previous) await measurePrevious({ rows, peer, credential, seconds, vsPeer });
-  return { seconds, concurrency, rounds, pinned, client: 'bench wallet (bench/lib/bench-wallet.mjs)', rows, peer };
+  return { seconds, concurrency, rounds, warmup, pinned, client: 'bench wallet (bench/lib/bench-wallet.mjs)', rows, peer };
 }
 
 /**
