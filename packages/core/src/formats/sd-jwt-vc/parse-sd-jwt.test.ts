@@ -111,6 +111,17 @@ describe('parseSdJwt', () => {
     expect(failure(() => parseSdJwt(`${jwt}~`, ref)).code).toBe('format.sd_jwt_malformed');
   });
 
+  // The registry's names are lower case, as the verifier reads them; and a name that is only a
+  // member of every object ("constructor") must not pass for an algorithm and reach the hash.
+  it.each(['SHA-256', 'Sha-256', 'constructor', '__proto__', 'toString', 'hasOwnProperty'])('rejects _sd_alg %s as unsupported, with a disclosure to hash', async (alg) => {
+    const issuer = await es256Key();
+    const d = disclosure('given_name', 'Erika');
+    const jwt = await signJwt(issuer, { vct: 'x', _sd_alg: alg, _sd: [sdDigest(d)] });
+    const error = failure(() => parseSdJwt(`${jwt}~${d}~`, ref));
+    expect(error.code).toBe('format.sd_jwt_malformed');
+    expect(error.message).toContain('unsupported _sd_alg');
+  });
+
   it.each([
     ['a non-string', 42],
     ['a plain JWT without ~', 'HEADER.PAYLOAD.SIG'],

@@ -18,7 +18,7 @@ const SD_HASH_ALGORITHMS: Record<string, string> = { 'sha-256': 'sha256', 'sha-3
  * one-shot hash: a PID presentation carries dozens of disclosures.
  */
 const sdDigest = (data: string, alg: string): string => {
-  const node = SD_HASH_ALGORITHMS[alg.toLowerCase()]!;
+  const node = SD_HASH_ALGORITHMS[alg]!;
   return node === 'sha256' ? sha256Base64url(data) : createHash(node).update(data, 'ascii').digest('base64url');
 };
 
@@ -56,7 +56,8 @@ export function parseSdJwt(value: unknown, ref: PresentationRef): ParsedSdJwt {
   }
 
   const sdAlg = issuer.payload._sd_alg ?? 'sha-256';
-  if (typeof sdAlg !== 'string' || !SD_HASH_ALGORITHMS[sdAlg.toLowerCase()]) return fail('unsupported _sd_alg');
+  // Names as the registry spells them (lower case), as the verifier reads them: "SHA-256" is not one.
+  if (typeof sdAlg !== 'string' || !Object.hasOwn(SD_HASH_ALGORITHMS, sdAlg)) return fail('unsupported _sd_alg');
 
   const encodedDisclosures = parts.slice(1, -1);
   const disclosures: SdJwtDisclosure[] = encodedDisclosures.map((encoded, i) => {
