@@ -18,14 +18,15 @@ export const base64UrlToUtf8 = (value: string): string => UTF8.decode(base64UrlT
 /** Hash names as used by SD-JWT `_sd_alg` / transaction data (IANA "Named Information" names). */
 const HASHES: Record<string, string> = { 'sha-256': 'sha256', 'sha-384': 'sha384', 'sha-512': 'sha512' };
 
-export const isSupportedHash = (name: string): boolean => name in HASHES;
+// Own names only: "constructor" is in every object, not a hash.
+export const isSupportedHash = (name: string): boolean => Object.hasOwn(HASHES, name);
 
 // node:crypto's one-shot hash (Node 20.12+) builds no Hash object; read off the namespace so that
 // older Node 20 releases, which lack it, fall back to createHash instead of failing to link.
 const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string | Uint8Array, outputEncoding: 'buffer') => Buffer }).hash;
 
 export function digest(name: string, data: string | Uint8Array): Uint8Array {
-  const node = HASHES[name];
+  const node = isSupportedHash(name) ? HASHES[name] : undefined;
   if (node === undefined) throw new TypeError(`Unsupported hash algorithm ${name}`);
   return new Uint8Array(oneShotHash ? oneShotHash(node, data, 'buffer') : createHash(node).update(data).digest());
 }
