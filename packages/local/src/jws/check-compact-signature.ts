@@ -51,7 +51,7 @@ export function checkCompactSignature(compact: string, key: KeyObject, alg: stri
   if (protectedHeader.alg !== alg) throw new TypeError('header alg differs');
   // No critical extension is understood here (not even RFC 7797 b64): a JWS that lists any fails.
   if (protectedHeader.crit !== undefined) throw new TypeError('unsupported crit');
-  const spec = JWS_ALGORITHMS[alg];
+  const spec = Object.hasOwn(JWS_ALGORITHMS, alg) ? JWS_ALGORITHMS[alg] : undefined; // own names only: not "constructor"
   const shape = keyShape(key);
   if (!spec || !spec.keyTypes.includes(shape.type)) throw new TypeError('key does not fit the algorithm');
   if (spec.curve !== undefined && shape.curve !== spec.curve) throw new TypeError('key curve does not fit the algorithm');
