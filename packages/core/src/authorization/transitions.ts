@@ -10,14 +10,31 @@ import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } 
  */
 export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>): Promise<AuthorizationRecord | null> {
   if (isTerminalStatus(current.status)) return null; // terminal states never change
-  const next: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.clock.now() };
-  for (const [key, value] of Object.entries(changes)) if (value === undefined) delete next[key as keyof AuthorizationRecord];
+  const merged: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.clock.now() };
   // Once terminal, nothing may be decrypted with this authorization's key again: drop it.
-  if (isTerminalStatus(next.status)) delete next.encryptionKey;
+  const next = withoutRemoved(merged, changes, isTerminalStatus(merged.status));
   const ok = await ctx.store.compareAndSet(next, current.version);
   if (!ok) return null;
   if (next.status !== current.status) emitStatus(ctx, next, current.status);
   return next;
+}
+
+/**
+ * `record` without the members `changes` sets to undefined (and without its encryption key when
+ * `dropKey`), built afresh rather than by `delete`: deleting a member other than the last turns
+ * an object into a slow dictionary for every later read of the record (the store's copy, the answer).
+ */
+function withoutRemoved(record: AuthorizationRecord, changes: Partial<AuthorizationRecord>, dropKey: boolean): AuthorizationRecord {
+  let removes = dropKey && record.encryptionKey !== undefined;
+  for (const key in changes) if (changes[key as keyof AuthorizationRecord] === undefined) removes = true;
+  if (!removes) return record;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    // '__proto__' is no member of a record: assigning it would set the prototype instead.
+    if (value === undefined || (dropKey && key === 'encryptionKey') || key === '__proto__') continue;
+    kept[key] = value;
+  }
+  return kept as unknown as AuthorizationRecord;
 }
 
 export function emitStatus(ctx: AuthorizerContext, record: AuthorizationRecord, previousStatus?: AuthorizationStatus): void {

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { AuthorizerEvent } from '../events/authorizer-event.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
+import { memoryStore } from '../store/memory-store.js';
+import { commit } from './transitions.js';
+
+const NOW = 1_800_000_000_000;
+
+function pendingRecord(): AuthorizationRecord {
+  return {
+    id: 'a1',
+    instanceId: 'i1',
+    version: 1,
+    status: 'pending',
+    createdAt: NOW - 1000,
+    updatedAt: NOW - 1000,
+    expiresAt: NOW + 60_000,
+    request: { query: { type: 'DCQL', dcql: { credentials: [] } }, responseMode: 'direct_post.jwt', responseType: 'vp_token', nonce: 'n' },
+    encryptionKey: { kid: 'k', alg: 'ECDH-ES', publicJwk: { kty: 'EC', kid: 'k', alg: 'ECDH-ES' }, privateJwk: { kty: 'EC', d: 'secret' } },
+    responseClaimedAt: NOW - 10,
+    claimExpiresAt: NOW + 5000,
+    policyResults: [],
+    credentials: [],
+  };
+}
+
+async function setUp() {
+  const store = memoryStore({ sweepIntervalMs: 0, clock: { now: () => NOW } });
+  const events: AuthorizerEvent[] = [];
+  const ctx = { store, clock: { now: () => NOW }, emit: (event: AuthorizerEvent) => events.push(event) } as unknown as AuthorizerContext;
+  const current = pendingRecord();
+  await store.create(current, 60_000);
+  return { ctx, store, events, current: (await store.get('i1', 'a1'))! };
+}
+
+describe('commit', () => {
+  it('removes the members a change sets to undefined, in the answer and in the store', async () => {
+    const { ctx, store, current } = await setUp();
+    const next = await commit(ctx, current, { responseClaimedAt: undefined, claimExpiresAt: undefined });
+    expect(next).not.toBeNull();
+    for (const record of [next!, (await store.get('i1', 'a1'))!]) {
+      expect(Object.hasOwn(record, 'responseClaimedAt')).toBe(false);
+      expect(Object.hasOwn(record, 'claimExpiresAt')).toBe(false);
+      expect(record.encryptionKey?.kid).toBe('k'); // still pending: the key stays
+      expect(record.version).toBe(2);
+    }
+  });
+
+  it('drops the encryption key once the status is terminal, and keeps every other member', async () => {
+    const { ctx, store, events, current } = await setUp();
+    const next = await commit(ctx, current, { status: 'authorized', credentials: [] });
+    const stored = (await store.get('i1', 'a1'))!;
+    for (const record of [next!, stored]) {
+      expect(Object.hasOwn(record, 'encryptionKey')).toBe(false);
+      expect(record).toMatchObject({ status: 'authorized', version: 2, updatedAt: NOW, responseClaimedAt: NOW - 10, claimExpiresAt: NOW + 5000 });
+      expect(Object.keys(record).sort()).toEqual(Object.keys(current).filter((key) => key !== 'encryptionKey').sort());
+    }
+    expect(events.map((event) => event.type)).toEqual(['authorization.authorized']);
+  });
+
+  it('never changes a terminal record', async () => {
+    const { ctx, store, current } = await setUp();
+    const terminal = (await commit(ctx, current, { status: 'rejected' }))!;
+    expect(await commit(ctx, terminal, { status: 'authorized' })).toBeNull();
+    expect((await store.get('i1', 'a1'))!.status).toBe('rejected');
+  });
+
+  it('loses to a concurrent change (the version moved on)', async () => {
+    const { ctx, current } = await setUp();
+    expect(await commit(ctx, current, { status: 'authorized' })).not.toBeNull();
+    expect(await commit(ctx, current, { status: 'rejected' })).toBeNull();
+  });
+});
