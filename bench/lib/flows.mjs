@@ -200,7 +200,10 @@ export async function measureInterleaved(cells, { seconds, concurrency, rounds =
   const totals = cells.map(() => ({ flows: 0, elapsedMs: 0, serverCpuMs: 0, clientCpuMs: 0 }));
   const perRound = cells.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, { server, flow }] of cells.entries()) {
+    // Every other round in reverse, so that no server always follows the same neighbour.
+    const order = [...cells.entries()];
+    if (round % 2 === 1) order.reverse();
+    for (const [i, { server, flow }] of order) {
       const measured = await slice(server, flow, seconds / rounds, concurrency);
       for (const key of Object.keys(measured)) totals[i][key] += measured[key];
       perRound[i].push(+(measured.serverCpuMs / measured.flows).toFixed(3));
