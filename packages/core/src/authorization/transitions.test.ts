@@ -59,6 +59,15 @@ describe('commit', () => {
     expect(events.map((event) => event.type)).toEqual(['authorization.authorized']);
   });
 
+  it('clears members and drops the key in one terminal change', async () => {
+    const { ctx, store, current } = await setUp();
+    const next = await commit(ctx, current, { status: 'error', responseClaimedAt: undefined, claimExpiresAt: undefined });
+    for (const record of [next!, (await store.get('i1', 'a1'))!]) {
+      for (const key of ['encryptionKey', 'responseClaimedAt', 'claimExpiresAt']) expect(Object.hasOwn(record, key)).toBe(false);
+      expect(record.status).toBe('error');
+    }
+  });
+
   it('never changes a terminal record', async () => {
     const { ctx, store, current } = await setUp();
     const terminal = (await commit(ctx, current, { status: 'rejected' }))!;

@@ -22,7 +22,8 @@ export async function commit(ctx: AuthorizerContext, current: AuthorizationRecor
 /**
  * `record` without the members `changes` sets to undefined (and without its encryption key when
  * `dropKey`), built afresh rather than by `delete`: deleting a member other than the last turns
- * an object into a slow dictionary for every later read of the record (the store's copy, the answer).
+ * an object into a slow dictionary, and this one is read again at once (the store copies it; the
+ * answer, the event and the webhook are built from it).
  */
 function withoutRemoved(record: AuthorizationRecord, changes: Partial<AuthorizationRecord>, dropKey: boolean): AuthorizationRecord {
   let removes = dropKey && record.encryptionKey !== undefined;
