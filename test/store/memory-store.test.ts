@@ -80,6 +80,27 @@ describe('memoryStore', () => {
     expect((await store.listDueForExpiry(5_000, 2)).map((c) => c.id)).toEqual([early.id, middle.id]);
   });
 
+  it('hands every reader the same frozen copy of an open record', async () => {
+    store = memoryStore({ sweepIntervalMs: 0 });
+    const record = makeTestRecord({ status: 'pending' });
+    await store.create(record, 10_000);
+    const first = await store.get(record.instanceId, record.id);
+    expect(first).toEqual(record);
+    expect(Object.isFrozen(first) && Object.isFrozen(first!.request)).toBe(true);
+    expect(await store.get(record.instanceId, record.id)).toBe(first);
+  });
+
+  it('checks the version of a terminal record like any other', async () => {
+    store = memoryStore({ sweepIntervalMs: 0 });
+    const record = makeTestRecord({ status: 'pending' });
+    await store.create(record, 10_000);
+    expect(await store.compareAndSet({ ...record, version: 2, status: 'rejected' }, 1)).toBe(true);
+    expect(await store.compareAndSet({ ...record, version: 2, status: 'authorized' }, 1)).toBe(false);
+    expect(await store.compareAndSet({ ...record, version: 3, status: 'error' }, 2)).toBe(true);
+    expect(await store.get(record.instanceId, record.id)).toMatchObject({ version: 3, status: 'error' });
+    expect(await store.listDueForExpiry(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+  });
+
   it('uses the real clock by default', async () => {
     store = memoryStore({ sweepIntervalMs: 0 });
     await store.put('i:a', { instanceId: 'i', authorizationId: 'a' }, 60_000);
