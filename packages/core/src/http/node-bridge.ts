@@ -29,7 +29,8 @@ export function fromNodeRequest(req: IncomingMessage, mount: NodeMount): Bridged
     path: mount.path,
     clientWentAway: (error) => clientWentAway(req, error),
     async read(limit) {
-      const body = await nodeBody(req, limit, mount.hostBody);
+      // Most requests without a body (a GET) are answered without a turn through the body reader.
+      const body = !req.readableEnded && bodyFraming(req) === 'none' ? undefined : await nodeBody(req, limit, mount.hostBody);
       const url = req.url ?? '';
       const q = url.indexOf('?');
       return {
