@@ -108,7 +108,7 @@ export async function loadForInstance(ctx: AuthorizerContext, instanceId: string
   if (!ID_PATTERN.test(id)) throw new AuthorizerError('authorization.not_found');
   const record = await ctx.store.get(instanceId, id);
   if (!record) throw new AuthorizerError('authorization.not_found');
-  return overdueChange(ctx, record, ctx.clock.now()) === null ? record : expireIfOverdue(ctx, record);
+  return asItStands(ctx, record);
 }
 
 /** Load a record by id alone (wallet routes carry no API key): look in every instance. */
@@ -116,7 +116,12 @@ export async function loadAnyInstance(ctx: AuthorizerContext, id: string): Promi
   if (!ID_PATTERN.test(id)) throw new AuthorizerError('authorization.not_found');
   const found = (await Promise.all([...ctx.instances.keys()].map((instanceId) => ctx.store.get(instanceId, id)))).find((r) => r !== null);
   if (!found) throw new AuthorizerError('authorization.not_found');
-  return overdueChange(ctx, found, ctx.clock.now()) === null ? found : expireIfOverdue(ctx, found);
+  return asItStands(ctx, found);
+}
+
+/** `record` itself when nothing is overdue (no turn through the lazy expiry), else expireIfOverdue's answer. */
+function asItStands(ctx: AuthorizerContext, record: AuthorizationRecord): AuthorizationRecord | Promise<AuthorizationRecord> {
+  return overdueChange(ctx, record, ctx.clock.now()) === null ? record : expireIfOverdue(ctx, record);
 }
 
 /** Sweep: expire (or end as abandoned) up to `limit` overdue records; returns how many changed. */
