@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
-import { Agent, createServer, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import type { CoreRequestBody } from '../wire/core-request.js';
-import { fromNodeRequest } from './node-bridge.js';
+import type { CoreRequestBody, CoreResponse } from '../wire/core-request.js';
+import { fromNodeRequest, writeNodeResponse } from './node-bridge.js';
 
 /** An IncomingMessage stand-in: a stream with rawHeaders, as node:http hands it over. */
 function incoming(rawHeaders: string[], body: string | null, url = '/authz/echo?a=1&a=2'): IncomingMessage {
@@ -160,5 +160,63 @@ describe('fromNodeRequest', () => {
     await new Promise(setImmediate);
     (paused as unknown as PassThrough).end('5678');
     expect(text((await pending).body)).toEqual({ bytes: '12345678' });
+  });
+});
+
+describe('writeNodeResponse', () => {
+  /** Raw bytes of the answer to one request on a fresh connection, with the Date line taken out. */
+  async function answerBytes(write: (res: ServerResponse) => void, method = 'GET'): Promise<string> {
+    const server = createServer((_req, res) => write(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        let received = '';
+        const socket = connect(port, '127.0.0.1', () => socket.end(`${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+        socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk)).on('error', reject);
+        socket.on('close', () => resolve(received.replace(/\r\nDate: [^\r]+/, '')));
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  const answer: CoreResponse = {
+    status: 404,
+    headers: [['content-type', 'application/json; charset=utf-8'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['vary', 'Accept']],
+    body: '{"é":1}',
+  };
+
+  it('writes a body answer on a response the host left untouched in one writeHead: repeats stay separate lines, the length counts UTF-8 bytes', async () => {
+    let writeHeadArgs: unknown[] = [];
+    const bytes = await answerBytes((res) => {
+      const writeHead = res.writeHead.bind(res);
+      res.writeHead = ((...args: Parameters<typeof writeHead>) => ((writeHeadArgs = args), writeHead(...args))) as typeof res.writeHead;
+      writeNodeResponse(res, answer);
+    });
+    expect(Array.isArray(writeHeadArgs[1])).toBe(true);
+    expect(bytes).toBe(
+      'HTTP/1.1 404 Not Found\r\ncontent-type: application/json; charset=utf-8\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nvary: Accept\r\n' +
+        'Content-Length: 8\r\nConnection: close\r\n\r\n{"\u00c3\u00a9":1}',
+    );
+  });
+
+  it('after headers the host set: those stay first, ours follow, and Vary is appended to the host\'s', async () => {
+    const bytes = await answerBytes((res) => {
+      res.setHeader('X-Host', 'kept');
+      res.setHeader('Vary', 'Origin');
+      writeNodeResponse(res, answer);
+    });
+    expect(bytes).toBe(
+      'HTTP/1.1 404 Not Found\r\nX-Host: kept\r\nvary: Origin, Accept\r\ncontent-type: application/json; charset=utf-8\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n' +
+        'Content-Length: 8\r\nConnection: close\r\n\r\n{"\u00c3\u00a9":1}',
+    );
+  });
+
+  it('answers HEAD with the length and no body, and a bodiless answer with Content-Length: 0', async () => {
+    expect(await answerBytes((res) => writeNodeResponse(res, answer), 'HEAD')).toMatch(/Content-Length: 8\r\nConnection: close\r\n\r\n$/);
+    expect(await answerBytes((res) => writeNodeResponse(res, { status: 202, headers: [['cache-control', 'no-store']] }))).toBe(
+      'HTTP/1.1 202 Accepted\r\ncache-control: no-store\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
   });
 });
