@@ -5,7 +5,14 @@
 // server process as the authorizer, so each ratio compares like with like. Goal: every adapter
 // ≥ 0.8× its framework on both. The server and wrk are pinned to separate cores when taskset
 // is available and the machine has two or more.
-//   BENCH_HTTP_SECONDS (4), BENCH_HTTP_CONNECTIONS (32), BENCH_HTTP_REPEAT (2), BENCH_FRAMEWORKS
+//
+// Each cell is measured in short slices, the adapter's and the framework's back to back (every
+// other round in reverse order); the goal's figure is the median of the slice-by-slice ratios,
+// the same method as the full flow's, so that a burst of other work on the machine skews one
+// pair instead of a whole cell. The pooled ratio (all requests of one over all of the other) is
+// kept beside it.
+//   BENCH_HTTP_ROUNDS (8), BENCH_HTTP_SECONDS (1 per slice, whole seconds: wrk's unit),
+//   BENCH_HTTP_CONNECTIONS (32), BENCH_FRAMEWORKS
 import { cpus } from 'node:os';
 import { API_KEY } from './lib/constants.mjs';
 import { FRAMEWORKS } from './lib/frameworks.mjs';
@@ -15,11 +22,12 @@ import { hasTool, missingTools, wrk } from './lib/tools.mjs';
 
 const RESOLVE = { method: 'POST', body: '{"response_code":"unknown-code-0000000000"}', headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` } };
 const STATUS = { method: 'GET', headers: { authorization: `Bearer ${API_KEY}` } };
+const RESOLVE_PATH = '/authz/openid4/vp/v1_0/response-code/resolve';
 
 export async function run({
-  seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 4),
+  rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 8),
+  seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 1),
   connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32),
-  repeat = Number(process.env.BENCH_HTTP_REPEAT ?? 2),
   frameworks = (process.env.BENCH_FRAMEWORKS ?? FRAMEWORKS.join(',')).split(','),
 } = {}) {
   const missing = missingTools('wrk');
@@ -30,27 +38,57 @@ export async function run({
     const server = await startServerProcess({ kind: 'ours', framework, clients: 'pass-through', bareRoutes: true }, pin ? { cpu: 0 } : {});
     const { origin, statusPath } = server.info;
     const load = (path, request) => wrk(`${origin}${path}`, { request, connections, seconds, ...(pin ? { cpu: 1 } : {}) });
-    // Interleaved and repeated; the best of each is kept (noise from other work only lowers a figure).
-    const best = { ours: { get: null, post: null }, bare: { get: null, post: null } };
-    const keep = (who, what, result) => (best[who][what] = !best[who][what] || result.rps > best[who][what].rps ? result : best[who][what]);
-    for (let i = 0; i < repeat; i++) {
-      keep('bare', 'get', await load('/bare/status', STATUS));
-      keep('ours', 'get', await load(statusPath, STATUS));
-      keep('bare', 'post', await load('/bare/resolve', RESOLVE));
-      keep('ours', 'post', await load('/authz/openid4/vp/v1_0/response-code/resolve', RESOLVE));
+    const cells = {
+      getStatus: { ours: [statusPath, STATUS], bare: ['/bare/status', STATUS] },
+      postResolve: { ours: [RESOLVE_PATH, RESOLVE], bare: ['/bare/resolve', RESOLVE] },
+    };
+    // One unmeasured slice of each route first (JIT, connection pools).
+    for (const cell of Object.values(cells)) for (const [path, request] of Object.values(cell)) await load(path, request);
+    const slices = { getStatus: [], postResolve: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, cell] of Object.entries(cells)) {
+        const order = round % 2 ? ['ours', 'bare'] : ['bare', 'ours'];
+        const pair = {};
+        for (const who of order) pair[who] = await load(...cell[who]);
+        slices[name].push(pair);
+      }
     }
     await server.close();
-    const row = {
-      framework,
-      getStatus: { ours: best.ours.get, bare: best.bare.get, ratio: +(best.ours.get.rps / best.bare.get.rps).toFixed(2) },
-      postResolve: { ours: best.ours.post, bare: best.bare.post, ratio: +(best.ours.post.rps / best.bare.post.rps).toFixed(2) },
-    };
+    const row = { framework };
+    for (const name of Object.keys(cells)) row[name] = summarise(slices[name]);
     // Wrong answers would make any throughput meaningless: status 200, resolve 404 (counted as non-2xx).
-    if (best.ours.get.non2xx > 0) row.getStatus.warning = `${best.ours.get.non2xx} non-2xx answers to GET status`;
-    console.error(`http ${framework}: GET status ${row.getStatus.ratio}×, POST resolve ${row.postResolve.ratio}× of the bare framework`);
+    if (row.getStatus.ours.non2xx > 0) row.getStatus.warning = `${row.getStatus.ours.non2xx} non-2xx answers to GET status`;
+    if (row.postResolve.ours.non2xx < row.postResolve.ours.requests) row.postResolve.warning = 'some resolves of an unknown code were not refused';
+    console.error(`http ${framework}: GET status ${row.getStatus.ratio}× (pooled ${row.getStatus.pooledRatio}×), POST resolve ${row.postResolve.ratio}× (pooled ${row.postResolve.pooledRatio}×) of the bare framework`);
     rows.push(row);
   }
-  return { seconds, connections, repeat, pinned: pin, rows };
+  return { method: 'paired-slices', rounds, seconds, connections, pinned: pin, rows };
+}
+
+/** One cell from its pairs of slices: each side's totals, the median of the pair ratios and the pooled ratio. */
+function summarise(pairs) {
+  const side = (who) => {
+    const all = pairs.map((pair) => pair[who]);
+    const requests = all.reduce((sum, s) => sum + s.requests, 0);
+    const seconds = all.reduce((sum, s) => sum + s.seconds, 0);
+    return {
+      rps: +(requests / seconds).toFixed(2),
+      requests,
+      p99: median(all.map((s) => s.p99Ms)).toFixed(2) + 'ms',
+      non2xx: all.reduce((sum, s) => sum + s.non2xx, 0),
+      errors: all.map((s) => s.errors).find(Boolean) ?? null,
+    };
+  };
+  const ours = side('ours');
+  const bare = side('bare');
+  const byRound = pairs.map((pair) => +(pair.ours.rps / pair.bare.rps).toFixed(3));
+  return { ours, bare, ratio: +median(byRound).toFixed(2), pooledRatio: +(ours.rps / bare.rps).toFixed(2), byRound };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 if (isMain(import.meta.url)) printJson(await run());

@@ -31,6 +31,9 @@ export function wrkScript({ method = 'GET', body, headers = {} }) {
   return scripts.get(text);
 }
 
+/** wrk's time units. */
+const SECONDS_PER = { us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+
 /**
  * Run wrk (one thread) against `url`; async so servers in this process keep serving.
  * `cpu`: a core list for taskset, to keep wrk off the server's core where the machine allows.
@@ -39,9 +42,14 @@ export async function wrk(url, { request, connections = 32, seconds = 5, cpu } =
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(request ? ['-s', wrkScript(request)] : []), url];
   const [cmd, argv] = cpu !== undefined ? ['taskset', ['-c', String(cpu), 'wrk', ...args]] : ['wrk', args];
   const { stdout } = await promisify(execFile)(cmd, argv, { encoding: 'utf8' });
+  const done = /(\d+) requests in ([\d.]+)(\w+),/.exec(stdout);
+  const p99 = /99%\s+([\d.]+)(\w+)/.exec(stdout);
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
-    p99: /99%\s+([\d.]+\w+)/.exec(stdout)?.[1] ?? '?',
+    requests: Number(done?.[1] ?? 0),
+    seconds: done ? (Number(done[2]) * SECONDS_PER[done[3]]) : NaN,
+    p99: p99 ? `${p99[1]}${p99[2]}` : '?',
+    p99Ms: p99 ? (Number(p99[1]) * SECONDS_PER[p99[2]]) * 1000 : NaN,
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0),
     errors: /Socket errors:[^\n]*/.exec(stdout)?.[0] ?? null,
   };
