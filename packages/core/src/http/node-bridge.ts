@@ -171,26 +171,11 @@ export function writeNodeHead(res: ServerResponse, response: CoreResponse): void
  * keeps the GET's Content-Length and node sends no body.
  */
 export function writeNodeResponse(res: ServerResponse, response: CoreResponse): void {
-  if (response.body && !response.stream && !res.headersSent && res.getHeaderNames().length === 0) return writeAtOnce(res, response, response.body);
   writeNodeHead(res, response);
   if (response.stream) return void writeNodeStream(res, response.stream);
   if (!response.body) return void res.end();
   res.setHeader('Content-Length', Buffer.byteLength(response.body));
   res.end(response.body); // node encodes the string once, as UTF-8
-}
-
-/**
- * A body and nothing set on the response by the host: status and headers go to node in one
- * writeHead (a flat list: repeated names stay separate lines), the same bytes as the setHeader
- * path without node building its per-header table first. Bodiless answers keep that path, where
- * node itself picks `Content-Length: 0`.
- */
-function writeAtOnce(res: ServerResponse, response: CoreResponse, body: string): void {
-  const flat: string[] = [];
-  for (const [name, value] of response.headers) flat.push(name, value);
-  flat.push('Content-Length', String(Buffer.byteLength(body)));
-  res.writeHead(response.status, flat);
-  res.end(body);
 }
 
 /**
