@@ -1,5 +1,5 @@
-import type { FastifyPluginCallback, FastifyReply, RouteHandlerMethod } from 'fastify';
-import type { CoreHandler, CoreResponse, CorsSource } from '@vp-authorizer/core/http';
+import type { FastifyPluginCallback, RouteHandlerMethod } from 'fastify';
+import type { CoreHandler, CorsSource } from '@vp-authorizer/core/http';
 import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponseAtOnce } from '@vp-authorizer/core/http';
 import { AuthorizerFailure } from './authorizer-failure.js';
 import { cors } from './cors.js';
@@ -34,7 +34,7 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
     // The shared Node writer answers, byte for byte as under Express and Koa, with status and
     // headers in one writeHead as Fastify writes its own replies.
     reply.hijack();
-    answer(reply, response);
+    writeNodeResponseAtOnce(reply.raw, response);
   };
   scope.setErrorHandler(async (error, request, reply) => {
     // Refusals Fastify makes before any content-type parser runs (a Content-Type that is not a
@@ -50,18 +50,8 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
     if (!(error instanceof AuthorizerFailure)) throw error; // not ours: the host's error handler
     request.log.error({ err: error.cause }, error.message);
     reply.hijack();
-    answer(reply, error.response);
+    writeNodeResponseAtOnce(reply.raw, error.response);
   });
   scope.all('/', handler).all('/*', handler);
   done();
 };
-
-/**
- * The answer on the node response, with status and headers in one writeHead. Node keeps no copy
- * of headers given that way, so they also go where Fastify keeps its own replies' headers:
- * hooks read them with reply.getHeaders() (nothing more is sent after the hijack).
- */
-function answer(reply: FastifyReply, response: CoreResponse): void {
-  const written = writeNodeResponseAtOnce(reply.raw, response);
-  if (written) reply.headers(written);
-}

@@ -236,15 +236,13 @@ describe('writeNodeResponseAtOnce', () => {
 
   it('sends the bytes writeNodeResponse sends, in one writeHead with a record (Set-Cookie lines kept apart, UTF-8 length)', async () => {
     const calls: unknown[][] = [];
-    let returned: unknown;
-    const atOnce = await answerBytes((res) => (recordingWriteHead(res, calls), (returned = writeNodeResponseAtOnce(res, answer))));
+    const atOnce = await answerBytes((res) => (recordingWriteHead(res, calls), writeNodeResponseAtOnce(res, answer)));
     expect(atOnce).toBe(await answerBytes((res) => writeNodeResponse(res, answer)));
     expect(atOnce).toContain('Set-Cookie: a=1\r\nSet-Cookie: b=2\r\ncache-control: no-store\r\nContent-Length: 8\r\n');
     expect(calls).toHaveLength(1);
     expect(calls[0]![0]).toBe(404);
     expect(Array.isArray(calls[0]![1])).toBe(false); // a record: writeHead wrappers before on-headers 1.1 misread flat lists
     expect(calls[0]![1]).toMatchObject({ 'Set-Cookie': ['a=1', 'b=2'], 'Content-Length': '8' });
-    expect(returned).toBe(calls[0]![1]); // for the host to keep where its hooks read headers
   });
 
   it('is correct under a writeHead wrapper that sets a record header by header (on-headers before 1.1, as morgan and compression use it)', async () => {
@@ -269,10 +267,8 @@ describe('writeNodeResponseAtOnce', () => {
     ];
     for (const [label, host, core] of cases) {
       const calls: unknown[][] = [];
-      let returned: unknown = 'unset';
-      const atOnce = await answerBytes((res) => (host(res), recordingWriteHead(res, calls), (returned = writeNodeResponseAtOnce(res, core))));
+      const atOnce = await answerBytes((res) => (host(res), recordingWriteHead(res, calls), writeNodeResponseAtOnce(res, core)));
       expect(atOnce, label).toBe(await answerBytes((res) => (host(res), writeNodeResponse(res, core))));
-      expect(returned, label).toBeUndefined();
       expect(calls.length > 0 && calls.every((args) => args[1] === undefined), label).toBe(true); // node's own writeHead(status) from end()
     }
     const streamed = await answerBytes((res) => writeNodeResponseAtOnce(res, { status: 200, headers: [['content-type', 'text/event-stream']], stream: Object.assign((async function* () { yield 'data: 1\n\n'; })(), { cancel() {} }) }));

@@ -185,16 +185,13 @@ export function writeNodeResponse(res: ServerResponse, response: CoreResponse): 
  * response (`res.getHeaders()` stays empty after the answer), so this is for hosts whose hooks
  * read headers elsewhere. A response the host already put headers on (CORS), a streamed or
  * bodiless answer, or a header other than Set-Cookie repeated takes `writeNodeResponse`.
- * Returns the headers written in one go (for the host to keep where its hooks look), or
- * undefined when `writeNodeResponse` answered (they are then on the response as usual).
  */
-export function writeNodeResponseAtOnce(res: ServerResponse, response: CoreResponse): Record<string, string | string[]> | undefined {
+export function writeNodeResponseAtOnce(res: ServerResponse, response: CoreResponse): void {
   const head = response.body && !response.stream && !res.headersSent && res.getHeaderNames().length === 0 ? headRecord(response.headers, response.body) : undefined;
-  if (!head) return void writeNodeResponse(res, response);
+  if (!head) return writeNodeResponse(res, response);
   // A record, never a flat list: writeHead wrappers (on-headers before 1.1) misread flat lists.
   res.writeHead(response.status, head);
   res.end(response.body);
-  return head;
 }
 
 /** Names as given (node sends them so); repeated Set-Cookie as one array (one line each); undefined for any other repeat. */
