@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback, RouteHandlerMethod } from 'fastify';
 import type { CoreHandler, CorsSource } from '@vp-authorizer/core/http';
-import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponseAtOnce } from '@vp-authorizer/core/http';
+import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponse } from '@vp-authorizer/core/http';
 import { AuthorizerFailure } from './authorizer-failure.js';
 import { cors } from './cors.js';
 
@@ -31,10 +31,8 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
   const handler: RouteHandlerMethod = async (request, reply) => {
     const { response, failure } = await serve(options.authorizer, fromNodeRequest(request.raw, { path: pathBelowSegments(request.url, depth) }));
     if (failure) throw new AuthorizerFailure(response, failure.error);
-    // The shared Node writer answers, byte for byte as under Express and Koa, with status and
-    // headers in one writeHead as Fastify writes its own replies.
-    reply.hijack();
-    writeNodeResponseAtOnce(reply.raw, response);
+    reply.hijack(); // the shared Node writer answers, byte for byte as under Express and Koa
+    writeNodeResponse(reply.raw, response);
   };
   scope.setErrorHandler(async (error, request, reply) => {
     // Refusals Fastify makes before any content-type parser runs (a Content-Type that is not a
@@ -50,7 +48,7 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
     if (!(error instanceof AuthorizerFailure)) throw error; // not ours: the host's error handler
     request.log.error({ err: error.cause }, error.message);
     reply.hijack();
-    writeNodeResponseAtOnce(reply.raw, error.response);
+    writeNodeResponse(reply.raw, error.response);
   });
   scope.all('/', handler).all('/*', handler);
   done();

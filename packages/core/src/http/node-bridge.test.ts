@@ -3,7 +3,7 @@ import { Agent, createServer, request, type IncomingMessage, type ServerResponse
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreRequestBody, CoreResponse } from '../wire/core-request.js';
-import { fromNodeRequest, writeNodeResponse, writeNodeResponseAtOnce } from './node-bridge.js';
+import { fromNodeRequest, writeNodeResponse } from './node-bridge.js';
 
 /** An IncomingMessage stand-in: a stream with rawHeaders, as node:http hands it over. */
 function incoming(rawHeaders: string[], body: string | null, url = '/authz/echo?a=1&a=2'): IncomingMessage {
@@ -163,24 +163,24 @@ describe('fromNodeRequest', () => {
   });
 });
 
-/** Raw bytes of the answer to one request on a fresh connection, with the Date line taken out. */
-async function answerBytes(write: (res: ServerResponse) => void, method = 'GET'): Promise<string> {
-  const server = createServer((_req, res) => write(res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      let received = '';
-      const socket = connect(port, '127.0.0.1', () => socket.end(`${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
-      socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk)).on('error', reject);
-      socket.on('close', () => resolve(received.replace(/\r\nDate: [^\r]+/, '')));
-    });
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-  }
-}
-
 describe('writeNodeResponse', () => {
+  /** Raw bytes of the answer to one request on a fresh connection, with the Date line taken out. */
+  async function answerBytes(write: (res: ServerResponse) => void, method = 'GET'): Promise<string> {
+    const server = createServer((_req, res) => write(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        let received = '';
+        const socket = connect(port, '127.0.0.1', () => socket.end(`${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+        socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk)).on('error', reject);
+        socket.on('close', () => resolve(received.replace(/\r\nDate: [^\r]+/, '')));
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
   const answer: CoreResponse = {
     status: 404,
     headers: [['content-type', 'application/json; charset=utf-8'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['vary', 'Accept']],
@@ -218,64 +218,5 @@ describe('writeNodeResponse', () => {
     expect(await answerBytes((res) => writeNodeResponse(res, { status: 202, headers: [['cache-control', 'no-store']] }))).toBe(
       'HTTP/1.1 202 Accepted\r\ncache-control: no-store\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
     );
-  });
-});
-
-describe('writeNodeResponseAtOnce', () => {
-  /** Calls of res.writeHead while `write` answers. */
-  function recordingWriteHead(res: ServerResponse, calls: unknown[][]): void {
-    const writeHead = res.writeHead.bind(res);
-    res.writeHead = ((...args: Parameters<typeof writeHead>) => (calls.push(args), writeHead(...args))) as typeof res.writeHead;
-  }
-
-  const answer: CoreResponse = {
-    status: 404,
-    headers: [['content-type', 'application/json; charset=utf-8'], ['Set-Cookie', 'a=1'], ['cache-control', 'no-store'], ['Set-Cookie', 'b=2']],
-    body: '{"é":1}',
-  };
-
-  it('sends the bytes writeNodeResponse sends, in one writeHead with a record (Set-Cookie lines kept apart, UTF-8 length)', async () => {
-    const calls: unknown[][] = [];
-    const atOnce = await answerBytes((res) => (recordingWriteHead(res, calls), writeNodeResponseAtOnce(res, answer)));
-    expect(atOnce).toBe(await answerBytes((res) => writeNodeResponse(res, answer)));
-    expect(atOnce).toContain('Set-Cookie: a=1\r\nSet-Cookie: b=2\r\ncache-control: no-store\r\nContent-Length: 8\r\n');
-    expect(calls).toHaveLength(1);
-    expect(calls[0]![0]).toBe(404);
-    expect(Array.isArray(calls[0]![1])).toBe(false); // a record: writeHead wrappers before on-headers 1.1 misread flat lists
-    expect(calls[0]![1]).toMatchObject({ 'Set-Cookie': ['a=1', 'b=2'], 'Content-Length': '8' });
-  });
-
-  it('is correct under a writeHead wrapper that sets a record header by header (on-headers before 1.1, as morgan and compression use it)', async () => {
-    const wrapped = await answerBytes((res) => {
-      const writeHead = res.writeHead.bind(res);
-      res.writeHead = ((status: number, headers?: Record<string, string | string[]>) => {
-        if (Array.isArray(headers)) for (const [name, value] of headers as unknown as [string, string][]) res.setHeader(name, value);
-        else for (const name in headers) res.setHeader(name, headers[name]!);
-        return writeHead(status);
-      }) as typeof res.writeHead;
-      writeNodeResponseAtOnce(res, answer);
-    });
-    expect(wrapped).toBe(await answerBytes((res) => writeNodeResponse(res, answer)));
-  });
-
-  it('takes writeNodeResponse when the host set headers, for a streamed or bodiless answer, and when a header other than Set-Cookie repeats', async () => {
-    const cases: [string, (res: ServerResponse) => void, CoreResponse][] = [
-      ['host headers', (res) => res.setHeader('Vary', 'Origin'), answer],
-      ['bodiless', () => {}, { status: 202, headers: [['cache-control', 'no-store']] }],
-      ['repeated Vary', () => {}, { ...answer, headers: [...answer.headers, ['vary', 'Accept'], ['Vary', 'Origin']] }],
-      ['a Content-Length of its own', () => {}, { ...answer, headers: [...answer.headers, ['content-length', '8']] }],
-    ];
-    for (const [label, host, core] of cases) {
-      const calls: unknown[][] = [];
-      const atOnce = await answerBytes((res) => (host(res), recordingWriteHead(res, calls), writeNodeResponseAtOnce(res, core)));
-      expect(atOnce, label).toBe(await answerBytes((res) => (host(res), writeNodeResponse(res, core))));
-      expect(calls.length > 0 && calls.every((args) => args[1] === undefined), label).toBe(true); // node's own writeHead(status) from end()
-    }
-    const streamed = await answerBytes((res) => writeNodeResponseAtOnce(res, { status: 200, headers: [['content-type', 'text/event-stream']], stream: Object.assign((async function* () { yield 'data: 1\n\n'; })(), { cancel() {} }) }));
-    expect(streamed).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: text\/event-stream\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n[0-9a-f]+\r\ndata: 1\n\n\r\n0\r\n\r\n$/);
-  });
-
-  it('answers HEAD with the length and no body, as writeNodeResponse does', async () => {
-    expect(await answerBytes((res) => writeNodeResponseAtOnce(res, answer), 'HEAD')).toBe(await answerBytes((res) => writeNodeResponse(res, answer), 'HEAD'));
   });
 });

@@ -179,43 +179,6 @@ export function writeNodeResponse(res: ServerResponse, response: CoreResponse): 
 }
 
 /**
- * `writeNodeResponse` the way Fastify writes its own replies: status and headers in one
- * `writeHead(status, record)`, which spares node its per-header table (about 2 µs per answer
- * through Fastify). As for any Fastify reply, node then keeps no copy of the headers on the
- * response (`res.getHeaders()` stays empty after the answer), so this is for hosts whose hooks
- * read headers elsewhere. A response the host already put headers on (CORS), a streamed or
- * bodiless answer, or a header other than Set-Cookie repeated takes `writeNodeResponse`.
- */
-export function writeNodeResponseAtOnce(res: ServerResponse, response: CoreResponse): void {
-  const head = response.body && !response.stream && !res.headersSent && res.getHeaderNames().length === 0 ? headRecord(response.headers, response.body) : undefined;
-  if (!head) return writeNodeResponse(res, response);
-  // A record, never a flat list: writeHead wrappers (on-headers before 1.1) misread flat lists.
-  res.writeHead(response.status, head);
-  res.end(response.body);
-}
-
-/** Names as given (node sends them so); repeated Set-Cookie as one array (one line each); undefined for any other repeat. */
-function headRecord(pairs: [string, string][], body: string): Record<string, string | string[]> | undefined {
-  const head: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-  const seen = new Set<string>();
-  let cookieName: string | undefined;
-  for (const [name, value] of pairs) {
-    const lower = name.toLowerCase();
-    if (lower === 'set-cookie') {
-      cookieName ??= name;
-      const cookies = head[cookieName];
-      head[cookieName] = cookies === undefined ? [value] : [...cookies, value];
-      continue;
-    }
-    if (seen.has(lower) || lower === 'content-length') return undefined;
-    seen.add(lower);
-    head[name] = value;
-  }
-  head['Content-Length'] = String(Buffer.byteLength(body));
-  return head;
-}
-
-/**
  * Write a streamed body chunk by chunk (headers go out at once), waiting for `drain` so a slow
  * reader holds at most one chunk here; the client going away cancels the stream. Resolves when done.
  */
