@@ -52,4 +52,17 @@ describe('authorizerPlugin', () => {
     expect(res.status).toBe(418);
     expect(await res.json()).toEqual({ host: 'host hook refused' });
   });
+
+  it("lets the host's hooks read the answer's headers (reply.getHeaders() in onResponse), as for its own routes", async () => {
+    const app = Fastify();
+    const seen = new Promise<Record<string, unknown>>((resolve) => app.addHook('onResponse', async (_request, reply) => resolve({ ...reply.getHeaders() })));
+    app.register(authorizerPlugin, { prefix: '/authz', authorizer: createFakeAuthorizer() });
+    const origin = await listen(app);
+    const res = await fetch(`${origin}/authz/echo`);
+    const body = await res.text();
+    expect(res.status).toBe(200);
+    const headers = await seen;
+    expect(headers['content-type']).toBe(res.headers.get('content-type'));
+    expect(String(headers['content-length'])).toBe(String(Buffer.byteLength(body)));
+  });
 });
