@@ -1,4 +1,4 @@
-import { createCipheriv, createHash, createPublicKey, diffieHellman, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createECDH, createHash, randomBytes } from 'node:crypto';
 import { toBase64Url } from '@vp-authorizer/testing';
 
 
@@ -31,14 +31,19 @@ export interface JweSpec {
  * encrypt API does not allow. Checked against the authorizer's decryption in jwe.fuzz.test.ts.
  */
 export function ecdhEsJwe(recipient: JsonWebKey, spec: JweSpec): string {
-  const eph = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const epk = eph.publicKey.export({ format: 'jwk' });
+  // Raw points from createECDH, not generateKeyPairSync + export({ format: 'jwk' }): on Node 20 a
+  // garbage collection that lands inside the export of a just-generated key deadlocks the
+  // process, and this runs hundreds of times per fuzz test.
+  const eph = createECDH('prime256v1');
+  const point = eph.generateKeys(); // uncompressed: 0x04 ‖ x ‖ y
+  const epk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') };
   const header: Record<string, unknown> = { ...spec.header };
-  if (!('epk' in header)) header.epk = { kty: epk.kty, crv: epk.crv, x: epk.x, y: epk.y };
+  if (!('epk' in header)) header.epk = epk;
   else if (header.epk === null) delete header.epk;
   const text = spec.headerText ? spec.headerText(header) : JSON.stringify(header);
   const protectedB64 = toBase64Url(text);
-  const z = diffieHellman({ privateKey: eph.privateKey, publicKey: createPublicKey({ key: recipient as never, format: 'jwk' }) });
+  const recipientPoint = Buffer.concat([Buffer.from([4]), Buffer.from(recipient.x ?? '', 'base64url'), Buffer.from(recipient.y ?? '', 'base64url')]);
+  const z = eph.computeSecret(recipientPoint);
   const fromB64 = (v: unknown) => (typeof v === 'string' ? Buffer.from(v, 'base64url') : Buffer.alloc(0));
   const bits = spec.cipherEnc === 'A128GCM' ? 128 : 256;
   const cek = concatKdf(z, spec.cipherEnc, bits, fromB64(header.apu), fromB64(header.apv));
