@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { createECDH, createPrivateKey, webcrypto } from 'node:crypto';
 
 /**
  * Loaded on first use so that importing the core does not install the Reflect polyfill or touch
@@ -35,11 +35,34 @@ export interface SigningChain {
   leaf: { certificatePem: string; privateKeyPem: string; privateKeyJwk: JsonWebKey };
 }
 
-const pkcs8Pem = async (key: CryptoKey): Promise<string> => {
-  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
-  return `-----BEGIN PRIVATE KEY-----\n${lines.join('\n')}\n-----END PRIVATE KEY-----\n`;
-};
+interface P256Keys {
+  keys: CryptoKeyPair;
+  privateKeyJwk: JsonWebKey;
+  privateKeyPem: string;
+}
+
+const P256_BYTES = 32;
+
+/**
+ * A fresh P-256 key, drawn with createECDH and imported: every export below reads an imported key.
+ * On Node 20, exporting a key that `generateKey` just produced can deadlock the process when a
+ * garbage collection finalises the key's generation job during the export.
+ */
+async function freshP256(): Promise<P256Keys> {
+  const ecdh = createECDH('prime256v1');
+  const point = ecdh.generateKeys(); // uncompressed: 0x04 ‖ x ‖ y
+  const scalar = ecdh.getPrivateKey(); // without leading zero bytes: JWK's `d` is the full field size
+  const x = point.subarray(1, 1 + P256_BYTES).toString('base64url');
+  const y = point.subarray(1 + P256_BYTES).toString('base64url');
+  const d = Buffer.concat([Buffer.alloc(P256_BYTES - scalar.length), scalar]).toString('base64url');
+  const privateKeyJwk: JsonWebKey = { kty: 'EC', crv: 'P-256', x, y, d };
+  const keys: CryptoKeyPair = {
+    privateKey: await webcrypto.subtle.importKey('jwk', privateKeyJwk, EC_P256, true, ['sign']),
+    publicKey: await webcrypto.subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x, y }, EC_P256, true, ['verify']),
+  };
+  const privateKeyPem = createPrivateKey({ key: privateKeyJwk as never, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }) as string;
+  return { keys, privateKeyJwk, privateKeyPem };
+}
 
 /**
  * Issue a two-level chain that meets HAIP 1.0's request-signing rules: an ES256 (P-256) leaf with
@@ -54,7 +77,8 @@ export async function issueSigningChain(options: SigningChainOptions = {}): Prom
   const notBefore = new Date(Date.now() - DAY_MS);
   const days = (n: number | undefined, fallback: number) => new Date(Date.now() + (n ?? fallback) * DAY_MS);
 
-  const rootKeys = (await webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const rootKey = await freshP256();
+  const rootKeys = rootKey.keys;
   const root = await x509.X509CertificateGenerator.createSelfSigned({
     name: [{ CN: [options.rootCommonName ?? 'vp-authorizer root CA'] }],
     keys: rootKeys,
@@ -68,7 +92,8 @@ export async function issueSigningChain(options: SigningChainOptions = {}): Prom
     ],
   });
 
-  const leafKeys = (await webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const leafKey = await freshP256();
+  const leafKeys = leafKey.keys;
   const leaf = await x509.X509CertificateGenerator.create({
     subject: [{ CN: [options.commonName ?? `vp-authorizer verifier (${dnsName})`] }],
     issuer: root.subject,
@@ -87,11 +112,7 @@ export async function issueSigningChain(options: SigningChainOptions = {}): Prom
   });
 
   return {
-    root: { certificatePem: root.toString('pem'), privateKeyPem: await pkcs8Pem(rootKeys.privateKey) },
-    leaf: {
-      certificatePem: leaf.toString('pem'),
-      privateKeyPem: await pkcs8Pem(leafKeys.privateKey),
-      privateKeyJwk: await webcrypto.subtle.exportKey('jwk', leafKeys.privateKey),
-    },
+    root: { certificatePem: root.toString('pem'), privateKeyPem: rootKey.privateKeyPem },
+    leaf: { certificatePem: leaf.toString('pem'), privateKeyPem: leafKey.privateKeyPem, privateKeyJwk: leafKey.privateKeyJwk },
   };
 }
