@@ -1,4 +1,4 @@
-import { createCipheriv, diffieHellman, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createECDH, createPrivateKey, diffieHellman, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { concatKdf, decryptEcdhEs } from './ecdh-es-decrypt.js';
@@ -58,10 +58,16 @@ describe('ECDH-ES direct key agreement with node:crypto', () => {
   it('reads an ephemeral coordinate sent without its leading zero byte as the same number', () => {
     const { publicKey, privateKey } = recipient();
     // An ephemeral key whose x starts with a zero byte (about one in 256).
-    let ephemeral = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    while (Buffer.from(ephemeral.publicKey.export({ format: 'jwk' }).x!, 'base64url')[0] !== 0) ephemeral = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const { x, y } = ephemeral.publicKey.export({ format: 'jwk' });
-    const header = { alg: 'ECDH-ES', enc: 'A128GCM', epk: { kty: 'EC', crv: 'P-256', x: Buffer.from(x!, 'base64url').subarray(1).toString('base64url'), y } };
+    // Drawn with createECDH: exporting just-generated keys in a loop can deadlock Node 20.
+    const ecdh = createECDH('prime256v1');
+    let point = ecdh.generateKeys();
+    while (point[1] !== 0) point = ecdh.generateKeys();
+    const scalar = ecdh.getPrivateKey();
+    const x = point.subarray(1, 33).toString('base64url');
+    const y = point.subarray(33).toString('base64url');
+    const d = Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]).toString('base64url');
+    const ephemeral = { privateKey: createPrivateKey({ key: { kty: 'EC', crv: 'P-256', x, y, d }, format: 'jwk' }) };
+    const header = { alg: 'ECDH-ES', enc: 'A128GCM', epk: { kty: 'EC', crv: 'P-256', x: Buffer.from(x, 'base64url').subarray(1).toString('base64url'), y } };
     const protectedHeader = Buffer.from(JSON.stringify(header)).toString('base64url');
     const cek = concatKdf(diffieHellman({ privateKey: ephemeral.privateKey, publicKey }), 'A128GCM', 16, new Uint8Array(0), new Uint8Array(0));
     const iv = randomBytes(12);

@@ -55,7 +55,8 @@ async function freshP256(): Promise<P256Keys> {
   const x = point.subarray(1, 1 + P256_BYTES).toString('base64url');
   const y = point.subarray(1 + P256_BYTES).toString('base64url');
   const d = Buffer.concat([Buffer.alloc(P256_BYTES - scalar.length), scalar]).toString('base64url');
-  const privateKeyJwk: JsonWebKey = { kty: 'EC', crv: 'P-256', x, y, d };
+  // The members WebCrypto's own export gave (key_ops, ext): jose imports such a JWK as exportable.
+  const privateKeyJwk: JsonWebKey = { key_ops: ['sign'], ext: true, kty: 'EC', crv: 'P-256', x, y, d };
   const keys: CryptoKeyPair = {
     privateKey: await webcrypto.subtle.importKey('jwk', privateKeyJwk, EC_P256, true, ['sign']),
     publicKey: await webcrypto.subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x, y }, EC_P256, true, ['verify']),
