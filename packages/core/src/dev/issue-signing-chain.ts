@@ -1,4 +1,5 @@
 import { createECDH, createPrivateKey, webcrypto } from 'node:crypto';
+import { freshP256Numbers } from '../crypto/p256-key-numbers.js';
 
 /**
  * Loaded on first use so that importing the core does not install the Reflect polyfill or touch
@@ -41,20 +42,9 @@ interface P256Keys {
   privateKeyPem: string;
 }
 
-const P256_BYTES = 32;
-
-/**
- * A fresh P-256 key, drawn with createECDH and imported: every export below reads an imported key.
- * On Node 20, exporting a key that `generateKey` just produced can deadlock the process when a
- * garbage collection finalises the key's generation job during the export.
- */
+/** A fresh P-256 key (see freshP256Numbers), imported: every export below reads an imported key. */
 async function freshP256(): Promise<P256Keys> {
-  const ecdh = createECDH('prime256v1');
-  const point = ecdh.generateKeys(); // uncompressed: 0x04 ‖ x ‖ y
-  const scalar = ecdh.getPrivateKey(); // without leading zero bytes: JWK's `d` is the full field size
-  const x = point.subarray(1, 1 + P256_BYTES).toString('base64url');
-  const y = point.subarray(1 + P256_BYTES).toString('base64url');
-  const d = Buffer.concat([Buffer.alloc(P256_BYTES - scalar.length), scalar]).toString('base64url');
+  const { x, y, d } = freshP256Numbers(createECDH('prime256v1'));
   // The members WebCrypto's own export gave (key_ops, ext): jose imports such a JWK as exportable.
   const privateKeyJwk: JsonWebKey = { key_ops: ['sign'], ext: true, kty: 'EC', crv: 'P-256', x, y, d };
   const keys: CryptoKeyPair = {

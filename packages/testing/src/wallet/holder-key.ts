@@ -6,19 +6,23 @@ export interface P256KeyPair {
   privateJwk: JsonWebKey;
 }
 
-const P256_BYTES = 32;
+const CURVES = { 'P-256': ['prime256v1', 32], 'P-384': ['secp384r1', 48] } as const;
 
 /**
- * Fresh P-256 key pair (holder, issuer and subject keys alike), read out as raw numbers. Not a
- * generated KeyObject exported as JWK: on Node 20 a garbage collection that lands inside the
- * export of a just-generated key deadlocks the process, and test suites create many of these.
+ * A fresh EC key pair as JWKs (`kty, crv, x, y`[, `d`] only), read out of createECDH. Not a
+ * generated key exported as JWK: on Node 20 a garbage collection that lands inside the export of
+ * a just-generated key deadlocks the process, and test suites create many keys.
  */
-export async function generateP256KeyPair(): Promise<P256KeyPair> {
-  const ecdh = createECDH('prime256v1');
+export function freshEcJwks(namedCurve: keyof typeof CURVES): P256KeyPair {
+  const [opensslCurve, size] = CURVES[namedCurve];
+  const ecdh = createECDH(opensslCurve);
   const point = ecdh.generateKeys(); // uncompressed: 0x04 ‖ x ‖ y
   const scalar = ecdh.getPrivateKey(); // without leading zero bytes: JWK's `d` is the full field size
-  const d = Buffer.concat([Buffer.alloc(P256_BYTES - scalar.length), scalar]).toString('base64url');
-  const x = point.subarray(1, 1 + P256_BYTES).toString('base64url');
-  const y = point.subarray(1 + P256_BYTES).toString('base64url');
-  return { publicJwk: { kty: 'EC', crv: 'P-256', x, y }, privateJwk: { kty: 'EC', crv: 'P-256', x, y, d } };
+  const publicJwk = { kty: 'EC', crv: namedCurve, x: point.subarray(1, 1 + size).toString('base64url'), y: point.subarray(1 + size).toString('base64url') };
+  return { publicJwk, privateJwk: { ...publicJwk, d: Buffer.concat([Buffer.alloc(size - scalar.length), scalar]).toString('base64url') } };
+}
+
+/** Fresh P-256 key pair (holder, issuer and subject keys alike). */
+export async function generateP256KeyPair(): Promise<P256KeyPair> {
+  return freshEcJwks('P-256');
 }

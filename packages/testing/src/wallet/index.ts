@@ -1,5 +1,5 @@
 export * from './base64url.js';
-export * from './holder-key.js';
+export { generateP256KeyPair, type P256KeyPair } from './holder-key.js';
 export * from './did-jwk.js';
 export * from './test-ca.js';
 export * from './test-issuer.js';

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { createECDH, webcrypto } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { JWK } from 'jose';
+import { freshEcJwks } from './holder-key.js';
 
 // @peculiar/x509 needs a WebCrypto provider; Node's own is enough.
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
@@ -18,14 +19,8 @@ export interface TestKeys {
 
 /** An ECDSA key pair, P-256 unless `namedCurve` says otherwise (P-384 for ES384 tests). */
 export async function generateTestKeys(namedCurve: 'P-256' | 'P-384' = 'P-256'): Promise<TestKeys> {
-  // Drawn with createECDH and imported, never a generated key exported as JWK: on Node 20 a
-  // garbage collection inside that export can deadlock the process, and suites issue many keys.
-  const [opensslCurve, size] = namedCurve === 'P-256' ? ['prime256v1', 32] : ['secp384r1', 48];
-  const ecdh = createECDH(opensslCurve);
-  const point = ecdh.generateKeys(); // uncompressed: 0x04 ‖ x ‖ y
-  const scalar = ecdh.getPrivateKey(); // without leading zero bytes: JWK's `d` is the full field size
-  const publicJwk: JWK = { kty: 'EC', crv: namedCurve, x: point.subarray(1, 1 + size).toString('base64url'), y: point.subarray(1 + size).toString('base64url') };
-  const privateJwk: JWK = { ...publicJwk, d: Buffer.concat([Buffer.alloc(size - scalar.length), scalar]).toString('base64url') };
+  // Imported, never a generated key exported as JWK (see freshEcJwks).
+  const { publicJwk, privateJwk } = freshEcJwks(namedCurve) as { publicJwk: JWK; privateJwk: JWK };
   const algorithm = { name: 'ECDSA', namedCurve };
   const keys: CryptoKeyPair = {
     publicKey: await webcrypto.subtle.importKey('jwk', publicJwk as JsonWebKey, algorithm, true, ['verify']),
