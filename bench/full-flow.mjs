@@ -24,6 +24,7 @@ import { FRAMEWORKS } from './lib/frameworks.mjs';
 import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
 import { floorFlow, lightFloorFlow, measureFlows, measureInterleaved, oursFlow, peerFlow, testWalletOursFlow, testWalletPeerFlow, walletPayload } from './lib/flows.mjs';
 import { isMain, printJson } from './lib/main.mjs';
+import { median } from './lib/measure.mjs';
 import { CLIENT_CPU, SERVER_CPU, canPin, pinThisProcess } from './lib/pin.mjs';
 import { startServerProcess } from './lib/server-process.mjs';
 import { PID_VCT } from './lib/constants.mjs';
@@ -31,11 +32,6 @@ import { PID_VCT } from './lib/constants.mjs';
 const ratio = (a, b) => +(a / b).toFixed(2);
 /** The ratio slice by slice: each of the server's slices against the floor's slice of the same round, next to it in time. */
 const byRound = (ours, floor) => ours.serverCpuMsPerFlowByRound.map((ms, i) => ms / floor.serverCpuMsPerFlowByRound[i]);
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 /**
  * Against the floor: the median of the slice-by-slice ratios (the goal's figure), and the ratio of
  * the pooled slices beside it. Interference from outside (on a VM, another guest holding the host

@@ -17,6 +17,7 @@ import { cpus } from 'node:os';
 import { API_KEY } from './lib/constants.mjs';
 import { FRAMEWORKS } from './lib/frameworks.mjs';
 import { isMain, printJson } from './lib/main.mjs';
+import { median } from './lib/measure.mjs';
 import { startServerProcess } from './lib/server-process.mjs';
 import { hasTool, missingTools, wrk } from './lib/tools.mjs';
 
@@ -83,12 +84,6 @@ function summarise(pairs) {
   const bare = side('bare');
   const byRound = pairs.map((pair) => +(pair.ours.rps / pair.bare.rps).toFixed(3));
   return { ours, bare, ratio: +median(byRound).toFixed(2), pooledRatio: +(ours.rps / bare.rps).toFixed(2), byRound };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 if (isMain(import.meta.url)) printJson(await run());

@@ -20,3 +20,10 @@ export async function measure(name, fn, { iterations = 2000, rounds = 7, warmup 
 export function ratio(measured, baseline) {
   return measured.medianMsPerOp / baseline.medianMsPerOp;
 }
+
+/** The median; of an even count, the mean of the middle two. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
