@@ -6,7 +6,8 @@
 //   node bench/http-route-micro.mjs [iterations=5000] [rounds=11]
 //   CORE_DISTS=base=<dir>,new=<dir>: A/B of builds of @vp-authorizer/core (dist directories that
 //   resolve its dependencies, e.g. a copy inside packages/core), interleaved round by round.
-import { API_KEY, PID_QUERY } from './lib/constants.mjs';
+import { API_KEY } from './lib/constants.mjs';
+import { passThroughAuthorizer } from './lib/pass-through-authorizer.mjs';
 
 const ITER = Number(process.argv[2] ?? 5000);
 const ROUNDS = Number(process.argv[3] ?? 11);
@@ -17,19 +18,8 @@ const builds = process.env.CORE_DISTS
 const cases = {};
 for (const [label, dir] of Object.entries(builds)) {
   const load = (file) => import(dir ? `${dir}/${file}.js` : file === 'index' ? '@vp-authorizer/core' : '@vp-authorizer/core/http');
-  const { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier } = await load('index');
   const { serve, fromNodeRequest } = await load('http');
-  const { signing } = await generateDevSigningKey();
-  const authorizer = createAuthorizer({
-    publicBaseUrl: 'http://127.0.0.1:1/authz',
-    basePath: '/authz',
-    sweepIntervalMs: 0,
-    store: memoryStore({ sweepIntervalMs: 0 }),
-    instances: [{ id: 'bench', apiKeys: [API_KEY], signing, validator: passThroughValidator(), verifier: passThroughVerifier(), config: { openId4vp: { redirectUri: 'https://rp.example/cb' } } }],
-  });
-  await authorizer.ready();
-  const { authorizationId } = await authorizer.createAuthorization('bench', { responseMode: 'direct_post.jwt', query: PID_QUERY });
-  const statusPath = `/openid4/vp/v1_0/authorizations/${authorizationId}/status`;
+  const { authorizer, statusPath } = await passThroughAuthorizer(await load('index'));
   const resolvePath = '/openid4/vp/v1_0/response-code/resolve';
   const body = '{"response_code":"unknown-code-0000000000"}';
   const nodeRequest = (method, url, extra) => ({ method, url, rawHeaders: ['Host', '127.0.0.1:8080', 'Authorization', `Bearer ${API_KEY}`, ...extra], headers: {}, readableEnded: true, httpVersionMajor: 1 });

@@ -5,6 +5,7 @@
 //   { kind: 'floor', framework, issuerRootPem, light? }   the floor routes (floor.mjs) under /floor
 //   { kind: 'peer', issuerRootPem }               the hand-built peer verifier (peer/server.mjs)
 //   { kind: 'trivial' }                           plain node:http answering a fixed JSON body (wakeup-cost.mjs)
+//   { kind: 'fastify-layers' }                    GET status and POST resolve at five depths (fastify-layers.mjs)
 // It answers `{ origin, trustAnchor, apiKey, statusPath? }`, then `cpu`, `resources` and `memory` requests.
 import { API_KEY, PID_QUERY } from './constants.mjs';
 import { FRAMEWORKS, route, startFramework } from './frameworks.mjs';
@@ -34,6 +35,7 @@ process.once('message', async (spec) => {
 
 async function start(spec) {
   if (spec.kind === 'trivial') return startTrivial();
+  if (spec.kind === 'fastify-layers') return (await import('./fastify-layers.mjs')).startFastifyLayers();
   const { generateDevSigningKey } = await import('@vp-authorizer/core');
   const dev = await generateDevSigningKey();
   const leafX5c = dev.leafCertificatePem.replace(/-----[^-]+-----|\s/g, '');
