@@ -21,8 +21,9 @@ export type StatusResponse = v.InferOutput<typeof statusResponseSchema>;
  * (an extra member, so clients of the hosted API are unaffected). A claim that outlives its
  * deadline ends `error` (`authorizer.processing_abandoned`) on this read.
  */
-export async function getStatus(ctx: AuthorizerContext, instanceId: string, id: string): Promise<StatusResponse> {
-  return statusOf(await loadForInstance(ctx, instanceId, id));
+export function getStatus(ctx: AuthorizerContext, instanceId: string, id: string): Promise<StatusResponse> {
+  // A `then` rather than an async frame: relying parties poll this route.
+  return loadForInstance(ctx, instanceId, id).then(statusOf);
 }
 
 /** The status body of a record (shared with the event stream, whose events carry the same body). */
