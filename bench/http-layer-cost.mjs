@@ -33,16 +33,31 @@ const pathOf = (depth, route) => {
 };
 const cells = DEPTHS.flatMap((depth) => ['get', 'post'].map((route) => ({ depth, route, url: `${origin}${pathOf(depth, route)}`, request: route === 'get' ? STATUS : RESOLVE })));
 const samples = new Map(cells.map((cell) => [cell, []]));
+/** One request as wrk sends it: status and body. */
+async function answer(cell) {
+  const response = await fetch(cell.url, { method: cell.request.method, headers: cell.request.headers, body: cell.request.body });
+  return { status: response.status, body: await response.text() };
+}
 try {
+  // Wrong answers would make the figures meaningless: every depth answers 200 to GET status and
+  // 404 to the unknown code, and every depth but /bare with the plugin's very bytes.
+  for (const cell of cells) {
+    const got = await answer(cell);
+    const plugin = await answer(cells.find((c) => c.depth === 'authz' && c.route === cell.route));
+    const status = cell.route === 'get' ? 200 : 404;
+    if (got.status !== status || (cell.depth !== 'bare' && got.body !== plugin.body)) {
+      throw new Error(`${cell.depth} ${cell.route}: answered ${got.status} ${got.body}, expected ${status}${cell.depth === 'bare' ? '' : ` ${plugin.body}`}`);
+    }
+  }
   for (let round = -1; round < rounds; round++) {
     const order = round % 2 ? [...cells].reverse() : cells;
     for (const cell of order) {
       const before = await server.cpuMicros();
       const result = await wrk(cell.url, { request: cell.request, connections: 16, seconds, ...(pin ? { cpu: 1 } : {}) });
       const cpu = (await server.cpuMicros()) - before;
-      // Every depth answers as the authorizer does: 200 for status, 404 for the unknown code.
+      // Under load too: no socket errors, no 2xx where a refusal is due or the reverse (wrk counts only those).
       const wrong = cell.route === 'get' ? result.non2xx : result.requests - result.non2xx;
-      if (wrong > 0 || result.requests === 0) throw new Error(`${cell.depth} ${cell.route}: ${wrong} unexpected answers of ${result.requests}`);
+      if (wrong > 0 || result.requests === 0 || result.errors) throw new Error(`${cell.depth} ${cell.route}: ${wrong} unexpected answers of ${result.requests}${result.errors ? `, ${result.errors}` : ''}`);
       if (round >= 0) samples.get(cell).push(cpu / result.requests); // round -1 warms up
     }
   }

@@ -3,8 +3,9 @@
 // one below it is what that layer costs under real HTTP load:
 //   /bare       Fastify's own trivial JSON routes (the http-load.mjs baseline)
 //   /checked    the same checks written by hand in a Fastify route: the API key compared in
-//               constant time, the JSON body parsed, the code's SHA-256 store key looked up, the
-//               same answer (body and headers) as the authorizer's
+//               constant time, the record or the code's SHA-256 store key looked up, the same
+//               answer (body and headers) as the authorizer's; Fastify parses the JSON body, as
+//               for /bare (which also re-serialises and parses it, as http-load.mjs's bare route does)
 //   /plumbing   the plugin's scope (body left in the stream), the Node bridge reading the request,
 //               a fixed answer written by the shared Node writer: everything but the core
 //   /handle     the same plumbing with authorizer.handle() answering (no serve())
@@ -20,7 +21,7 @@ export async function startFastifyLayers() {
   const { authorizerPlugin } = await import('@vp-authorizer/fastify');
   const { authorizer, authorizationId, statusPath } = await passThroughAuthorizer(await import('@vp-authorizer/core'), { publicBaseUrl: 'http://127.0.0.1/authz' });
 
-  // The answers the authorizer gives, taken from it, so every depth sends the same bytes.
+  // The answers the authorizer gives, taken from it, so that every depth but /bare sends its bytes.
   const statusAnswer = await authorizer.handle(coreGet(statusPath));
   const refusal = await authorizer.handle(corePost('/openid4/vp/v1_0/response-code/resolve', '{"response_code":"unknown-code-0000000000"}'));
   const copyOf = (answer) => () => ({ status: answer.status, headers: answer.headers.map(([name, value]) => [name, value]), body: answer.body });

@@ -4,7 +4,7 @@ import { jsonResponse } from '../wire/responses.js';
 
 /**
  * A JSON answer once the operation's promise settles. A `then` on it, not an async frame around
- * it: every JSON route runs through here, and each frame is a promise and a resumption more.
+ * it: every JSON route runs through here.
  */
 export const json = (status: number, value: Promise<unknown> | unknown): Promise<CoreResponse> => Promise.resolve(value).then((settled) => jsonResponse(status, settled));
 /** The request's JSON object body (415 for another content type, 400 for a non-object). */
