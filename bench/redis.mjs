@@ -6,20 +6,23 @@
 //      against two sharing the Redis (each flow resolves its code on the other process). Goal:
 //      server CPU per flow with two processes within 10 % of one process.
 // With two or more cores and taskset: the authorizer processes on core 0, Redis and the load
-// generator on core 1 (a 2-core machine cannot give each process its own core; see the report).
-//   BENCH_REDIS_OPS (20000), BENCH_FLOW_SECONDS (6), BENCH_FLOW_CONCURRENCY (4), BENCH_REDIS_ROUNDS (3),
-//   BENCH_REDIS_PART (all; `processes` for part 2 only)
+// generator (the bench wallet, in this process) on core 1 (a 2-core machine cannot give each process its own core; see the report).
+//   BENCH_REDIS_OPS (20000), BENCH_REDIS_SLICE_SECONDS (2 per mode and round), BENCH_FLOW_CONCURRENCY (4),
+//   BENCH_REDIS_ROUNDS (10), BENCH_REDIS_WARMUP (1000 flows per path), BENCH_REDIS_PART (all; `processes` for part 2 only)
 import { execFile, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { promisify } from 'node:util';
 import { PID_VCT } from './lib/constants.mjs';
-import { testWalletOursFlow } from './lib/flows.mjs';
+import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
+import { oursFlow } from './lib/flows.mjs';
 import { isMain, printJson } from './lib/main.mjs';
+import { median } from './lib/measure.mjs';
+import { CLIENT_CPU, SERVER_CPU, pinThisProcess } from './lib/pin.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 import { startServerProcess } from './lib/server-process.mjs';
 import { hasTool, missingTools } from './lib/tools.mjs';
 
-export async function run({ ops = Number(process.env.BENCH_REDIS_OPS ?? 20_000), seconds = Number(process.env.BENCH_FLOW_SECONDS ?? 6), concurrency = Number(process.env.BENCH_FLOW_CONCURRENCY ?? 4) } = {}) {
+export async function run({ ops = Number(process.env.BENCH_REDIS_OPS ?? 20_000), seconds = Number(process.env.BENCH_REDIS_SLICE_SECONDS ?? 2), concurrency = Number(process.env.BENCH_FLOW_CONCURRENCY ?? 4) } = {}) {
   const missing = missingTools('redis-server', 'redis-benchmark');
   if (missing) return { skipped: missing };
   const pin = hasTool('taskset') && cpus().length >= 2;
@@ -82,27 +85,30 @@ function pinSelf(cores) {
  * request after an idle gap costs several times one served back to back (wake-up, cold caches),
  * and two processes sharing the load each sit idle more: `onePaced` gives one process the same
  * gaps, so `two` against `onePaced` is the cost of a second process with the idling controlled for.
+ * The goal's figure is the median of the round-by-round ratios (each `two` slice against the
+ * `onePaced` slice right after it), as in full-flow.mjs; the pooled ratio is reported beside it.
+ * The bench wallet (lib/bench-wallet.mjs) drives both modes from this process, pinned beside Redis
+ * on core 1, so the client never takes the authorizer processes' core.
  */
 async function oneVsTwoProcesses(redis, { seconds, concurrency }, pin) {
-  const { allowInsecureUrlsForTests, createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
-  allowInsecureUrlsForTests();
-  const issuer = await createTestIssuer({ commonName: 'bench issuer' });
-  const wallet = await createTestWallet();
-  await wallet.addSdJwtVc(issuer, { vct: PID_VCT, claims: { given_name: 'Erika' } });
-  const spec = { kind: 'ours', framework: 'express', clients: 'local', issuerRootPem: issuer.rootCertificatePem, redisUrl: redis.url };
-  const servers = [await startServerProcess(spec, pin ? { cpu: 0 } : {}), await startServerProcess(spec, pin ? { cpu: 0 } : {})];
+  const credential = await issueBenchCredential({ vct: PID_VCT, claims: { given_name: 'Erika' } });
+  const spec = { kind: 'ours', framework: 'express', clients: 'local', issuerRootPem: credential.issuer.rootCertificatePem, redisUrl: redis.url };
+  const servers = [await startServerProcess(spec, pin ? { cpu: SERVER_CPU } : {}), await startServerProcess(spec, pin ? { cpu: SERVER_CPU } : {})];
+  const unpin = pin ? pinThisProcess(CLIENT_CPU) : () => {};
   try {
     const [a, b] = servers;
-    const alone = servers.map((s) => testWalletOursFlow(s.info, wallet));
-    const crossed = [testWalletOursFlow({ ...a.info, resolveOrigin: b.origin }, wallet), testWalletOursFlow({ ...b.info, resolveOrigin: a.origin }, wallet)];
+    // Each process signs with its own development chain: the wallet trusts both roots.
+    const wallet = createBenchWallet({ credential, verifierTrustAnchors: servers.map((s) => s.info.trustAnchor) });
+    const alone = servers.map((s) => oursFlow(s.info, wallet));
+    const crossed = [oursFlow({ ...a.info, resolveOrigin: b.origin }, wallet), oursFlow({ ...b.info, resolveOrigin: a.origin }, wallet)];
     let turn = 0;
     const twoFlow = () => crossed[turn++ % 2]();
     const cpuMicros = async () => (await Promise.all(servers.map((s) => s.cpuMicros()))).reduce((x, y) => x + y, 0);
     // Voluntary context switches of both processes (every thread): mostly a thread going to sleep
     // for want of work, each wake-up afterwards costing CPU of its own.
     const sleeps = async () => (await Promise.all(servers.map((s) => s.send('resources')))).reduce((n, r) => n + r.voluntaryContextSwitches, 0);
-    // Every path warm on both processes: alone, and resolving for the other.
-    const warmup = Number(process.env.BENCH_FLOW_WARMUP ?? 60);
+    // Every path warm on both processes (alone, and resolving for the other) before anything is measured.
+    const warmup = Number(process.env.BENCH_REDIS_WARMUP ?? 1000);
     await runFlows(twoFlow, { flows: 2 * warmup, concurrency });
     for (const flow of alone) await runFlows(flow, { flows: warmup, concurrency });
     // Idle: what the two processes spend with no request at all.
@@ -119,7 +125,7 @@ async function oneVsTwoProcesses(redis, { seconds, concurrency }, pin) {
       if (name !== 'info' && name !== 'config') commandsPerFlow[name] = +(Number(calls) / probeFlows).toFixed(1);
     }
 
-    const rounds = Number(process.env.BENCH_REDIS_ROUNDS ?? 3);
+    const rounds = Number(process.env.BENCH_REDIS_ROUNDS ?? 10);
     const samples = { one: [], two: [], onePaced: [] };
     const measureRound = async (mode, flow, rate) => {
       const commandsBefore = await redis.commandsProcessed();
@@ -146,27 +152,42 @@ async function oneVsTwoProcesses(redis, { seconds, concurrency }, pin) {
       }
       await measureRound('onePaced', single, twoRate / 2);
     }
+    const cpuPerFlow = (r) => r.cpuMs / r.flows;
     const summary = (list) => {
       const flows = list.reduce((n, r) => n + r.flows, 0);
       const elapsedS = list.reduce((n, r) => n + r.elapsedS, 0);
-      const perRound = list.map((r) => r.cpuMs / r.flows).sort((x, y) => x - y);
       return {
         redisCommandsPerFlow: +(list.reduce((n, r) => n + r.commands, 0) / flows).toFixed(1),
         flows,
         seconds: +elapsedS.toFixed(2),
         flowsPerSecond: +(flows / elapsedS).toFixed(1),
         serverCpuMsPerFlow: +(list.reduce((n, r) => n + r.cpuMs, 0) / flows).toFixed(3),
-        serverCpuMsPerFlowByRound: perRound.map((v) => +v.toFixed(3)),
+        serverCpuMsPerFlowByRound: list.map((r) => +cpuPerFlow(r).toFixed(3)),
         serverCpuShare: +(list.reduce((n, r) => n + r.cpuMs, 0) / 1000 / elapsedS).toFixed(2),
         voluntaryContextSwitchesPerFlow: +(list.reduce((n, r) => n + r.slept, 0) / flows).toFixed(1),
       };
     };
-    const result = { rounds, idleCpuMsPerSecond, commandsPerFlow, one: summary(samples.one), two: summary(samples.two), onePaced: summary(samples.onePaced) };
-    result.cpuTwoVsOne = +(result.two.serverCpuMsPerFlow / result.one.serverCpuMsPerFlow).toFixed(2);
-    result.cpuTwoVsOnePaced = +(result.two.serverCpuMsPerFlow / result.onePaced.serverCpuMsPerFlow).toFixed(2);
+    const byRound = (over, under) => samples[over].map((r, i) => cpuPerFlow(r) / cpuPerFlow(samples[under][i]));
+    const pairs = byRound('two', 'onePaced');
+    const result = {
+      client: 'bench wallet',
+      rounds,
+      sliceSeconds: seconds,
+      concurrency,
+      idleCpuMsPerSecond,
+      commandsPerFlow,
+      one: summary(samples.one),
+      two: summary(samples.two),
+      onePaced: summary(samples.onePaced),
+      cpuTwoVsOnePacedByRound: pairs.map((r) => +r.toFixed(2)),
+    };
+    result.cpuTwoVsOnePaced = +median(pairs).toFixed(2);
+    result.cpuTwoVsOnePacedPooled = +(result.two.serverCpuMsPerFlow / result.onePaced.serverCpuMsPerFlow).toFixed(2);
+    result.cpuTwoVsOne = +median(byRound('two', 'one')).toFixed(2);
     result.throughputTwoVsOne = +(result.two.flowsPerSecond / result.one.flowsPerSecond).toFixed(2);
     return result;
   } finally {
+    unpin();
     for (const s of servers) await s.close();
   }
 }
