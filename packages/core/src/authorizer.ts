@@ -172,7 +172,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   }
 
   async function handleRequest(request: CoreRequest, handleOptions: HandleOptions = {}, span?: RequestSpan): Promise<CoreResponse> {
-    const started = ctx.clock.now();
+    // Read only for the log line that reports it.
+    const started = log['request.handled'] ? ctx.clock.now() : 0;
     // The matched route's; without a match, taken from the path on failure (so that even a 404/405
     // on a wallet path answers OAuth-style). Never computed for a request that succeeds.
     let audience: RouteAudience | undefined;

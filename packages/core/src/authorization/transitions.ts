@@ -103,12 +103,23 @@ export async function expireIfOverdue(ctx: AuthorizerContext, record: Authorizat
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
-/** Load a record of one instance (RP routes), expiring it lazily; 404 when unknown. */
-export async function loadForInstance(ctx: AuthorizerContext, instanceId: string, id: string): Promise<AuthorizationRecord> {
-  if (!ID_PATTERN.test(id)) throw new AuthorizerError('authorization.not_found');
-  const record = await ctx.store.get(instanceId, id);
-  if (!record) throw new AuthorizerError('authorization.not_found');
-  return asItStands(ctx, record);
+/**
+ * Load a record of one instance (RP routes), expiring it lazily; 404 when unknown. One `then` on
+ * the store's promise rather than an async frame around it (status polls come through here);
+ * every failure, a store's synchronous throw included, still arrives as a rejection.
+ */
+export function loadForInstance(ctx: AuthorizerContext, instanceId: string, id: string): Promise<AuthorizationRecord> {
+  if (!ID_PATTERN.test(id)) return Promise.reject(new AuthorizerError('authorization.not_found'));
+  let read: Promise<AuthorizationRecord | null>;
+  try {
+    read = ctx.store.get(instanceId, id);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return Promise.resolve(read).then((record) => {
+    if (!record) throw new AuthorizerError('authorization.not_found');
+    return asItStands(ctx, record);
+  });
 }
 
 /** Load a record by id alone (wallet routes carry no API key): look in every instance. */

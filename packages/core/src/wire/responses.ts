@@ -51,14 +51,15 @@ function renderError(error: AuthorizerError, audience: ErrorAudience, headers: [
  * Bodies of errors that carry nothing of their own (the code's default message, no action, no
  * field errors) are the same text every time: built once per code and audience, a bounded set.
  */
-const DEFAULT_BODIES = new Map<string, string>();
+// One map per audience, keyed by the code itself: no key string is built per refusal.
+const DEFAULT_BODIES: Record<ErrorAudience, Map<string, string>> = { rp: new Map(), wallet: new Map() };
 
 function errorBodyText(error: AuthorizerError, audience: ErrorAudience): string {
   const plain = error.action === undefined && !error.errors?.length && error.message === ERROR_CODES[error.code].message;
   if (!plain) return JSON.stringify(errorBody(error, audience));
-  const key = `${audience} ${error.code}`;
-  let text = DEFAULT_BODIES.get(key);
-  if (text === undefined) DEFAULT_BODIES.set(key, (text = JSON.stringify(errorBody(error, audience))));
+  const bodies = DEFAULT_BODIES[audience];
+  let text = bodies.get(error.code);
+  if (text === undefined) bodies.set(error.code, (text = JSON.stringify(errorBody(error, audience))));
   return text;
 }
 
