@@ -3,7 +3,7 @@ import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { memoryStore } from '../store/memory-store.js';
-import { commit } from './transitions.js';
+import { commit, loadForInstance } from './transitions.js';
 
 const NOW = 1_800_000_000_000;
 
@@ -79,5 +79,34 @@ describe('commit', () => {
     const { ctx, current } = await setUp();
     expect(await commit(ctx, current, { status: 'authorized' })).not.toBeNull();
     expect(await commit(ctx, current, { status: 'rejected' })).toBeNull();
+  });
+});
+
+describe('loadForInstance', () => {
+  const ID = 'a1b2c3d4e5f6g7h8';
+
+  it('answers every failure as a rejection, a store that throws synchronously included', async () => {
+    const failure = new Error('store down');
+    const ctx = { store: { get: () => { throw failure; } }, clock: { now: () => NOW } } as unknown as AuthorizerContext;
+    let pending: Promise<unknown> | undefined;
+    expect(() => (pending = loadForInstance(ctx, 'i1', ID))).not.toThrow();
+    await expect(pending).rejects.toBe(failure);
+  });
+
+  it('refuses a malformed id without asking the store, and an unknown one after asking', async () => {
+    const asked: string[] = [];
+    const ctx = { store: { get: async (_instance: string, id: string) => (asked.push(id), null) }, clock: { now: () => NOW } } as unknown as AuthorizerContext;
+    await expect(loadForInstance(ctx, 'i1', 'short')).rejects.toMatchObject({ code: 'authorization.not_found' });
+    expect(asked).toEqual([]);
+    await expect(loadForInstance(ctx, 'i1', ID)).rejects.toMatchObject({ code: 'authorization.not_found' });
+    expect(asked).toEqual([ID]);
+  });
+
+  it('returns the stored record of that instance when nothing is overdue', async () => {
+    const { ctx } = await setUp();
+    const store = (ctx as unknown as { store: ReturnType<typeof memoryStore> }).store;
+    await store.create({ ...pendingRecord(), id: ID, responseClaimedAt: undefined, claimExpiresAt: undefined }, 60_000);
+    await expect(loadForInstance(ctx, 'i1', ID)).resolves.toMatchObject({ id: ID, status: 'pending' });
+    await expect(loadForInstance(ctx, 'other', ID)).rejects.toMatchObject({ code: 'authorization.not_found' });
   });
 });
