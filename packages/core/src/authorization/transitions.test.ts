@@ -91,6 +91,10 @@ describe('loadForInstance', () => {
     let pending: Promise<unknown> | undefined;
     expect(() => (pending = loadForInstance(ctx, 'i1', ID))).not.toThrow();
     await expect(pending).rejects.toBe(failure);
+    // An id the pattern cannot even read (a typed method called from JavaScript) rejects too.
+    let odd: Promise<unknown> | undefined;
+    expect(() => (odd = loadForInstance(ctx, 'i1', Symbol('id') as unknown as string))).not.toThrow();
+    await expect(odd).rejects.toBeInstanceOf(TypeError);
   });
 
   it('refuses a malformed id without asking the store, and an unknown one after asking', async () => {

@@ -109,9 +109,9 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
  * every failure, a store's synchronous throw included, still arrives as a rejection.
  */
 export function loadForInstance(ctx: AuthorizerContext, instanceId: string, id: string): Promise<AuthorizationRecord> {
-  if (!ID_PATTERN.test(id)) return Promise.reject(new AuthorizerError('authorization.not_found'));
   let read: Promise<AuthorizationRecord | null>;
   try {
+    if (!ID_PATTERN.test(id)) return Promise.reject(new AuthorizerError('authorization.not_found'));
     read = ctx.store.get(instanceId, id);
   } catch (error) {
     return Promise.reject(error);

@@ -18,6 +18,13 @@ describe('errorResponse', () => {
     }
   });
 
+  it('renders the relying-party body for an audience that is neither (JavaScript callers), as for rp', () => {
+    const rp = errorResponse(new AuthorizerError('response_code.not_found'), 'rp');
+    for (const audience of [undefined, '__proto__', 'constructor', 'RP']) {
+      expect(errorResponse(new AuthorizerError('response_code.not_found'), audience as unknown as 'rp')).toEqual(rp);
+    }
+  });
+
   it('renders an error with its own message, action or field errors as its own, never from or into the shared default', () => {
     const plain = () => body(new AuthorizerError('request.invalid_body'), 'rp');
     expect(plain()).toEqual({ type: 'request.invalid_body', message: 'The request body is invalid.', status: 400 });

@@ -52,12 +52,14 @@ function renderError(error: AuthorizerError, audience: ErrorAudience, headers: [
  * field errors) are the same text every time: built once per code and audience, a bounded set.
  */
 // One map per audience, keyed by the code itself: no key string is built per refusal.
-const DEFAULT_BODIES: Record<ErrorAudience, Map<string, string>> = { rp: new Map(), wallet: new Map() };
+const RP_BODIES = new Map<string, string>();
+const WALLET_BODIES = new Map<string, string>();
 
 function errorBodyText(error: AuthorizerError, audience: ErrorAudience): string {
   const plain = error.action === undefined && !error.errors?.length && error.message === ERROR_CODES[error.code].message;
   if (!plain) return JSON.stringify(errorBody(error, audience));
-  const bodies = DEFAULT_BODIES[audience];
+  // Anything but 'wallet' renders the relying-party body, as errorBody does.
+  const bodies = audience === 'wallet' ? WALLET_BODIES : RP_BODIES;
   let text = bodies.get(error.code);
   if (text === undefined) bodies.set(error.code, (text = JSON.stringify(errorBody(error, audience))));
   return text;
