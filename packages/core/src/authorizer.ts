@@ -15,7 +15,8 @@ import { corsConfigFromInstances } from './cors/cors-source.js';
 import type { CoreRequest, CoreResponse, HandleOptions } from './wire/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
 import { refuseParsedOverLimit } from './http/node-body-limits.js';
-import { isExpectedError } from './wire/responses.js';
+import { isExpectedError, refusalResponse } from './wire/responses.js';
+import { Refusal } from './errors/refusal.js';
 import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
 import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
@@ -187,11 +188,18 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       span?.route({ operationId: route.operationId, path: route.path });
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
       if (instance) span?.setAttributes({ 'vp.instance_id': instance.id });
-      const response = await route.run({ ctx, request, params, instance: instance! });
+      const answer = await route.run({ ctx, request, params, instance: instance! });
+      const response = answer instanceof Refusal ? refusalResponse(answer, audience === 'wallet' ? 'wallet' : 'rp') : answer;
       if (request.method.toUpperCase() === 'HEAD') {
         delete response.body;
         response.stream?.cancel(); // nobody will read it: release its slot and timers now
         delete response.stream;
+      }
+      if (answer instanceof Refusal) {
+        // Logged and traced as a thrown refusal is, below.
+        log['request.refused']?.({ route: routeName, status: response.status, code: answer.refused });
+        span?.answered(response.status, answer.refused);
+        return response;
       }
       log['request.handled']?.({ route: routeName, status: response.status, durationMs: ctx.clock.now() - started });
       span?.answered(response.status);

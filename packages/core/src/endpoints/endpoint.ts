@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { Refusal } from '../errors/refusal.js';
 import type { CoreRequest, CoreResponse } from '../wire/core-request.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
@@ -61,7 +62,8 @@ export interface Endpoint {
   errors?: readonly number[];
   /** A more specific description of an error status than the generic one. */
   errorDescriptions?: Readonly<Record<number, string>>;
-  run(input: EndpointInput): Promise<CoreResponse>;
+  /** The answer, or a returned refusal (rendered, logged and traced as the same error thrown would be). */
+  run(input: EndpointInput): Promise<CoreResponse | Refusal>;
 }
 
 /** Identity with a checked shape: the table stays one literal per file. */

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { constantTimeEqual } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import { Refusal, throwRefusal } from '../errors/refusal.js';
 import { storeKey } from '../response-code/response-code.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
@@ -17,8 +18,15 @@ export const resolveResponseCodeBodySchema = v.object({
   authorization_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
 });
 
+/** Resolve a code once; throws every refusal (the typed method). See resolveOrRefuse. */
+export const resolveResponseCode = (ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<ResolvedResponseCode> =>
+  resolveOrRefuse(ctx, instance, body).then(throwRefusal);
+
+const NOT_FOUND = Refusal.of('response_code.not_found');
+
 /**
- * Resolve a code once. Unknown, used, expired or another instance's code → 404.
+ * Resolve a code once. Unknown, used, expired or another instance's code → 404, returned as a
+ * refusal rather than thrown: it is the answer to every guess, so it should cost as little as any.
  *
  * Retry-safe: the code is read with `peek`, its record loaded, and only then deleted with
  * `consume`, the last store call. A store failure at any earlier step (503) leaves the code
@@ -31,11 +39,7 @@ export const resolveResponseCodeBodySchema = v.object({
  * session it belongs to. Burning it costs at most a restart of a flow whose code has already
  * leaked, and burning needs the code itself, which the binding makes worthless to anyone else.
  */
-export async function resolveResponseCode(
-  ctx: AuthorizerContext,
-  instance: InstanceRuntime,
-  body: unknown,
-): Promise<ResolvedResponseCode> {
+async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<ResolvedResponseCode | Refusal> {
   const parsed = commonResolveBody(body) ?? schemaResolveBody(body);
   const expected = parsed.authorization_id;
   if (expected === undefined && instance.config.openId4vp.requireResponseCodeAuthorizationId) {
@@ -47,7 +51,7 @@ export async function resolveResponseCode(
   const key = storeKey(instanceId, parsed.response_code);
 
   const entry = await ctx.store.peek(key);
-  if (!entry || entry.instanceId !== instanceId) throw new AuthorizerError('response_code.not_found');
+  if (!entry || entry.instanceId !== instanceId) return NOT_FOUND;
   if (expected !== undefined && !constantTimeEqual(entry.authorizationId, expected)) {
     // Burn it (see above). If this consume fails the code stays, and a retry refuses it again.
     await ctx.store.consume(key);
@@ -55,13 +59,11 @@ export async function resolveResponseCode(
     throw new AuthorizerError('response_code.authorization_mismatch', { action: 'Do not accept this response; start a new authorization for this user.' });
   }
   const record = await ctx.store.get(instanceId, entry.authorizationId);
-  if (!record) throw new AuthorizerError('response_code.not_found');
+  if (!record) return NOT_FOUND;
 
   const consumed = await ctx.store.consume(key);
   // Null: a concurrent resolve won. A different entry under the same key cannot be ours either.
-  if (!consumed || consumed.instanceId !== instanceId || consumed.authorizationId !== entry.authorizationId) {
-    throw new AuthorizerError('response_code.not_found');
-  }
+  if (!consumed || consumed.instanceId !== instanceId || consumed.authorizationId !== entry.authorizationId) return NOT_FOUND;
   // Codes are only issued once an authorization is terminal, and terminal statuses never change.
   if (!v.is(terminalStatusSchema, record.status)) throw new AuthorizerError('server.internal_error');
   ctx.emit({ type: 'response_code.resolved', instanceId, authorizationId: record.id, status: record.status, at: ctx.clock.now() });
@@ -114,5 +116,5 @@ export const resolveResponseCodeEndpoint = defineEndpoint({
   },
   errors: [404, 503],
   errorDescriptions: { 400: 'Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
-  run: ({ ctx, request, instance }) => json(200, resolveResponseCode(ctx, instance, jsonBody(request))),
+  run: ({ ctx, request, instance }) => json(200, resolveOrRefuse(ctx, instance, jsonBody(request))),
 });

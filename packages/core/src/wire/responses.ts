@@ -1,5 +1,6 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { ERROR_CODES } from '../errors/error-codes.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import type { Refusal } from '../errors/refusal.js';
 import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
 import type { CoreResponse } from './core-request.js';
 
@@ -57,12 +58,24 @@ const WALLET_BODIES = new Map<string, string>();
 
 function errorBodyText(error: AuthorizerError, audience: ErrorAudience): string {
   const plain = error.action === undefined && !error.errors?.length && error.message === ERROR_CODES[error.code].message;
-  if (!plain) return JSON.stringify(errorBody(error, audience));
+  return plain ? defaultBodyText(error.code, audience) : JSON.stringify(errorBody(error, audience));
+}
+
+/** The body of `new AuthorizerError(code)` (no options) for an audience, as errorBody renders it. */
+function defaultBodyText(code: ErrorCode, audience: ErrorAudience): string {
   // Anything but 'wallet' renders the relying-party body, as errorBody does.
   const bodies = audience === 'wallet' ? WALLET_BODIES : RP_BODIES;
-  let text = bodies.get(error.code);
-  if (text === undefined) bodies.set(error.code, (text = JSON.stringify(errorBody(error, audience))));
+  let text = bodies.get(code);
+  if (text === undefined) {
+    const { status, oauth, message } = ERROR_CODES[code];
+    bodies.set(code, (text = JSON.stringify(audience === 'wallet' ? { error: oauth, error_description: message } : { type: code, message, status })));
+  }
   return text;
+}
+
+/** The answer to a returned refusal: what `errorResponse(new AuthorizerError(code), audience)` answers. */
+export function refusalResponse(refusal: Refusal, audience: ErrorAudience): CoreResponse {
+  return jsonText(ERROR_CODES[refusal.refused].status, defaultBodyText(refusal.refused, audience), []);
 }
 
 function errorBody(error: AuthorizerError, audience: ErrorAudience): object {
