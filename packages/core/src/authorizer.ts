@@ -188,7 +188,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       span?.route({ operationId: route.operationId, path: route.path });
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
       if (instance) span?.setAttributes({ 'vp.instance_id': instance.id });
-      const answer = await route.run({ ctx, request, params, instance: instance! });
+      const input = { ctx, request, params, instance: instance! };
+      const answer = route.runOrRefuse ? await route.runOrRefuse(input) : await route.run(input);
       const response = answer instanceof Refusal ? refusalResponse(answer, audience === 'wallet' ? 'wallet' : 'rp') : answer;
       if (request.method.toUpperCase() === 'HEAD') {
         delete response.body;

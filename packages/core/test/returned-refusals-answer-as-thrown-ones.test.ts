@@ -5,6 +5,8 @@ import { ERROR_CODES, type ErrorCode } from '../src/errors/error-codes.js';
 import { errorResponse, refusalResponse } from '../src/wire/responses.js';
 import { finishWithResponseCode } from './__fixtures__/finish-with-response-code.js';
 import { startAuthorizer } from './__fixtures__/test-authorizer.js';
+import type { EndpointInput } from '../src/endpoints/endpoint.js';
+import { resolveResponseCodeEndpoint } from '../src/endpoints/resolve-response-code.js';
 
 let env: Awaited<ReturnType<typeof startAuthorizer>>;
 afterEach(() => env?.close());
@@ -28,11 +30,12 @@ function recorders() {
 const resolve = (code: string) => env.api('/openid4/vp/v1_0/response-code/resolve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response_code: code }) });
 
 describe('a refusal returned by an operation', () => {
-  it('renders exactly what the same error thrown renders, for every 4xx code and both audiences; 5xx codes are no refusals', () => {
+  it('renders exactly what the same error thrown renders, for every 4xx code and both audiences; 5xx codes and 405 (Allow) are no refusals', () => {
     const codes = Object.keys(ERROR_CODES) as ErrorCode[];
-    for (const code of codes.filter((c) => ERROR_CODES[c].status >= 500)) expect(() => Refusal.of(code)).toThrow(TypeError);
-    expect(codes.filter((c) => ERROR_CODES[c].status < 500).length).toBeGreaterThan(20);
-    for (const code of codes.filter((c) => ERROR_CODES[c].status < 500)) {
+    const refusable = (c: ErrorCode) => ERROR_CODES[c].status < 500 && c !== 'request.method_not_allowed';
+    for (const code of codes.filter((c) => !refusable(c))) expect(() => Refusal.of(code)).toThrow(TypeError);
+    expect(codes.filter(refusable).length).toBeGreaterThan(20);
+    for (const code of codes.filter(refusable)) {
       for (const audience of ['rp', 'wallet'] as const) {
         expect(refusalResponse(Refusal.of(code), audience)).toEqual(errorResponse(new AuthorizerError(code), audience));
       }
@@ -82,6 +85,15 @@ describe('a refusal returned by an operation', () => {
     expect((await env.api('/openid4/vp/v1_0/authorizations/aaaaaaaaaaaaaaaaaaaa/status')).status).toBe(404);
     expect(lines.filter((l) => l.event === 'request.refused')).toEqual([{ event: 'request.refused', route: 'authorizations.status', status: 404, code: 'authorization.not_found' }]);
     expect(answers).toEqual([{ status: 404, code: 'authorization.not_found' }]);
+  });
+
+  it('the resolve endpoint returns the refusal from runOrRefuse (what handle() calls) and still throws it from run', async () => {
+    const ctx = { store: { peek: async () => null } } as unknown as EndpointInput['ctx'];
+    const instance = { id: 'main', config: { openId4vp: { requireResponseCodeAuthorizationId: false } } } as unknown as EndpointInput['instance'];
+    const request = { method: 'POST', path: resolveResponseCodeEndpoint.path, query: new URLSearchParams(), headers: { get: (name: string) => (name === 'content-type' ? 'application/json' : null) }, body: { kind: 'parsed', value: { response_code: 'never-issued-code' } } } as unknown as EndpointInput['request'];
+    const input = { ctx, request, params: [], instance };
+    await expect(resolveResponseCodeEndpoint.runOrRefuse(input)).resolves.toBe(Refusal.of('response_code.not_found'));
+    await expect(resolveResponseCodeEndpoint.run(input)).rejects.toSatisfy((error: unknown) => error instanceof AuthorizerError && error.code === 'response_code.not_found');
   });
 
   it('the typed method still throws it as an AuthorizerError', async () => {

@@ -62,8 +62,13 @@ export interface Endpoint {
   errors?: readonly number[];
   /** A more specific description of an error status than the generic one. */
   errorDescriptions?: Readonly<Record<number, string>>;
-  /** The answer, or a returned refusal (rendered, logged and traced as the same error thrown would be). */
-  run(input: EndpointInput): Promise<CoreResponse | Refusal>;
+  run(input: EndpointInput): Promise<CoreResponse>;
+  /**
+   * The same operation with its usual refusal returned as a `Refusal` instead of thrown, where
+   * refusing is the common answer (an unknown response code). `handle()` prefers it and answers,
+   * logs and traces the refusal as `run`'s thrown error; called directly, `run` behaves as ever.
+   */
+  runOrRefuse?(input: EndpointInput): Promise<CoreResponse | Refusal>;
 }
 
 /** Identity with a checked shape: the table stays one literal per file. */

@@ -6,7 +6,7 @@ import { storeKey } from '../response-code/response-code.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { json, jsonBody } from './respond.js';
+import { json, jsonBody, jsonOrRefusal } from './respond.js';
 import { terminalStatusSchema } from './shared-schemas.js';
 
 export const resolvedResponseCodeSchema = v.pipe(v.object({ authorization_id: v.string(), status: terminalStatusSchema }), v.title('ResolvedResponseCode'));
@@ -116,5 +116,6 @@ export const resolveResponseCodeEndpoint = defineEndpoint({
   },
   errors: [404, 503],
   errorDescriptions: { 400: 'Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
-  run: ({ ctx, request, instance }) => json(200, resolveOrRefuse(ctx, instance, jsonBody(request))),
+  run: ({ ctx, request, instance }) => json(200, resolveResponseCode(ctx, instance, jsonBody(request))),
+  runOrRefuse: ({ ctx, request, instance }) => jsonOrRefusal(200, resolveOrRefuse(ctx, instance, jsonBody(request))),
 });

@@ -4,12 +4,13 @@ import { expectObject, parseBody } from '../wire/parse-body.js';
 import { jsonResponse } from '../wire/responses.js';
 
 /**
- * A JSON answer once the operation's promise settles, or the operation's returned refusal as it
- * is (handle() renders it like a thrown one). A `then` on it, not an async frame around it: every
- * JSON route runs through here.
+ * A JSON answer once the operation's promise settles. A `then` on it, not an async frame around
+ * it: every JSON route runs through here.
  */
-export const json = (status: number, value: Promise<unknown> | unknown): Promise<CoreResponse | Refusal> =>
-  Promise.resolve(value).then((settled) => (settled instanceof Refusal ? settled : jsonResponse(status, settled)));
+export const json = (status: number, value: Promise<unknown> | unknown): Promise<CoreResponse> => Promise.resolve(value).then((settled) => jsonResponse(status, settled));
+/** As `json`, passing an operation's returned refusal on as it is (for `runOrRefuse`). */
+export const jsonOrRefusal = (status: number, value: Promise<unknown>): Promise<CoreResponse | Refusal> =>
+  value.then((settled) => (settled instanceof Refusal ? settled : jsonResponse(status, settled)));
 /** The request's JSON object body (415 for another content type, 400 for a non-object). */
 export const jsonBody = (request: CoreRequest): Record<string, unknown> => expectObject(parseBody(request, ['json']).value);
 /** The request's form fields, one string each (415 for another content type). */

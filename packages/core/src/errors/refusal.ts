@@ -16,11 +16,14 @@ export class Refusal {
   // One frozen value per code: nothing is allocated per refusal, and nobody can change one.
   private static readonly all = new Map<ErrorCode, Refusal>();
 
-  /** The refusal with `code`: a 4xx code of the error table (a 5xx is a failure, reported, never returned). */
+  /**
+   * The refusal with `code`: a 4xx code of the error table (a 5xx is a failure, reported, never
+   * returned) whose answer carries no header of its own (a 405 needs its Allow list).
+   */
   static of(code: ErrorCode): Refusal {
     let value = Refusal.all.get(code);
     if (value === undefined) {
-      if (!Object.hasOwn(ERROR_CODES, code) || ERROR_CODES[code].status >= 500) throw new TypeError('not a 4xx code of the error table');
+      if (!Object.hasOwn(ERROR_CODES, code) || ERROR_CODES[code].status >= 500 || code === 'request.method_not_allowed') throw new TypeError('not a code a refusal can answer');
       Refusal.all.set(code, (value = new Refusal(code)));
     }
     return value;

@@ -18,6 +18,15 @@ describe('errorResponse', () => {
     }
   });
 
+  it('writes default bodies byte for byte in the documented member order', () => {
+    expect(errorResponse(new AuthorizerError('response_code.not_found'), 'rp').body).toBe('{"type":"response_code.not_found","message":"Response code not found, already used, or expired.","status":404}');
+    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+      const { status, message, oauth } = ERROR_CODES[code];
+      expect(errorResponse(new AuthorizerError(code), 'rp').body).toBe(`{"type":${JSON.stringify(code)},"message":${JSON.stringify(message)},"status":${status}}`);
+      expect(errorResponse(new AuthorizerError(code), 'wallet').body).toBe(`{"error":${JSON.stringify(oauth)},"error_description":${JSON.stringify(message)}}`);
+    }
+  });
+
   it('renders the relying-party body for an audience that is neither (JavaScript callers), as for rp', () => {
     const rp = errorResponse(new AuthorizerError('response_code.not_found'), 'rp');
     for (const audience of [undefined, '__proto__', 'constructor', 'RP']) {
