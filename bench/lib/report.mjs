@@ -214,7 +214,7 @@ function pendingSection(pending) {
   return [
     '## Pending authorizations at scale',
     '',
-    `\`bench/pending-scale.mjs\`: heap (memory store${pending.exactHeap ? ', after a full GC' : ''}) or Redis \`used_memory\` growth over ${int(pending.sample)} real creates; then create and status latency with ${int(small.pending)} and with ${int(large.pending)} pending (two stores filled with copies of a real record, measured in interleaved rounds after a warm-up${pending.latency.statusPairsPerRound ? `, ${int(pending.latency.rounds)} rounds of ${int(pending.latency.createsPerRound)} creates and ${int(pending.latency.statusPairsPerRound)} back-to-back pairs of ${int(pending.latency.statusReadsPerSlice)} status reads per size; the ratios are the median of the per-round (create) and per-pair (status) ratios` : '; the ratios are the median of the per-round ratios'}).`,
+    `\`bench/pending-scale.mjs\`: heap (memory store${pending.exactHeap ? ', after a full GC' : ''}) or Redis \`used_memory\` growth over ${int(pending.sample)} real creates; then create and status latency with ${int(small.pending)} and with ${int(large.pending)} pending (two stores filled with copies of a real record, measured in interleaved rounds after a warm-up${pending.latency.statusPairsPerRound ? `, ${int(pending.latency.rounds)} rounds, each of ${int(pending.latency.createsPerRound)} creates and ${int(pending.latency.statusPairsPerRound)} back-to-back pairs of ${int(pending.latency.statusReadsPerSlice)} status reads per size; the ratios are the median of the per-round (create) and per-pair (status) ratios` : '; the ratios are the median of the per-round ratios'}).`,
     '',
     '| pending | create | status |',
     '|---|---|---|',
