@@ -68,7 +68,7 @@ function defaultBodyText(code: ErrorCode, audience: ErrorAudience): string {
   let text = bodies.get(code);
   if (text === undefined) {
     const { status, oauth, message } = ERROR_CODES[code];
-    bodies.set(code, (text = JSON.stringify(audience === 'wallet' ? { error: oauth, error_description: message } : { type: code, message, status })));
+    bodies.set(code, (text = JSON.stringify(errorBody({ code, message, status, oauthError: oauth, action: undefined, errors: undefined }, audience))));
   }
   return text;
 }
@@ -78,7 +78,8 @@ export function refusalResponse(refusal: Refusal, audience: ErrorAudience): Core
   return jsonText(ERROR_CODES[refusal.refused].status, defaultBodyText(refusal.refused, audience), []);
 }
 
-function errorBody(error: AuthorizerError, audience: ErrorAudience): object {
+/** The one shape of an error body per audience (thrown errors and returned refusals alike). */
+function errorBody(error: Pick<AuthorizerError, 'code' | 'message' | 'status' | 'oauthError' | 'action' | 'errors'>, audience: ErrorAudience): object {
   if (audience === 'wallet') return { error: error.oauthError, error_description: error.message };
   return {
     type: error.code,
