@@ -190,13 +190,14 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       if (instance) span?.setAttributes({ 'vp.instance_id': instance.id });
       const input = { ctx, request, params, instance: instance! };
       const answer = route.runOrRefuse ? await route.runOrRefuse(input) : await route.run(input);
-      const response = answer instanceof Refusal ? refusalResponse(answer, audience === 'wallet' ? 'wallet' : 'rp') : answer;
+      const refused = answer instanceof Refusal;
+      const response = refused ? refusalResponse(answer, audience === 'wallet' ? 'wallet' : 'rp') : answer;
       if (request.method.toUpperCase() === 'HEAD') {
         delete response.body;
         response.stream?.cancel(); // nobody will read it: release its slot and timers now
         delete response.stream;
       }
-      if (answer instanceof Refusal) {
+      if (refused) {
         // Logged and traced as a thrown refusal is, below.
         log['request.refused']?.({ route: routeName, status: response.status, code: answer.refused });
         span?.answered(response.status, answer.refused);
