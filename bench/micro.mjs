@@ -102,6 +102,23 @@ export async function run() {
     section('Create through the fetch handler', baseline, measured);
   }
 
+  // 6. Routes anyone can call without an API key, against the cheapest one through the same handler.
+  {
+    const get = (path) => async () => {
+      const response = await authorizer.fetch(new Request(`https://rp.example${path}`));
+      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      await response.arrayBuffer();
+    };
+    const baseline = await measure('authorizer.fetch(GET /health) (baseline)', get('/health'), opts);
+    for (const [title, path] of [
+      ['Public: JWKS', '/openid4/vp/v1_0/jwks'],
+      ['Public: OpenID configuration', '/openid4/vp/v1_0/.well-known/openid-configuration'],
+      ['Public: OpenAPI document', '/openapi.json'],
+    ]) {
+      section(title, baseline, await measure(`authorizer.fetch(GET ${path})`, get(path), opts));
+    }
+  }
+
   await authorizer.close();
 
   section('Verify an SD-JWT VC presentation (local validator ∥ verifier)', ...(await localClientsOnOneResponse(opts)));

@@ -1,5 +1,5 @@
 // An instance with several signing identities (signing as an array), as createAuthorizer sees it.
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
@@ -80,10 +80,14 @@ describe('several signing identities of one instance', () => {
       authorizer.fetch(new Request(`https://verifier.example${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} }));
     try {
       const kidOf = (pem: string) => createHash('sha256').update(Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64')).digest('base64url');
-      const jwks = (await (await get('/openid4/vp/v1_0/jwks')).json()) as { keys: { kid: string; d?: string }[] };
+      const jwks = (await (await get('/openid4/vp/v1_0/jwks')).json()) as { keys: { kid: string; kty: string; crv: string; x: string; y: string; d?: string }[] };
       // The first two identities share a key (one leaf under two prefixes): listed once.
       expect(jwks.keys.map((k) => k.kid)).toEqual([kidOf(first.leafCertificatePem), kidOf(second.leafCertificatePem)]);
       expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
+      // Each key is its leaf certificate's public key, and a second read answers the same.
+      const leafKey = (pem: string) => new X509Certificate(pem).publicKey.export({ format: 'jwk' });
+      expect(jwks.keys.map(({ kty, crv, x, y }) => ({ kty, crv, x, y }))).toEqual([leafKey(first.leafCertificatePem), leafKey(second.leafCertificatePem)]);
+      expect(await (await get('/openid4/vp/v1_0/jwks')).json()).toEqual(jwks);
       const anchor = (await (await get('/instances/oid4vp-trust-anchor', 'k-123456789')).json()) as { certificate: string; certificates: string[] };
       expect(anchor.certificate.trim()).toBe(first.rootCertificatePem.trim());
       expect(anchor.certificates.map((pem) => pem.trim())).toEqual([first.rootCertificatePem.trim(), second.rootCertificatePem.trim()]);

@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto';
 import * as v from 'valibot';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
@@ -26,8 +25,8 @@ export async function jwks(ctx: AuthorizerContext): Promise<Jwks> {
   const settled = await Promise.allSettled(
     [...ctx.instances.values()].map(async (instance) =>
       (await instance.signingIdentities()).map(({ material }) => {
-        const jwk = new X509Certificate(Buffer.from(material.leafDer)).publicKey.export({ format: 'jwk' });
-        return { kty: jwk.kty!, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: material.x509Hash, alg: material.alg, use: 'sig', x5c: [...material.x5c] };
+        const { kty, crv, x, y } = material.publicJwk;
+        return { kty: kty!, crv, x, y, kid: material.x509Hash, alg: material.alg, use: 'sig', x5c: [...material.x5c] };
       }),
     ),
   );

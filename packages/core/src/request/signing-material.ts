@@ -18,6 +18,8 @@ export interface SigningMaterial {
   /** Standard base64 DER, leaf first, as put in the `x5c` header (frozen: request-object headers are encoded once per material). */
   readonly x5c: readonly string[];
   leafDer: Uint8Array;
+  /** The leaf certificate's public key as a JWK (kty, crv, x, y), exported once: the JWKS endpoint is public. */
+  readonly publicJwk: Readonly<JsonWebKey>;
   /** base64url SHA-256 of the leaf DER (the `x509_hash` client id value). */
   x509Hash: string;
   /** dNSName SANs of the leaf, in certificate order. */
@@ -164,6 +166,7 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
     signingKey: key,
     x5c: Object.freeze(chain.map((c) => c.raw.toString('base64'))),
     leafDer,
+    publicJwk: Object.freeze(leaf.publicKey.export({ format: 'jwk' })),
     x509Hash: x509Hash(leafDer),
     dnsNames: dnsNamesOf(leaf),
     leafSelfSigned,
