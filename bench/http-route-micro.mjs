@@ -4,6 +4,8 @@
 // authorizer.fetch(). Without HTTP in the figures, the core's share of the adapters' per-request
 // cost reads to a few percent where wrk on a busy machine cannot. A tool, not part of run.mjs.
 //   node bench/http-route-micro.mjs [iterations=5000] [rounds=11]
+//   BENCH_MICRO_TURN=1: each call after an event-loop turn (setImmediate), as in a server, where
+//   promise work costs about twice what it does back to back; figures are net of the turns.
 //   CORE_DISTS=base=<dir>,new=<dir>: A/B of builds of @vp-authorizer/core (dist directories that
 //   resolve its dependencies, e.g. a copy inside packages/core), interleaved round by round.
 import { API_KEY } from './lib/constants.mjs';
@@ -11,6 +13,9 @@ import { passThroughAuthorizer } from './lib/pass-through-authorizer.mjs';
 
 const ITER = Number(process.argv[2] ?? 5000);
 const ROUNDS = Number(process.argv[3] ?? 11);
+const TURN = process.env.BENCH_MICRO_TURN === '1';
+/** A server answers each request in an event-loop turn of its own; promise work costs more there than back to back. */
+const turnThen = (run) => new Promise(setImmediate).then(run);
 const builds = process.env.CORE_DISTS
   ? Object.fromEntries(process.env.CORE_DISTS.split(',').map((entry) => entry.split('=')))
   : { installed: undefined };
@@ -34,6 +39,12 @@ for (const [label, dir] of Object.entries(builds)) {
 
 const labels = Object.keys(builds);
 const names = ['node get', 'node post', 'fetch get', 'fetch post'];
+if (TURN) {
+  names.unshift('turn only');
+  for (const label of labels) {
+    cases[`${label}\0turn only`] = () => undefined;
+  }
+}
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let round = 0; round <= ROUNDS; round++) {
   for (const name of names) {
@@ -41,12 +52,15 @@ for (let round = 0; round <= ROUNDS; round++) {
     for (const label of round % 2 ? [...labels].reverse() : labels) {
       const run = cases[`${label}\0${name}`];
       const started = process.hrtime.bigint();
-      for (let i = 0; i < ITER; i++) await run();
+      if (TURN) for (let i = 0; i < ITER; i++) await turnThen(run);
+      else for (let i = 0; i < ITER; i++) await run();
       if (round > 0) samples[`${label}\0${name}`].push(Number(process.hrtime.bigint() - started) / ITER / 1000);
     }
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// Net of the turns themselves: each round's turn-only time is taken off that round's figures.
+if (TURN) for (const label of labels) for (const name of names.slice(1)) samples[`${label}\0${name}`] = samples[`${label}\0${name}`].map((t, round) => t - samples[`${label}\0turn only`][round]);
 for (const name of names) {
   const cells = labels.map((label) => `${label} ${median(samples[`${label}\0${name}`]).toFixed(2).padStart(7)} µs`);
   const versus = labels.length === 2 ? `   ${labels[1]}/${labels[0]} ${(median(samples[`${labels[1]}\0${name}`]) / median(samples[`${labels[0]}\0${name}`])).toFixed(2)}` : '';
