@@ -3,7 +3,7 @@ import { isProcessing, loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { jsonResponse } from '../wire/responses.js';
+import { json } from './respond.js';
 import { AUTHORIZATION_ID, authorizationStatusSchema } from './shared-schemas.js';
 
 export const statusResponseSchema = v.pipe(
@@ -42,6 +42,5 @@ export const authorizationStatusEndpoint = defineEndpoint({
     200: { description: 'The current status.', contentType: 'application/json', schema: statusResponseSchema },
   },
   errors: [404, 503],
-  // One `then` from the record to the answer: relying parties poll this route.
-  run: ({ ctx, params, instance }) => loadForInstance(ctx, instance.id, params[0]!).then((record) => jsonResponse(200, statusOf(record))),
+  run: ({ ctx, params, instance }) => json(200, getStatus(ctx, instance.id, params[0]!)),
 });
