@@ -11,15 +11,17 @@
 // With two cores or more, servers run on core 0 and this process on core 1, and enough flows run
 // at once that the server is busy most of the time (serverCpuShare near 1): an idle core makes the
 // next request cost several times more CPU (bench/wakeup-cost.mjs measures it), which would
-// otherwise favour whichever server is driven by the faster client. Every server is started
-// first and they are measured in turn, BENCH_FLOW_ROUNDS slices each, so that other work on the
-// machine falls on all of them alike.
+// otherwise favour whichever server is driven by the faster client. Each framework's servers
+// (authorizer, floor, pass-through; the peer beside the fetch handler and Express) are started
+// together and measured in turn, BENCH_FLOW_ROUNDS slices each, so that other work on the machine
+// falls on all of them alike; then the next framework's.
 //   BENCH_FLOW_SECONDS (12, per server), BENCH_FLOW_CONCURRENCY (8), BENCH_FLOW_ROUNDS (24),
 //   BENCH_FLOW_WARMUP (2000 flows per server before any is measured),
 //   BENCH_FRAMEWORKS (all, comma-separated), BENCH_FLOW_PREVIOUS (1: also measure the method
 //   used until the bench wallet; 0 skips it), BENCH_FLOW_SPLIT (1: also measure each adapter with
 //   pass-through clients, which splits its CPU per flow into verification and everything else;
-//   0 skips it)
+//   0 skips it), BENCH_FLOW_ROTATION (framework; all: every server of every framework in one
+//   rotation, which leaves each idle for up to 30 slices between two of its own, see ROTATION)
 import { FRAMEWORKS } from './lib/frameworks.mjs';
 import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
 import { floorFlow, lightFloorFlow, measureFlows, measureInterleaved, oursFlow, peerFlow, testWalletOursFlow, testWalletPeerFlow, walletPayload } from './lib/flows.mjs';
@@ -49,6 +51,8 @@ function againstFloor(server, floor) {
 }
 // The previous method measures as it always did: one 6-s slice per cell.
 const PREVIOUS_METHOD_SECONDS = 6;
+// The peer is measured beside these frameworks, its two comparisons.
+const PEER_BESIDE = ['fetch', 'express'];
 
 export async function run({
   seconds = Number(process.env.BENCH_FLOW_SECONDS ?? 12),
@@ -58,40 +62,56 @@ export async function run({
   previous = process.env.BENCH_FLOW_PREVIOUS !== '0',
   split = process.env.BENCH_FLOW_SPLIT !== '0',
   warmup = Number(process.env.BENCH_FLOW_WARMUP ?? 2000),
+  rotation = process.env.BENCH_FLOW_ROTATION ?? 'framework',
 } = {}) {
+  if (!['framework', 'all'].includes(rotation)) throw new Error(`BENCH_FLOW_ROTATION must be framework or all, not ${rotation}`);
   const credential = await issueBenchCredential({ vct: PID_VCT, claims: { given_name: 'Erika', family_name: 'Mustermann' } });
   const issuerRootPem = credential.issuer.rootCertificatePem;
   const pinned = canPin();
 
-  // Every server up front, each with its bench wallet (each server has its own request-signing root).
-  const cells = [];
-  const start = async (key, spec, flowOf) => {
-    const server = await startServerProcess(spec, pinned ? { cpu: SERVER_CPU } : {});
-    cells.push({ key, server, flow: flowOf(server.info, createBenchWallet({ credential, verifierTrustAnchors: [server.info.trustAnchor] })) });
-  };
-  let measured;
+  // Each framework's servers are measured together, in rotation: its authorizer, its floor, the
+  // same authorizer with pass-through clients, and the peer beside the fetch handler and Express
+  // (its two comparisons). A small rotation keeps every server busy every few slices, as a
+  // loaded server is; see ROTATION below for why all servers in one rotation is not the figure.
+  const groups = rotation === 'all' ? [frameworks] : frameworks.map((framework) => [framework]);
+  const peerGroups = new Set(groups.filter((group) => group.some((f) => PEER_BESIDE.includes(f))));
+  if (peerGroups.size === 0) peerGroups.add(groups[0]);
+  const measured = new Map();
+  const peers = [];
   let peerError = null;
-  try {
-    for (const framework of frameworks) {
-      await start(`ours ${framework}`, { kind: 'ours', framework, clients: 'local', issuerRootPem }, oursFlow);
-      await start(`floor ${framework}`, { kind: 'floor', framework, issuerRootPem }, floorFlow);
-      // The same server with pass-through clients: what the flow costs without @vp-authorizer/local.
-      if (split) await start(`pass ${framework}`, { kind: 'ours', framework, clients: 'pass-through', issuerRootPem }, oursFlow);
-    }
+  for (const group of groups) {
+    const cells = [];
+    const start = async (key, spec, flowOf) => {
+      const server = await startServerProcess(spec, pinned ? { cpu: SERVER_CPU } : {});
+      cells.push({ key, server, flow: flowOf(server.info, createBenchWallet({ credential, verifierTrustAnchors: [server.info.trustAnchor] })) });
+    };
     try {
-      await start('peer', { kind: 'peer', issuerRootPem }, peerFlow);
-    } catch (error) {
-      peerError = String(error?.message ?? error);
-    }
-    const restore = pinned ? pinThisProcess(CLIENT_CPU) : () => {};
-    try {
-      const results = await measureInterleaved(cells, { seconds, concurrency, rounds, warmup });
-      measured = new Map(cells.map((cell, i) => [cell.key, results[i]]));
+      for (const framework of group) {
+        await start(`ours ${framework}`, { kind: 'ours', framework, clients: 'local', issuerRootPem }, oursFlow);
+        await start(`floor ${framework}`, { kind: 'floor', framework, issuerRootPem }, floorFlow);
+        // The same server with pass-through clients: what the flow costs without @vp-authorizer/local.
+        if (split) await start(`pass ${framework}`, { kind: 'ours', framework, clients: 'pass-through', issuerRootPem }, oursFlow);
+      }
+      if (peerGroups.has(group)) {
+        try {
+          await start('peer', { kind: 'peer', issuerRootPem }, peerFlow);
+        } catch (error) {
+          peerError = String(error?.message ?? error);
+        }
+      }
+      const restore = pinned ? pinThisProcess(CLIENT_CPU) : () => {};
+      try {
+        const results = await measureInterleaved(cells, { seconds, concurrency, rounds, warmup });
+        for (const [i, cell] of cells.entries()) {
+          if (cell.key === 'peer') peers.push({ beside: group, ...results[i] });
+          else measured.set(cell.key, results[i]);
+        }
+      } finally {
+        restore();
+      }
     } finally {
-      restore();
+      for (const { server } of cells) await server.close();
     }
-  } finally {
-    for (const { server } of cells) await server.close();
   }
 
   const rows = frameworks.map((framework) => {
@@ -103,20 +123,27 @@ export async function run({
     return row;
   });
   // Our CPU per flow on plain node:http is the fetch handler's (the peer uses node:http too);
-  // Express as the most common host is reported beside it.
+  // Express as the most common host is reported beside it. Each against the peer measured in its rotation.
+  const peerBeside = (framework) => peers.find((p) => p.beside.includes(framework)) ?? peers[0];
   const vsPeer = (peerResult, framework, pick) => {
     const ours = pick(rows.find((r) => r.framework === framework) ?? {})?.ours;
-    return ours ? ratio(peerResult.serverCpuMsPerFlow, ours.serverCpuMsPerFlow) : null;
+    return ours && peerResult ? ratio(peerResult.serverCpuMsPerFlow, ours.serverCpuMsPerFlow) : null;
   };
   let peer = { error: peerError };
-  if (measured.has('peer')) {
-    const result = measured.get('peer');
-    peer = { ...result, oursVsPeerFetch: vsPeer(result, 'fetch', (r) => r), oursVsPeerExpress: vsPeer(result, 'express', (r) => r) };
-    console.error(`peer: ${result.serverCpuMsPerFlow} ms CPU/flow (busy ${result.serverCpuShare})`);
+  if (peers.length > 0) {
+    // The figures shown for the peer are those of its rotation with the fetch handler (both on node:http).
+    const { beside, ...result } = peerBeside('fetch');
+    peer = {
+      ...result,
+      oursVsPeerFetch: vsPeer(peerBeside('fetch'), 'fetch', (r) => r),
+      oursVsPeerExpress: vsPeer(peerBeside('express'), 'express', (r) => r),
+      byRotation: peers.map(({ beside: with_, serverCpuMsPerFlow, flowsPerSecond, serverCpuShare }) => ({ beside: with_, serverCpuMsPerFlow, flowsPerSecond, serverCpuShare })),
+    };
+    for (const p of peers) console.error(`peer beside ${p.beside.join(', ')}: ${p.serverCpuMsPerFlow} ms CPU/flow (busy ${p.serverCpuShare})`);
   } else console.error(`peer failed: ${peerError}`);
 
   if (previous) await measurePrevious({ rows, peer, credential, seconds: PREVIOUS_METHOD_SECONDS, vsPeer });
-  return { seconds, concurrency, rounds, warmup, pinned, client: 'bench wallet (bench/lib/bench-wallet.mjs)', rows, peer };
+  return { seconds, concurrency, rounds, warmup, pinned, rotation, client: 'bench wallet (bench/lib/bench-wallet.mjs)', rows, peer };
 }
 
 /**
