@@ -11,17 +11,18 @@
 // With two cores or more, servers run on core 0 and this process on core 1, and enough flows run
 // at once that the server is busy most of the time (serverCpuShare near 1): an idle core makes the
 // next request cost several times more CPU (bench/wakeup-cost.mjs measures it), which would
-// otherwise favour whichever server is driven by the faster client. Each framework's servers
-// (authorizer, floor, pass-through; the peer beside the fetch handler and Express) are started
-// together and measured in turn, BENCH_FLOW_ROUNDS slices each, so that other work on the machine
-// falls on all of them alike; then the next framework's.
+// otherwise favour whichever server is driven by the faster client. Servers are measured in
+// rotations, BENCH_FLOW_ROUNDS slices each in turn, so that other work on the machine falls on all
+// of a rotation alike: first one rotation per framework (its authorizer, floor, pass-through and a
+// peer, started together and closed before the next framework's), then all of them in one
+// rotation (the method until this release). Both figures are reported.
 //   BENCH_FLOW_SECONDS (12, per server), BENCH_FLOW_CONCURRENCY (8), BENCH_FLOW_ROUNDS (24),
 //   BENCH_FLOW_WARMUP (2000 flows per server before any is measured),
 //   BENCH_FRAMEWORKS (all, comma-separated), BENCH_FLOW_PREVIOUS (1: also measure the method
 //   used until the bench wallet; 0 skips it), BENCH_FLOW_SPLIT (1: also measure each adapter with
 //   pass-through clients, which splits its CPU per flow into verification and everything else;
-//   0 skips it), BENCH_FLOW_ROTATION (framework; all: every server of every framework in one
-//   rotation, which leaves each idle for up to 30 slices between two of its own, see ROTATION)
+//   0 skips it), BENCH_FLOW_ROTATION (both; framework: only the rotations per framework; all:
+//   only the one rotation, in which a server waits up to 30 slices between two of its own)
 import { FRAMEWORKS } from './lib/frameworks.mjs';
 import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
 import { floorFlow, lightFloorFlow, measureFlows, measureInterleaved, oursFlow, peerFlow, testWalletOursFlow, testWalletPeerFlow, walletPayload } from './lib/flows.mjs';
@@ -51,8 +52,6 @@ function againstFloor(server, floor) {
 }
 // The previous method measures as it always did: one 6-s slice per cell.
 const PREVIOUS_METHOD_SECONDS = 6;
-// The peer is measured beside these frameworks, its two comparisons.
-const PEER_BESIDE = ['fetch', 'express'];
 
 export async function run({
   seconds = Number(process.env.BENCH_FLOW_SECONDS ?? 12),
@@ -62,23 +61,46 @@ export async function run({
   previous = process.env.BENCH_FLOW_PREVIOUS !== '0',
   split = process.env.BENCH_FLOW_SPLIT !== '0',
   warmup = Number(process.env.BENCH_FLOW_WARMUP ?? 2000),
-  rotation = process.env.BENCH_FLOW_ROTATION ?? 'framework',
+  rotation = process.env.BENCH_FLOW_ROTATION || 'both',
 } = {}) {
-  if (!['framework', 'all'].includes(rotation)) throw new Error(`BENCH_FLOW_ROTATION must be framework or all, not ${rotation}`);
+  if (!ROTATIONS.includes(rotation)) throw new Error(`BENCH_FLOW_ROTATION must be one of ${ROTATIONS.join(', ')}, not ${rotation}`);
   const credential = await issueBenchCredential({ vct: PID_VCT, claims: { given_name: 'Erika', family_name: 'Mustermann' } });
-  const issuerRootPem = credential.issuer.rootCertificatePem;
-  const pinned = canPin();
+  const setup = { credential, issuerRootPem: credential.issuer.rootCertificatePem, pinned: canPin(), seconds, concurrency, rounds, warmup, split };
 
-  // Each framework's servers are measured together, in rotation: its authorizer, its floor, the
-  // same authorizer with pass-through clients, and the peer beside the fetch handler and Express
-  // (its two comparisons). A small rotation keeps every server busy every few slices, as a
-  // loaded server is; see ROTATION below for why all servers in one rotation is not the figure.
-  const groups = rotation === 'all' ? [frameworks] : frameworks.map((framework) => [framework]);
-  const peerGroups = new Set(groups.filter((group) => group.some((f) => PEER_BESIDE.includes(f))));
-  if (peerGroups.size === 0) peerGroups.add(groups[0]);
+  // The framework rotations: each framework's servers (authorizer, floor, pass-through, peer)
+  // measured together, then the next framework's; no server waits more than a few slices
+  // between two of its own. The one rotation: every server of every framework started first
+  // and measured in turn, the method until this release. Both are in the report.
+  const byFramework = rotation === 'all' ? null : summarise(frameworks, await measureRotations(frameworks.map((f) => [f]), setup));
+  const oneRotation = rotation === 'framework' ? null : summarise(frameworks, await measureRotations([frameworks], setup));
+  const { rows, peer } = byFramework ?? oneRotation;
+  if (previous) await measurePrevious({ rows, peer, credential, seconds: PREVIOUS_METHOD_SECONDS });
+  const rotationSize = (split ? 3 : 2) + 1;
+  return {
+    seconds,
+    concurrency,
+    rounds,
+    warmup,
+    pinned: setup.pinned,
+    rotation: byFramework ? 'framework' : 'all',
+    rotationSize: byFramework ? rotationSize : frameworks.length * (rotationSize - 1) + 1,
+    client: 'bench wallet (bench/lib/bench-wallet.mjs)',
+    rows,
+    peer,
+    ...(byFramework && oneRotation ? { oneRotation: { rotationSize: frameworks.length * (rotationSize - 1) + 1, ...oneRotation } } : {}),
+  };
+}
+
+const ROTATIONS = ['both', 'framework', 'all'];
+
+/**
+ * Each group of frameworks is one rotation: its servers (authorizer, floor, pass-through for each
+ * framework, and one peer) start, warm up, are measured in turn, and close before the next group's
+ * start. Resolves to the results by cell key and the peer of each rotation.
+ */
+async function measureRotations(groups, { credential, issuerRootPem, pinned, seconds, concurrency, rounds, warmup, split }) {
   const measured = new Map();
   const peers = [];
-  let peerError = null;
   for (const group of groups) {
     const cells = [];
     const start = async (key, spec, flowOf) => {
@@ -92,12 +114,14 @@ export async function run({
         // The same server with pass-through clients: what the flow costs without @vp-authorizer/local.
         if (split) await start(`pass ${framework}`, { kind: 'ours', framework, clients: 'pass-through', issuerRootPem }, oursFlow);
       }
-      if (peerGroups.has(group)) {
-        try {
-          await start('peer', { kind: 'peer', issuerRootPem }, peerFlow);
-        } catch (error) {
-          peerError = String(error?.message ?? error);
-        }
+      // The peer in every rotation: each comparison with it is made within one rotation, and
+      // every rotation has the same number of servers.
+      let peerError;
+      try {
+        await start('peer', { kind: 'peer', issuerRootPem }, peerFlow);
+      } catch (error) {
+        peerError = String(error?.message ?? error);
+        peers.push({ beside: group, error: peerError });
       }
       const restore = pinned ? pinThisProcess(CLIENT_CPU) : () => {};
       try {
@@ -113,7 +137,11 @@ export async function run({
       for (const { server } of cells) await server.close();
     }
   }
+  return { measured, peers };
+}
 
+/** Rows against the floor per framework, and the peer: ours against the peer of the same rotation. */
+function summarise(frameworks, { measured, peers }) {
   const rows = frameworks.map((framework) => {
     const [ours, floor] = [measured.get(`ours ${framework}`), measured.get(`floor ${framework}`)];
     const row = { framework, ours, floor, ...againstFloor(ours, floor) };
@@ -123,27 +151,27 @@ export async function run({
     return row;
   });
   // Our CPU per flow on plain node:http is the fetch handler's (the peer uses node:http too);
-  // Express as the most common host is reported beside it. Each against the peer measured in its rotation.
-  const peerBeside = (framework) => peers.find((p) => p.beside.includes(framework)) ?? peers[0];
-  const vsPeer = (peerResult, framework, pick) => {
-    const ours = pick(rows.find((r) => r.framework === framework) ?? {})?.ours;
-    return ours && peerResult ? ratio(peerResult.serverCpuMsPerFlow, ours.serverCpuMsPerFlow) : null;
+  // Express as the most common host is reported beside it.
+  const peerBeside = (framework) => peers.find((p) => p.beside.includes(framework) && !p.error) ?? null;
+  const measuredPeers = peers.filter((p) => !p.error);
+  for (const p of peers) console.error(p.error ? `peer beside ${p.beside.join(', ')} failed: ${p.error}` : `peer beside ${p.beside.join(', ')}: ${p.serverCpuMsPerFlow} ms CPU/flow (busy ${p.serverCpuShare})`);
+  if (measuredPeers.length === 0) return { rows, peer: { error: peers.find((p) => p.error)?.error ?? 'not measured' } };
+  // The peer's figures shown are those of the fetch handler's rotation (both on node:http).
+  const { beside, ...shown } = peerBeside('fetch') ?? measuredPeers[0];
+  const peer = {
+    ...shown,
+    shownBeside: beside,
+    oursVsPeerFetch: vsPeer(peerBeside('fetch'), rows, 'fetch', (r) => r),
+    oursVsPeerExpress: vsPeer(peerBeside('express'), rows, 'express', (r) => r),
+    byRotation: peers.map(({ beside: with_, error, serverCpuMsPerFlow, flowsPerSecond, serverCpuShare }) => (error ? { beside: with_, error } : { beside: with_, serverCpuMsPerFlow, flowsPerSecond, serverCpuShare })),
   };
-  let peer = { error: peerError };
-  if (peers.length > 0) {
-    // The figures shown for the peer are those of its rotation with the fetch handler (both on node:http).
-    const { beside, ...result } = peerBeside('fetch');
-    peer = {
-      ...result,
-      oursVsPeerFetch: vsPeer(peerBeside('fetch'), 'fetch', (r) => r),
-      oursVsPeerExpress: vsPeer(peerBeside('express'), 'express', (r) => r),
-      byRotation: peers.map(({ beside: with_, serverCpuMsPerFlow, flowsPerSecond, serverCpuShare }) => ({ beside: with_, serverCpuMsPerFlow, flowsPerSecond, serverCpuShare })),
-    };
-    for (const p of peers) console.error(`peer beside ${p.beside.join(', ')}: ${p.serverCpuMsPerFlow} ms CPU/flow (busy ${p.serverCpuShare})`);
-  } else console.error(`peer failed: ${peerError}`);
+  return { rows, peer };
+}
 
-  if (previous) await measurePrevious({ rows, peer, credential, seconds: PREVIOUS_METHOD_SECONDS, vsPeer });
-  return { seconds, concurrency, rounds, warmup, pinned, rotation, client: 'bench wallet (bench/lib/bench-wallet.mjs)', rows, peer };
+/** Flows per server CPU second of ours on `framework` against `peerResult` (null when either is missing). */
+function vsPeer(peerResult, rows, framework, pick) {
+  const ours = pick(rows.find((r) => r.framework === framework) ?? {})?.ours;
+  return ours && peerResult ? ratio(peerResult.serverCpuMsPerFlow, ours.serverCpuMsPerFlow) : null;
 }
 
 /**
@@ -151,7 +179,7 @@ export async function run({
  * concurrent flows, the real test wallet driving the authorizer and the peer, a light client the
  * floor. Kept for one release, as `previous` in each row and in the peer's result.
  */
-async function measurePrevious({ rows, peer, credential, seconds, vsPeer }) {
+async function measurePrevious({ rows, peer, credential, seconds }) {
   const issuerRootPem = credential.issuer.rootCertificatePem;
   const { testWallet } = credential;
   const options = { seconds, concurrency: 4 };
@@ -175,7 +203,7 @@ async function measurePrevious({ rows, peer, credential, seconds, vsPeer }) {
   }
   if (!peer.error) {
     const old = await measure({ kind: 'peer', issuerRootPem }, (info) => testWalletPeerFlow(info, testWallet));
-    peer.previous = { ...old, oursVsPeerFetch: vsPeer(old, 'fetch', (r) => r.previous), oursVsPeerExpress: vsPeer(old, 'express', (r) => r.previous) };
+    peer.previous = { ...old, oursVsPeerFetch: vsPeer(old, rows, 'fetch', (r) => r.previous), oursVsPeerExpress: vsPeer(old, rows, 'express', (r) => r.previous) };
     console.error(`  previous method, peer: ${old.serverCpuMsPerFlow} ms CPU/flow`);
   }
 }
