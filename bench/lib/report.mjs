@@ -119,6 +119,12 @@ function fullFlowSection(flow, wakeup, micro) {
     out.push('', `**All ${one.rotationSize} servers in one rotation**, measured after the table above in the same run (the method until this release; each server waits ${2 * Math.ceil((one.rotationSize - 1) / 2)}–${2 * (one.rotationSize - 1)} slices between two of its own on every other round):`, '');
     out.push('| adapter | server CPU per flow | floor CPU per flow | CPU vs floor (median of slices) | pooled | slice by slice | with pass-through clients |', '|---|---|---|---|---|---|---|');
     for (const r of one.rows) out.push(`| ${LABELS[r.framework]} | ${fmt(r.ours.serverCpuMsPerFlow)} ms | ${fmt(r.floor.serverCpuMsPerFlow)} ms | ${x(r.cpuVsFloor)} | ${x(r.cpuVsFloorPooled)} | ${slices(r.cpuVsFloorByRound)} | ${r.passThrough ? `${fmt(r.passThrough.serverCpuMsPerFlow)} ms (${x(r.passThrough.cpuVsFloor)})` : '–'} |`);
+    const local = (rows) => rows.filter((r) => r.passThrough).map((r) => r.ours.serverCpuMsPerFlow - r.passThrough.serverCpuMsPerFlow);
+    const [inFramework, inOne] = [local(flow.rows), local(one.rows)];
+    if (inFramework.length > 0 && inOne.length > 0) {
+      const span = (v) => `${fmt(Math.min(...v))}–${fmt(Math.max(...v))} ms`;
+      out.push('', `What the local validator and verifier cost per flow (the authorizer\'s CPU per flow less its pass-through server\'s), the same code on every framework: ${span(inFramework)} in the per-framework rotations, ${span(inOne)} in this one (${one.rows.filter((r) => r.passThrough).map((r) => `${LABELS[r.framework].split(' ')[0]} ${fmt(r.ours.serverCpuMsPerFlow - r.passThrough.serverCpuMsPerFlow)}`).join(', ')}).`);
+    }
     if (one.peer && !one.peer.error) out.push('', `The peer in that rotation: ${fmt(one.peer.serverCpuMsPerFlow)} ms per flow; the authorizer reaches ${x(one.peer.oursVsPeerFetch)} of its flows per CPU second through the fetch handler and ${x(one.peer.oursVsPeerExpress)} through Express.`);
   }
   if (medianFirst) {
