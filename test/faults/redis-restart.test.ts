@@ -317,7 +317,12 @@ describe.skipIf(!redisAvailable())('Redis killed and restarted under a running a
     console.log(`[faults] concurrent resolves across a restart (kill sent at +${killedAt} ms): ${JSON.stringify(counts)}; first sent: ${JSON.stringify([...results].sort((a, b) => a.sentAt - b.sentAt).slice(0, 2).map((r) => ({ sentAtMs: r.sentAt, tookMs: r.ms, status: r.status })))}`);
     expect(results.filter((r) => r.status === 200).length, JSON.stringify(counts)).toBeLessThanOrEqual(1);
     expect(results.every((r) => [200, 404, 503].includes(r.status)), JSON.stringify(counts)).toBe(true);
-    expect(results.at(-1)!.status, 'after the restart the code is gone').toBe(404);
+    // A code handed out before the restart is gone after it. When every earlier answer was 503 (the
+    // kill landed before the consume ran, or before its reply left), the code was handed to no one:
+    // it still resolves, or it is gone if Redis had committed the consume before dying. Either way
+    // it is handed out at most once, which the count of 200s above holds across all answers.
+    const handedOutBefore = results.slice(0, -1).some((r) => r.status === 200);
+    expect(handedOutBefore ? [404] : [200, 404], `after the restart (${JSON.stringify(counts)})`).toContain(results.at(-1)!.status);
   });
 
   it('authorizations whose expiry passes while Redis is down are expired by the sweep after the restart, and a late wallet gets a 4xx', async () => {
