@@ -75,7 +75,9 @@ export async function run({
   const oneRotation = rotation === 'framework' ? null : summarise(frameworks, await measureRotations([frameworks], setup));
   const { rows, peer } = byFramework ?? oneRotation;
   if (previous) await measurePrevious({ rows, peer, credential, seconds: PREVIOUS_METHOD_SECONDS });
-  const rotationSize = (split ? 3 : 2) + 1;
+  // Servers per rotation: per framework its own (authorizer, floor, pass-through) and a peer; in one rotation all of them and a peer.
+  const perFramework = split ? 3 : 2;
+  const oneSize = frameworks.length * perFramework + 1;
   return {
     seconds,
     concurrency,
@@ -83,11 +85,11 @@ export async function run({
     warmup,
     pinned: setup.pinned,
     rotation: byFramework ? 'framework' : 'all',
-    rotationSize: byFramework ? rotationSize : frameworks.length * (rotationSize - 1) + 1,
+    rotationSize: byFramework ? perFramework + 1 : oneSize,
     client: 'bench wallet (bench/lib/bench-wallet.mjs)',
     rows,
     peer,
-    ...(byFramework && oneRotation ? { oneRotation: { rotationSize: frameworks.length * (rotationSize - 1) + 1, ...oneRotation } } : {}),
+    ...(byFramework && oneRotation ? { oneRotation: { rotationSize: oneSize, ...oneRotation } } : {}),
   };
 }
 
@@ -116,12 +118,10 @@ async function measureRotations(groups, { credential, issuerRootPem, pinned, sec
       }
       // The peer in every rotation: each comparison with it is made within one rotation, and
       // every rotation has the same number of servers.
-      let peerError;
       try {
         await start('peer', { kind: 'peer', issuerRootPem }, peerFlow);
       } catch (error) {
-        peerError = String(error?.message ?? error);
-        peers.push({ beside: group, error: peerError });
+        peers.push({ beside: group, error: String(error?.message ?? error) });
       }
       const restore = pinned ? pinThisProcess(CLIENT_CPU) : () => {};
       try {

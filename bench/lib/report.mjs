@@ -97,6 +97,10 @@ function slices(ratios) {
   return `${fmt(at(0.25))}–${fmt(at(0.75))} (${fmt(sorted[0])}–${fmt(sorted.at(-1))})`;
 }
 
+/** What the local validator and verifier cost per flow: the authorizer's CPU less its pass-through server's, per row that has one. */
+const localClientsMs = (rows) => rows.filter((r) => r.passThrough).map((r) => r.ours.serverCpuMsPerFlow - r.passThrough.serverCpuMsPerFlow);
+const range = (values, digits = 2) => `${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)}`;
+
 function fullFlowSection(flow, wakeup, micro) {
   if (!flow || flow.error) return [];
   const out = ['## Full flow: server CPU against the floor and a hand-built peer', ''];
@@ -119,11 +123,9 @@ function fullFlowSection(flow, wakeup, micro) {
     out.push('', `**All ${one.rotationSize} servers in one rotation**, measured after the table above in the same run (the method until this release; each server waits ${2 * Math.ceil((one.rotationSize - 1) / 2)}–${2 * (one.rotationSize - 1)} slices between two of its own on every other round):`, '');
     out.push('| adapter | server CPU per flow | floor CPU per flow | CPU vs floor (median of slices) | pooled | slice by slice | with pass-through clients |', '|---|---|---|---|---|---|---|');
     for (const r of one.rows) out.push(`| ${LABELS[r.framework]} | ${fmt(r.ours.serverCpuMsPerFlow)} ms | ${fmt(r.floor.serverCpuMsPerFlow)} ms | ${x(r.cpuVsFloor)} | ${x(r.cpuVsFloorPooled)} | ${slices(r.cpuVsFloorByRound)} | ${r.passThrough ? `${fmt(r.passThrough.serverCpuMsPerFlow)} ms (${x(r.passThrough.cpuVsFloor)})` : '–'} |`);
-    const local = (rows) => rows.filter((r) => r.passThrough).map((r) => r.ours.serverCpuMsPerFlow - r.passThrough.serverCpuMsPerFlow);
-    const [inFramework, inOne] = [local(flow.rows), local(one.rows)];
+    const [inFramework, inOne] = [localClientsMs(flow.rows), localClientsMs(one.rows)];
     if (inFramework.length > 0 && inOne.length > 0) {
-      const span = (v) => `${fmt(Math.min(...v))}–${fmt(Math.max(...v))} ms`;
-      out.push('', `What the local validator and verifier cost per flow (the authorizer\'s CPU per flow less its pass-through server\'s), the same code on every framework: ${span(inFramework)} in the per-framework rotations, ${span(inOne)} in this one (${one.rows.filter((r) => r.passThrough).map((r) => `${LABELS[r.framework].split(' ')[0]} ${fmt(r.ours.serverCpuMsPerFlow - r.passThrough.serverCpuMsPerFlow)}`).join(', ')}).`);
+      out.push('', `What the local validator and verifier cost per flow (the authorizer\'s CPU per flow less its pass-through server\'s), the same code on every framework: ${range(inFramework)} ms in the per-framework rotations, ${range(inOne)} ms in this one (${one.rows.filter((r) => r.passThrough).map((r) => `${LABELS[r.framework].split(' ')[0]} ${fmt(r.ours.serverCpuMsPerFlow - r.passThrough.serverCpuMsPerFlow)}`).join(', ')}).`);
     }
     if (one.peer && !one.peer.error) out.push('', `The peer in that rotation: ${fmt(one.peer.serverCpuMsPerFlow)} ms per flow; the authorizer reaches ${x(one.peer.oursVsPeerFetch)} of its flows per CPU second through the fetch handler and ${x(one.peer.oursVsPeerExpress)} through Express.`);
   }
@@ -134,8 +136,7 @@ function fullFlowSection(flow, wakeup, micro) {
   }
   const split = flow.rows.filter((r) => r.passThrough);
   if (split.length > 0) {
-    const verification = split.map((r) => r.ours.serverCpuMsPerFlow - r.passThrough.serverCpuMsPerFlow);
-    const range = (values, digits = 2) => `${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)}`;
+    const verification = localClientsMs(split);
     const warmClients = micro?.results?.find((r) => r.title.startsWith('Verify an SD-JWT VC presentation'));
     out.push(
       '',
