@@ -22,7 +22,9 @@
 //   used until the bench wallet; 0 skips it), BENCH_FLOW_SPLIT (1: also measure each adapter with
 //   pass-through clients, which splits its CPU per flow into verification and everything else;
 //   0 skips it), BENCH_FLOW_ROTATION (both; framework: only the rotations per framework; all:
-//   only the one rotation, in which a server waits up to 30 slices between two of its own)
+//   only the one rotation, in which a server waits up to 30 slices between two of its own),
+//   BENCH_FLOW_MEMORY_REDUCER (0: the rotations' servers run with --no-memory-reducer; 1: with
+//   V8's default, see ROTATION_NODE_OPTIONS)
 import { FRAMEWORKS } from './lib/frameworks.mjs';
 import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
 import { floorFlow, lightFloorFlow, measureFlows, measureInterleaved, oursFlow, peerFlow, testWalletOursFlow, testWalletPeerFlow, walletPayload } from './lib/flows.mjs';
@@ -84,6 +86,7 @@ export async function run({
     rounds,
     warmup,
     pinned: setup.pinned,
+    memoryReducer: ROTATION_NODE_OPTIONS.length === 0,
     rotation: byFramework ? 'framework' : 'all',
     rotationSize: byFramework ? perFramework + 1 : oneSize,
     client: 'bench wallet (bench/lib/bench-wallet.mjs)',
@@ -94,6 +97,16 @@ export async function run({
 }
 
 const ROTATIONS = ['both', 'framework', 'all'];
+
+// A rotation leaves each server idle while the others run their slices: up to 3 s in a framework's
+// rotation, up to 15 s in the rotation of sixteen. After about 5 s of idle V8's memory reducer
+// runs full collections that, unlike ordinary ones, drop every hidden class no live object uses,
+// and with them each optimized function that embeds one (--trace-deopt: "marking dependent code
+// … reason: weak objects"): the server re-optimizes during its next slice. Whether a server is
+// caught depends on when its last full collection ran, so it fell on some servers of a rotation and
+// not on others. The goal is CPU per flow of a server under load, which the reducer never touches
+// (it waits for idle), so the servers run without it, floor and peer alike.
+const ROTATION_NODE_OPTIONS = process.env.BENCH_FLOW_MEMORY_REDUCER === '1' ? [] : ['--no-memory-reducer'];
 
 /**
  * Each group of frameworks is one rotation: its servers (authorizer, floor, pass-through for each
@@ -106,7 +119,7 @@ async function measureRotations(groups, { credential, issuerRootPem, pinned, sec
   for (const group of groups) {
     const cells = [];
     const start = async (key, spec, flowOf) => {
-      const server = await startServerProcess(spec, pinned ? { cpu: SERVER_CPU } : {});
+      const server = await startServerProcess(spec, { execArgv: ROTATION_NODE_OPTIONS, ...(pinned ? { cpu: SERVER_CPU } : {}) });
       cells.push({ key, server, flow: flowOf(server.info, createBenchWallet({ credential, verifierTrustAnchors: [server.info.trustAnchor] })) });
     };
     try {

@@ -2,27 +2,40 @@
 // doing its own cryptography) never shares their event loop or their CPU account. The child
 // answers `cpu` with its process.cpuUsage() and `memory` with its heap after a full GC.
 import { fork } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
 
 /** Servers still running; one exit listener kills them all (never leave a server behind, whatever ends the benchmark). */
 const live = new Set();
+let serversStarted = 0;
 process.once('exit', () => {
   for (const child of live) child.kill();
 });
 
 /**
  * Start a server described by `spec` (see server-child.mjs) in a child process, pinned to
- * `cpu` with taskset when given. Resolves to `{ origin, info, cpuMicros(), close() }`.
+ * `cpu` with taskset when given, with Node options `execArgv` added. Resolves to `{ origin, info, cpuMicros(), close() }`.
  */
-export async function startServerProcess(spec, { cpu } = {}) {
+export async function startServerProcess(spec, { cpu, execArgv: nodeOptions = [] } = {}) {
   // BENCH_SERVER_EXEC_ARGV='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the servers under load.
-  const execArgv = ['--expose-gc', ...(process.env.BENCH_SERVER_EXEC_ARGV ?? '').split(' ').filter(Boolean)];
+  const execArgv = ['--expose-gc', ...nodeOptions, ...(process.env.BENCH_SERVER_EXEC_ARGV ?? '').split(' ').filter(Boolean)];
+  // BENCH_SERVER_LOG_DIR=DIR writes each server's output (with --trace-gc, --trace-opt, …) to a file of its own.
+  const logDir = process.env.BENCH_SERVER_LOG_DIR;
+  const out = logDir ? 'pipe' : 'inherit';
   const child =
     cpu !== undefined
-      ? fork(CHILD, [], { execPath: 'taskset', execArgv: ['-c', String(cpu), process.execPath, ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-      : fork(CHILD, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      ? fork(CHILD, [], { execPath: 'taskset', execArgv: ['-c', String(cpu), process.execPath, ...execArgv], stdio: ['ignore', out, out, 'ipc'] })
+      : fork(CHILD, [], { execArgv, stdio: ['ignore', out, out, 'ipc'] });
+  if (logDir) {
+    mkdirSync(logDir, { recursive: true });
+    const name = [++serversStarted, spec.kind, spec.framework, spec.clients].filter(Boolean).join('-');
+    const log = createWriteStream(join(logDir, `${name}.log`));
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+  }
   const replies = [];
   let waiting;
   child.on('message', (message) => (waiting ? (waiting(message), (waiting = undefined)) : replies.push(message)));
