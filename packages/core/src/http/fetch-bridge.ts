@@ -82,8 +82,13 @@ export function toFetchResponse(response: CoreResponse): Response {
   return new Response(body, { status: response.status, headers: headerInit(response.headers) });
 }
 
+/**
+ * A plain object when every name is distinct: hosts iterate it (for…in, Object.keys) on every
+ * answer, and an object literal keeps the fast layout a null-prototype one does not. Any name the
+ * prototype already has (`constructor`, `__proto__`) reads as taken, so the pairs go as they are.
+ */
 function headerInit(pairs: [string, string][]): HeadersInit {
-  const record: Record<string, string> = Object.create(null) as Record<string, string>;
+  const record: Record<string, string> = {};
   for (const [name, value] of pairs) {
     const key = name.toLowerCase();
     if (record[key] !== undefined) return pairs;
