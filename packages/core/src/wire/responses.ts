@@ -16,7 +16,10 @@ export function jsonResponse(status: number, body: unknown, extraHeaders: [strin
 
 /** A JSON answer whose text is already serialised. */
 function jsonText(status: number, body: string, extraHeaders: [string, string][]): CoreResponse {
-  return { status, headers: [...JSON_HEADERS, ...extraHeaders], body };
+  // A fresh array per answer (serve() may append to it); a literal when nothing is added, which
+  // V8 builds without running the iteration of a spread.
+  const headers = extraHeaders.length === 0 ? [JSON_HEADERS[0]!, JSON_HEADERS[1]!] : [...JSON_HEADERS, ...extraHeaders];
+  return { status, headers, body };
 }
 
 export function emptyResponse(status: number): CoreResponse {
