@@ -8,12 +8,14 @@ import {
   type AuthorizationStore,
   type CodeStore,
   type ExpiryCandidate,
+  type ResponseCodeEntry,
 } from '@vp-authorizer/core';
 import { runCompareAndSet } from './compare-and-set-script.js';
 import { runCreate } from './create-script.js';
 import { decodeCode, decodeRecord, encodeCode, encodeRecord } from './record-codec.js';
 import { RecordFormatError } from './record-format-error.js';
 import { expiryMember, parseExpiryMember, redisKeys } from './redis-keys.js';
+import { operationDeadlines } from './operation-deadlines.js';
 import { toStoreError } from './to-store-error.js';
 
 export interface RedisStoreOptions {
@@ -103,21 +105,31 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   let connected = false;
   void firstAttempt.then(() => (connected = true));
 
+  const deadlines = operationDeadlines(timeoutMs, () => new StoreUnavailableError(`Redis did not answer within ${timeoutMs} ms.`));
+
   /**
-   * Bounds an operation in time and maps connection failures to StoreUnavailableError. One timer
-   * and one promise per operation (no race of promises): this wraps every command on the hot path.
+   * Bounds an operation in time and maps connection failures to StoreUnavailableError. `map`
+   * turns the reply into the result in the same step (no extra promise): this wraps every
+   * command on the hot path.
    */
-  function guarded<T>(operation: () => Promise<T>): Promise<T> {
+  function guarded<R, T = R>(operation: () => Promise<R>, map?: (reply: R) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
-      const settled = (connected ? invoke(operation) : firstAttempt.then(operation)) as Promise<T>;
+      const entry = deadlines.add(reject);
+      const settled = connected ? invoke(operation) : firstAttempt.then(operation);
       settled.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
+        (reply) => {
+          deadlines.settle(entry);
+          if (map === undefined) resolve(reply as unknown as T);
+          else {
+            try {
+              resolve(map(reply));
+            } catch (error) {
+              reject(toStoreError(error));
+            }
+          }
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          deadlines.settle(entry);
           reject(toStoreError(error));
         },
       );
@@ -146,11 +158,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         if (!written) throw new Error('An authorization with this id already exists for this instance.');
       }),
 
-    get: (instanceId, id) =>
-      guarded(async () => {
-        const raw = await client.get(keys.authorization(instanceId, id));
-        return raw === null ? null : decodeRecord(raw);
-      }),
+    get: (instanceId, id) => guarded(() => client.get(keys.authorization(instanceId, id)), decodeRecordReply),
 
     compareAndSet: (next, expectedVersion) =>
       guarded(async () => {
@@ -195,21 +203,14 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       }),
 
     put: (key, value, ttlMs) =>
-      guarded(async () => {
-        await client.set(keys.code(key), encodeCode(value), 'PX', checkTtl(ttlMs));
-      }),
+      guarded(
+        () => client.set(keys.code(key), encodeCode(value), 'PX', checkTtl(ttlMs)),
+        ignoreReply,
+      ),
 
-    peek: (key) =>
-      guarded(async () => {
-        const raw = await client.get(keys.code(key));
-        return raw === null ? null : decodeCode(raw);
-      }),
+    peek: (key) => guarded(() => client.get(keys.code(key)), decodeCodeReply),
 
-    consume: (key) =>
-      guarded(async () => {
-        const raw = await client.getdel(keys.code(key));
-        return raw === null ? null : decodeCode(raw);
-      }),
+    consume: (key) => guarded(() => client.getdel(keys.code(key)), decodeCodeReply),
 
     ping: () =>
       guarded(async () => {
@@ -298,6 +299,10 @@ function connect(options: RedisStoreOptions): Connection {
   });
   return { client, owned: true, firstAttempt };
 }
+
+const decodeRecordReply = (raw: string | null): AuthorizationRecord | null => (raw === null ? null : decodeRecord(raw));
+const decodeCodeReply = (raw: string | null): ResponseCodeEntry | null => (raw === null ? null : decodeCode(raw));
+const ignoreReply = (): void => undefined;
 
 /** An operation's promise, also when it throws before returning one. */
 function invoke<T>(operation: () => Promise<T>): Promise<T> {

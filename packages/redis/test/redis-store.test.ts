@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { ConfigError, StoreUnavailableError, type AuthorizationRecord } from '@vp-authorizer/core';
@@ -363,6 +365,24 @@ describe.skipIf(url === undefined)('redisStore on Redis', () => {
       await store.put('i1:k', code, 60_000);
       expect(await store.consume('i1:k')).toEqual(code);
     });
+
+    it('a process exits once its store is closed, even with a long commandTimeoutMs (deadlines hold no process open)', async () => {
+      // The built package, in a child process: nothing of vitest keeps that event loop alive.
+      const entry = pathToFileURL(fileURLToPath(new URL('../dist/index.js', import.meta.url))).href;
+      const script = `const { redisStore } = await import(${JSON.stringify(entry)});
+const store = redisStore({ url: process.env.URL, keyPrefix: process.env.PREFIX, commandTimeoutMs: 600000 });
+await store.put('i1:k', { instanceId: 'i1', authorizationId: 'a1' }, 60000);
+const got = await store.consume('i1:k');
+await store.close();
+console.log(JSON.stringify(got));`;
+      prefix = testPrefix();
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, URL: url!, PREFIX: prefix }, stdio: ['ignore', 'pipe', 'inherit'], timeout: 25_000, killSignal: 'SIGKILL' });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(exitCode).toBe(0);
+      expect(JSON.parse(out)).toEqual(code);
+    }, 30_000);
 
     it('works right after construction (operations wait for the first connection)', async () => {
       fresh();
