@@ -32,7 +32,11 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
     const { response, failure } = await serve(options.authorizer, fromNodeRequest(request.raw, { path: pathBelowSegments(request.url, depth) }));
     if (failure) throw new AuthorizerFailure(response, failure.error);
     reply.hijack(); // the shared Node writer answers, byte for byte as under Express and Koa
-    writeNodeResponse(reply.raw, response);
+    // As Fastify answers itself: the head in one writeHead call, the headers kept on the reply,
+    // where hooks read them (reply.getHeaders() in onResponse).
+    for (const [name, value] of response.headers) reply.header(name, value);
+    if (response.body) reply.header('content-length', String(Buffer.byteLength(response.body)));
+    writeNodeResponse(reply.raw, response, { direct: true });
   };
   scope.setErrorHandler(async (error, request, reply) => {
     // Refusals Fastify makes before any content-type parser runs (a Content-Type that is not a

@@ -213,6 +213,32 @@ describe('writeNodeResponse', () => {
     );
   });
 
+  it('direct: the same bytes in one writeHead call, the headers not stored on the response', async () => {
+    let seenAfter: Record<string, unknown> | undefined;
+    const direct = await answerBytes((res) => {
+      res.once('finish', () => (seenAfter = { ...res.getHeaders() }));
+      writeNodeResponse(res, answer, { direct: true });
+    });
+    expect(direct).toBe(await answerBytes((res) => writeNodeResponse(res, answer)));
+    expect(seenAfter).toEqual({});
+    for (const method of ['HEAD', 'GET']) {
+      const bodiless: CoreResponse = { status: 202, headers: [['cache-control', 'no-store']] };
+      expect(await answerBytes((res) => writeNodeResponse(res, answer, { direct: true }), method)).toBe(await answerBytes((res) => writeNodeResponse(res, answer), method));
+      // Node frames an empty answer at end(): direct leaves it to the stored path.
+      expect(await answerBytes((res) => writeNodeResponse(res, bodiless, { direct: true }), method)).toBe(await answerBytes((res) => writeNodeResponse(res, bodiless), method));
+      expect(await answerBytes((res) => writeNodeResponse(res, { status: 204, headers: [] }, { direct: true }), method)).toBe('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
+    }
+  });
+
+  it('direct after headers the host set: the stored path, so theirs are kept and Vary is appended', async () => {
+    const bytes = await answerBytes((res) => {
+      res.setHeader('Vary', 'Origin');
+      writeNodeResponse(res, answer, { direct: true });
+    });
+    expect(bytes).toContain('\r\nvary: Origin, Accept\r\n');
+    expect(bytes).toMatch(/^HTTP\/1\.1 404 Not Found\r\nvary: Origin, Accept\r\ncontent-type: application\/json; charset=utf-8\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 8\r\n/);
+  });
+
   it('answers HEAD with the length and no body, and a bodiless answer with Content-Length: 0', async () => {
     expect(await answerBytes((res) => writeNodeResponse(res, answer), 'HEAD')).toMatch(/Content-Length: 8\r\nConnection: close\r\n\r\n$/);
     expect(await answerBytes((res) => writeNodeResponse(res, { status: 202, headers: [['cache-control', 'no-store']] }))).toBe(

@@ -166,11 +166,31 @@ export function writeNodeHead(res: ServerResponse, response: CoreResponse): void
   }
 }
 
+export interface NodeWriteOptions {
+  /**
+   * Write the head of a body answer in one `writeHead` call instead of storing each header on
+   * `res` first, when nothing is stored there yet (else the stored path keeps what the host set,
+   * a CORS `Vary`). The same bytes go out.
+   * About 4 µs less per answer, but `res.getHeader()` no longer sees the answer's headers: only
+   * for hosts that keep their own record of them (Fastify's reply) or never read them back.
+   */
+  direct?: boolean;
+}
+
 /**
  * Write a core answer and end the response. No ETag, so no 304 for If-None-Match; a HEAD answer
  * keeps the GET's Content-Length and node sends no body.
  */
-export function writeNodeResponse(res: ServerResponse, response: CoreResponse): void {
+export function writeNodeResponse(res: ServerResponse, response: CoreResponse, options?: NodeWriteOptions): void {
+  // A body answer only: for an empty one node decides the framing (Content-Length: 0, or none for
+  // a 204) at end(), which a head written first would pre-empt.
+  if (options?.direct && response.body && !response.stream && res.getHeaderNames().length === 0) {
+    // Pairs as they are: node writes repeated names (Set-Cookie) as separate lines and validates each.
+    const head = response.headers.slice();
+    head.push(['Content-Length', String(Buffer.byteLength(response.body))]);
+    res.writeHead(response.status, head).end(response.body);
+    return;
+  }
   writeNodeHead(res, response);
   if (response.stream) return void writeNodeStream(res, response.stream);
   if (!response.body) return void res.end();
