@@ -36,7 +36,7 @@ export interface RedisStoreOptions {
   /** Prefix of every key. Default `vpa:`. Must not contain `{` or `}` (see redis-keys). */
   keyPrefix?: string;
   /**
-   * Upper bound for one store operation in milliseconds, default 1000. Past it the operation
+   * Upper bound for one store operation in milliseconds, default 1000, at most 2^31 - 1. Past it the operation
    * rejects with StoreUnavailableError; the command may still reach Redis later.
    */
   commandTimeoutMs?: number;
@@ -56,6 +56,7 @@ export interface RedisStore extends AuthorizationStore, CodeStore {
 
 const DEFAULT_PREFIX = 'vpa:';
 const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+const MAX_TIMER_MS = 2_147_483_647;
 // listDueForExpiry prunes stale index entries and reads again at most this many times per call.
 const MAX_EXPIRY_PAGES = 5;
 
@@ -81,8 +82,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     throw new ConfigError('redisStore: keyPrefix must not contain { or } (they would become the Redis Cluster hash tag).');
   }
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new ConfigError('redisStore: commandTimeoutMs must be a positive number of milliseconds.');
+  // Node's timers take at most 2^31 - 1 ms; a longer delay would fire after 1 ms.
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+    throw new ConfigError(`redisStore: commandTimeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS}.`);
   }
   const { client, owned, firstAttempt } = connect(options);
   const keys = redisKeys(prefix);

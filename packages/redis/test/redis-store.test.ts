@@ -46,8 +46,10 @@ describe('redisStore options', () => {
     client.disconnect();
   });
 
-  it('rejects a commandTimeoutMs that is not positive', () => {
-    expect(() => redisStore({ url: 'redis://127.0.0.1:1', commandTimeoutMs: 0 })).toThrow(ConfigError);
+  it('rejects a commandTimeoutMs that is not positive, or longer than a node timer can wait (it would fire after 1 ms)', () => {
+    for (const commandTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      expect(() => redisStore({ url: 'redis://127.0.0.1:1', commandTimeoutMs }), String(commandTimeoutMs)).toThrow(ConfigError);
+    }
   });
 });
 
