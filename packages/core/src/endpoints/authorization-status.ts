@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { isProcessing, loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { CoreResponse } from '../wire/core-request.js';
+import { jsonResponse, jsonTextResponse } from '../wire/responses.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { json } from './respond.js';
 import { AUTHORIZATION_ID, authorizationStatusSchema } from './shared-schemas.js';
 
 export const statusResponseSchema = v.pipe(
@@ -30,6 +31,20 @@ export function getStatus(ctx: AuthorizerContext, instanceId: string, id: string
 export const statusOf = (record: AuthorizationRecord): StatusResponse =>
   isProcessing(record) ? { status: record.status, processing: true } : { status: record.status };
 
+/** Every status body's JSON text, serialised once (relying parties poll this route). */
+const STATUS_TEXTS = new Map<string, string>(
+  authorizationStatusSchema.options.flatMap((status) => [
+    [status, JSON.stringify({ status })],
+    [`${status}+processing`, JSON.stringify({ status, processing: true })],
+  ]),
+);
+
+export function statusAnswer(record: AuthorizationRecord): CoreResponse {
+  const text = STATUS_TEXTS.get(isProcessing(record) ? `${record.status}+processing` : record.status);
+  // A status this version does not know (a newer writer's record) is serialised as it is.
+  return text === undefined ? jsonResponse(200, statusOf(record)) : jsonTextResponse(200, text);
+}
+
 export const authorizationStatusEndpoint = defineEndpoint({
   operationId: 'getAuthorizationStatus',
   name: 'authorizations.status',
@@ -42,5 +57,5 @@ export const authorizationStatusEndpoint = defineEndpoint({
     200: { description: 'The current status.', contentType: 'application/json', schema: statusResponseSchema },
   },
   errors: [404, 503],
-  run: ({ ctx, params, instance }) => json(200, getStatus(ctx, instance.id, params[0]!)),
+  run: ({ ctx, params, instance }) => loadForInstance(ctx, instance.id, params[0]!).then(statusAnswer),
 });

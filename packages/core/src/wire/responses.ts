@@ -15,6 +15,8 @@ export function jsonResponse(status: number, body: unknown, extraHeaders: [strin
 }
 
 /** A JSON answer whose text is already serialised. */
+export const jsonTextResponse = (status: number, body: string): CoreResponse => jsonText(status, body, []);
+
 function jsonText(status: number, body: string, extraHeaders: [string, string][]): CoreResponse {
   // A fresh array per answer (serve() may append to it); a literal when nothing is added, which
   // V8 builds without running the iteration of a spread.
