@@ -12,10 +12,10 @@ import {
 } from '@vp-authorizer/core';
 import { runCompareAndSet } from './compare-and-set-script.js';
 import { runCreate } from './create-script.js';
+import { operationDeadlines } from './operation-deadlines.js';
 import { decodeCode, decodeRecord, encodeCode, encodeRecord } from './record-codec.js';
 import { RecordFormatError } from './record-format-error.js';
 import { expiryMember, parseExpiryMember, redisKeys } from './redis-keys.js';
-import { operationDeadlines } from './operation-deadlines.js';
 import { toStoreError } from './to-store-error.js';
 
 export interface RedisStoreOptions {

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { isProcessing, loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { CoreResponse } from '../wire/core-request.js';
 import { jsonResponse, jsonTextResponse } from '../wire/responses.js';
-import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
 import { AUTHORIZATION_ID, authorizationStatusSchema } from './shared-schemas.js';
 
