@@ -17,6 +17,7 @@ export default defineConfig({
       entry('@vp-authorizer/express', 'express/src/index.ts'),
       entry('@vp-authorizer/hono', 'hono/src/index.ts'),
       entry('@vp-authorizer/koa', 'koa/src/index.ts'),
+      entry('@vp-authorizer/keys', 'keys/src/index.ts'),
       entry('@vp-authorizer/redis', 'redis/src/index.ts'),
       entry('@vp-authorizer/local', 'local/src/index.ts'),
       entry('@vp-authorizer/testing', 'testing/src/index.ts'),

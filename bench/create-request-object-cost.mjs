@@ -10,6 +10,7 @@
 // Run (after building core): node bench/create-request-object-cost.mjs [batch=200] [rounds=8] [coreDir...]
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { DEFAULT_WALLET_METADATA } from '@vp-authorizer/testing';
 
 const BATCH = Number(process.argv[2] ?? 200);
@@ -28,7 +29,7 @@ const validator = { validate: async () => [] };
 const verifier = { supportedAlgorithms: () => ({ jose: ['ES256'], cose: [-7, -9] }), verify: async () => [], verifyIdToken: async () => [] };
 
 async function setUp(label, core) {
-  const dev = await core.generateDevSigningKey();
+  const dev = await generateDevSigningKey();
   const authorizer = core.createAuthorizer({
     publicBaseUrl: BASE,
     sweepIntervalMs: 0,

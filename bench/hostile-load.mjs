@@ -20,7 +20,8 @@ if (role === 'server') await runServer();
 else await runDriver();
 
 async function runServer() {
-  const { createAuthorizer, generateDevSigningKey, memoryStore } = await import('@vp-authorizer/core');
+  const { createAuthorizer, memoryStore } = await import('@vp-authorizer/core');
+  const { generateDevSigningKey } = await import('@vp-authorizer/keys');
   const { localValidator, localVerifier } = await import('@vp-authorizer/local');
   const adapter = process.env.BENCH_ADAPTER ?? 'express';
   const { issuerRootPem } = await new Promise((resolve) => process.once('message', resolve));

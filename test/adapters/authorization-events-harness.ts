@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizerOptions } from '@vp-authorizer/core';
+import { createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizerOptions } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { createTestClock, listenOnLoopback, type HttpTarget, type MountedHttpTarget, type TestClock } from '@vp-authorizer/testing';
 
 export const KEY_MAIN = 'events-test-key-main-0001';

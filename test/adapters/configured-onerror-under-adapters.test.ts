@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { fetchHandlerTarget } from '@vp-authorizer/testing/contracts';
 import type { HttpTarget, MountedHttpTarget } from '@vp-authorizer/testing';
 import { express4Target, express5Target } from '../../packages/express/test/express-target.js';

@@ -2,7 +2,8 @@
 // Regenerate with: UPDATE_DOCS=1 pnpm exec vitest run test/docs
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS, createAuthorizer, generateDevSigningKey, openApiDocument, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
+import { ENDPOINTS, createAuthorizer, openApiDocument, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 
 const file = new URL('../../docs/openapi.json', import.meta.url);
 const render = () => `${JSON.stringify(openApiDocument(), null, 2)}\n`;

@@ -18,7 +18,6 @@ export type { SigningInput, SigningOption } from './config/signing-input.js';
 export { corsConfigSchema, CORS_METHODS, type CorsConfig, type CorsConfigInput } from './config/cors-config.js';
 export { corsConfigFromEnv } from './cors/cors-config-from-env.js';
 export { resolveCorsConfig } from './cors/resolve-cors-config.js';
-export { generateDevSigningKey } from './dev/dev-signing-key.js';
 
 // The HTTP API as data: every endpoint, its schemas and the OpenAPI 3.1 document built from them.
 export {

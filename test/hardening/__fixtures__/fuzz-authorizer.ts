@@ -1,4 +1,5 @@
-import { ERROR_CODES, createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { ERROR_CODES, createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { type CoreRequest, type CoreResponse } from '@vp-authorizer/core/http';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { expect } from 'vitest';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier, type Authorizer, type CorsConfigInput } from '@vp-authorizer/core';
+import { createAuthorizer, passThroughValidator, passThroughVerifier, type Authorizer, type CorsConfigInput } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { MAX_CORS_REQUEST_HEADERS_LENGTH } from '@vp-authorizer/core/http';
 import { createFakeAuthorizer, type FakeAuthorizer } from '../http-contract/fake-authorizer.js';
 import type { CorsTarget } from './cors-target.js';

@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import { flattenedVerify, importX509 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { createAuthorizer, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { startWebhookReceiver, webhookSignatureProblem, type WebhookReceiver } from '../webhooks/index.js';
 import { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject } from './contract-wallet.js';
 import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';

@@ -1,8 +1,8 @@
 import { createECDH, createPrivateKey, webcrypto } from 'node:crypto';
-import { freshP256Numbers } from '../crypto/p256-key-numbers.js';
+import { freshP256Numbers } from './p256-key-numbers.js';
 
 /**
- * Loaded on first use so that importing the core does not install the Reflect polyfill or touch
+ * Loaded on first use so that importing this package does not install the Reflect polyfill or touch
  * @peculiar/x509's global crypto provider unless a certificate is actually issued.
  */
 async function loadX509(): Promise<typeof import('@peculiar/x509')> {
@@ -60,7 +60,6 @@ async function freshP256(): Promise<P256Keys> {
  * a dNSName subjectAltName, keyUsage digitalSignature (critical), basicConstraints cA=false,
  * signed by a self-signed root CA (basicConstraints cA=true, pathLen 0; keyUsage keyCertSign and
  * cRLSign). The leaf is not self-signed, and the chain a request carries is the leaf alone.
- * Uses @peculiar/x509, already a dependency of core, so no certificate library is added.
  */
 export async function issueSigningChain(options: SigningChainOptions = {}): Promise<SigningChain> {
   const x509 = await loadX509();

@@ -1,9 +1,8 @@
-import { X509Certificate, randomBytes } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { x509Hash } from '../crypto/x509-hash.js';
-import { issueSigningChain } from '../dev/issue-signing-chain.js';
+import { issueSigningChain } from '../issue-signing-chain.js';
 
 /** The files `keys` writes, and whether each is secret (written 0600). */
 export const KEY_FILES = {
@@ -114,13 +113,15 @@ export async function keysCommand(argv: string[], io: CommandOutput): Promise<nu
   }
 
   const leaf = new X509Certificate(chain.leaf.certificatePem);
+  // x509_hash (OpenID4VP 1.0 section 5.9.3): base64url SHA-256 of the leaf's DER.
+  const x509Hash = createHash('sha256').update(leaf.raw).digest('base64url');
   io.out(
     [
       `Wrote to ${dir}:`,
       ...Object.values(KEY_FILES).map((f) => `  ${f.name}${f.secret ? '  (private, 0600)' : ''}`),
       '',
       `Signing certificate: ${leaf.subjectAltName ?? ''}, valid until ${new Date(leaf.validTo).toISOString()}`,
-      `Client identifiers:  x509_hash:${x509Hash(new Uint8Array(leaf.raw))}`,
+      `Client identifiers:  x509_hash:${x509Hash}`,
       `                     x509_san_dns:${options.dns ?? 'localhost'}`,
       '',
       'Instance configuration:',
