@@ -25,6 +25,7 @@ export default defineConfig({
       entry('@vp-authorizer/testing/redis', 'testing/src/redis.ts'),
       entry('@vp-authorizer/core/http', 'core/src/http/index.ts'),
       entry('@vp-authorizer/core/formats', 'core/src/formats/index.ts'),
+      entry('@vp-authorizer/core/internal', 'core/src/internal.ts'),
       entry('@vp-authorizer/fastify', 'fastify/src/index.ts'),
       entry('@vp-authorizer/opentelemetry', 'opentelemetry/src/index.ts'),
     ],
