@@ -78,7 +78,6 @@ export * from './outbound/index.js';
 // Errors: one table of codes, and the classes that carry them.
 export {
   CODES,
-  ERROR_CODES,
   ERROR_TYPE_BASE,
   errorTypeUrl,
   isCode,
