@@ -16,6 +16,9 @@ export { listenOnLoopback } from './http-contract/listen.js';
 export { createResponseValidator, type ReceivedAnswer } from './http-contract/openapi-response-validator.js';
 export { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject, TEST_VCT } from './http-contract/contract-wallet.js';
 
+// Event streams.
+export { describeEventStreamContract } from './http-contract/describe-event-stream-contract.js';
+
 // CORS.
 export { describeCorsContract } from './cors-contract/describe-cors-contract.js';
 export { describeCorsBrowserContract, type CorsBrowserOptions } from './cors-contract/describe-cors-browser-contract.js';

@@ -27,10 +27,24 @@ export { generateTestKeys, withIssue, createTestCa, createSelfSignedLeaf, author
 export { encodeStatusList, readStatusList, type StatusListBits } from './wallet/status-list.js';
 export { startStatusListServer, type StatusListServer } from './wallet/status-list-server.js';
 
+// An authorizer for tests of the HTTP flow, and its event streams.
+export {
+  createPassThroughAuthorizer,
+  startPassThroughAuthorizer,
+  testSigningKey,
+  TEST_API_KEY,
+  TEST_OTHER_API_KEY,
+  TEST_MOUNT_PATH,
+  type PassThroughAuthorizerOptions,
+  type PassThroughAuthorizerServer,
+} from './authorizer/pass-through-authorizer.js';
+export { openEventStream, type EventStreamReader, type EventStreamItem } from './authorizer/event-stream-reader.js';
+
 // Stores, servers and requests.
 export { createTestClock, type TestClock } from './store-contract/test-clock.js';
 export { makeTestRecord } from './store-contract/make-test-record.js';
 export { listenOnLoopback } from './http-contract/listen.js';
+export { fetchHandlerTarget } from './http-contract/fetch-handler-target.js';
 export { createFakeAuthorizer, FAKE_SECRET_DETAIL, type FakeAuthorizer } from './http-contract/fake-authorizer.js';
 export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-contract/http-target.js';
 export type { CorsTarget, CorsTargetStart } from './cors-contract/cors-target.js';

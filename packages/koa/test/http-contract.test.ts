@@ -1,4 +1,4 @@
 import { describeHttpContract } from '@vp-authorizer/testing/contracts';
-import { koaTarget } from '../../packages/koa/test/koa-target.js';
+import { koaTarget } from './koa-target.js';
 
 describeHttpContract('Koa 3', koaTarget());

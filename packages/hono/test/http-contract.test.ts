@@ -1,5 +1,5 @@
 import { describeHttpContract } from '@vp-authorizer/testing/contracts';
-import { honoTarget } from '../../packages/hono/test/hono-target.js';
+import { honoTarget } from './hono-target.js';
 
 describeHttpContract('Hono 4', honoTarget());
 // A host that reads forms with c.req.formData(): the cached FormData must not reach the core as multipart.

@@ -1,4 +1,4 @@
 import { describeCorsContract } from '@vp-authorizer/testing/contracts';
-import { koaCorsTarget } from '../../packages/koa/test/koa-cors-target.js';
+import { koaCorsTarget } from './koa-cors-target.js';
 
 describeCorsContract('Koa 3', koaCorsTarget());
