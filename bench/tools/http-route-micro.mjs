@@ -3,13 +3,13 @@
 // over the Node bridge (a node:http request stand-in whose body a host parser already read) and
 // authorizer.fetch(). Without HTTP in the figures, the core's share of the adapters' per-request
 // cost reads to a few percent where wrk on a busy machine cannot. A tool, not part of run.mjs.
-//   node bench/http-route-micro.mjs [iterations=5000] [rounds=11]
+//   node bench/tools/http-route-micro.mjs [iterations=5000] [rounds=11]
 //   BENCH_MICRO_TURN=1: each call after an event-loop turn (setImmediate), as in a server, where
 //   promise work costs about twice what it does back to back; figures are net of the turns.
 //   CORE_DISTS=base=<dir>,new=<dir>: A/B of builds of @vp-authorizer/core (dist directories that
 //   resolve its dependencies, e.g. a copy inside packages/core), interleaved round by round.
-import { API_KEY } from './lib/constants.mjs';
-import { passThroughAuthorizer } from './lib/pass-through-authorizer.mjs';
+import { API_KEY } from '../lib/constants.mjs';
+import { passThroughAuthorizer } from '../lib/pass-through-authorizer.mjs';
 
 const ITER = Number(process.argv[2] ?? 5000);
 const ROUNDS = Number(process.argv[3] ?? 11);

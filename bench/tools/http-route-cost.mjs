@@ -6,12 +6,12 @@
 // so it reads small changes on a busy machine. Each figure is a median over the rounds. The throughput ratio of http-load.mjs is about
 // the inverse of the CPU ratio printed here when the server is CPU-bound.
 // A tool for finding per-request overhead, not part of run.mjs.
-//   node bench/http-route-cost.mjs [frameworks=all] [seconds=2] [rounds=3]
+//   node bench/tools/http-route-cost.mjs [frameworks=all] [seconds=2] [rounds=3]
 import { cpus } from 'node:os';
-import { API_KEY } from './lib/constants.mjs';
-import { FRAMEWORKS } from './lib/frameworks.mjs';
-import { startServerProcess } from './lib/server-process.mjs';
-import { hasTool, wrkScript } from './lib/tools.mjs';
+import { API_KEY } from '../lib/constants.mjs';
+import { FRAMEWORKS } from '../lib/frameworks.mjs';
+import { startServerProcess } from '../lib/server-process.mjs';
+import { hasTool, wrkScript } from '../lib/tools.mjs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 

@@ -1,5 +1,5 @@
 // What tracing, metrics and logging cost per request, measured in one process on the built
-// packages (`pnpm -r --filter './packages/**' run build` first): `node bench/instrumentation-overhead.mjs`.
+// packages (`pnpm -r --filter './packages/**' run build` first): `node bench/tools/instrumentation-overhead.mjs`.
 //
 // The same authorizer configuration is measured bare (the baseline: no logger, no
 // instrumentation), with a logger that drops every line, with an instrumentation whose calls do
@@ -14,7 +14,11 @@ import { createAuthorizer, passThroughValidator, passThroughVerifier } from '@vp
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { openTelemetryInstrumentation } from '@vp-authorizer/opentelemetry';
 import { performance } from 'node:perf_hooks';
-import { row } from './measure.mjs';
+import { ratio } from '../lib/measure.mjs';
+
+/** One markdown table row: a variant's median time per request, and its ratio to the first. */
+const row = (result, baseline) =>
+  `| ${result.name} | ${(result.medianMsPerOp * 1000).toFixed(1)} µs | ${Math.round(result.opsPerSecond).toLocaleString('en-US')} | ${baseline ? `${ratio(result, baseline).toFixed(2)}×` : 'baseline'} |`;
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 5000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);

@@ -6,12 +6,12 @@
 // per request (user + system, process.cpuUsage around each wrk run over the requests it
 // completed), median over interleaved rounds; each layer's cost is its depth minus the one below.
 // A tool for finding per-request overhead, not part of run.mjs. Needs wrk.
-//   node bench/http-layer-cost.mjs [seconds=2] [rounds=5]
+//   node bench/tools/http-layer-cost.mjs [seconds=2] [rounds=5]
 import { cpus } from 'node:os';
-import { API_KEY } from './lib/constants.mjs';
-import { median } from './lib/measure.mjs';
-import { startServerProcess } from './lib/server-process.mjs';
-import { hasTool, missingTools, wrk } from './lib/tools.mjs';
+import { API_KEY } from '../lib/constants.mjs';
+import { median } from '../lib/measure.mjs';
+import { startServerProcess } from '../lib/server-process.mjs';
+import { hasTool, missingTools, wrk } from '../lib/tools.mjs';
 
 const seconds = Number(process.argv[2] ?? 2);
 const rounds = Number(process.argv[3] ?? 5);

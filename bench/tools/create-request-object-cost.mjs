@@ -7,7 +7,7 @@
 // under packages/core so that its dependencies resolve); they are measured interleaved, batch by
 // batch, in one process, so that each sees the same load from the rest of the machine.
 //
-// Run (after building core): node bench/create-request-object-cost.mjs [batch=200] [rounds=8] [coreDir...]
+// Run (after building core): node bench/tools/create-request-object-cost.mjs [batch=200] [rounds=8] [coreDir...]
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { generateDevSigningKey } from '@vp-authorizer/keys';

@@ -5,7 +5,7 @@
 // 1 % of requests come from the hostile corpus. The authorizer runs in a child process (so the
 // load generator's own crypto does not share its event loop); it reports its memory and
 // event-loop delay. Reports errors by class, p50/p99 per request kind and memory growth; exits 1
-// on any 5xx. Not a CI gate: `node bench/hostile-load.mjs` after a build.
+// on any 5xx. Not a CI gate: `node bench/tools/hostile-load.mjs` after a build.
 //   BENCH_HOSTILE_SECONDS (60), BENCH_HOSTILE_CONCURRENCY (16), BENCH_HOSTILE_RATE (0.01),
 //   BENCH_ADAPTER (express | hono | koa | fetch; default express)
 import { fork } from 'node:child_process';
@@ -13,7 +13,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { HOSTILE } from './hostile-corpus.mjs';
+import { HOSTILE } from '../hostile-corpus.mjs';
 
 const role = process.argv[2] ?? 'driver';
 if (role === 'server') await runServer();
@@ -214,8 +214,8 @@ async function runDriver() {
     worstEventLoopDelayMs: +Math.max(after.loopMaxMs, ...memory.map((m) => m.loopMaxMs)).toFixed(1),
     rows,
   };
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL(`./results/hostile-load-${report.adapter}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+  mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL(`../results/hostile-load-${report.adapter}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`hostile load: ${report.adapter}, ${seconds} s, ${concurrency} clients, ${hostileRate * 100} % hostile`);
   console.log(`flows authorized ${authorized}, failed ${flowsFailed}; 5xx ${fiveXx}; network errors ${network}`);
   console.log(`server memory: rss ${report.memory.rssStartMb} → ${report.memory.rssEndMb} MB (max ${report.memory.rssMaxMb}), heap ${report.memory.heapStartMb} → ${report.memory.heapEndMb} MB; worst event-loop delay ${report.worstEventLoopDelayMs} ms`);

@@ -6,9 +6,9 @@
 // batch); run this under `taskset -c 1` to keep the wallet off that core. A tool for finding
 // where a flow's cost sits, not part of run.mjs.
 //
-// Run (after building the packages): taskset -c 1 node bench/step-cost.mjs [framework=fastify] [N=300] [rounds=3]
-import { PID_QUERY, PID_VCT } from './lib/constants.mjs';
-import { startServerProcess } from './lib/server-process.mjs';
+// Run (after building the packages): taskset -c 1 node bench/tools/step-cost.mjs [framework=fastify] [N=300] [rounds=3]
+import { PID_QUERY, PID_VCT } from '../lib/constants.mjs';
+import { startServerProcess } from '../lib/server-process.mjs';
 
 const framework = process.argv[2] ?? 'fastify';
 const N = Number(process.argv[3] ?? 300);

@@ -6,8 +6,8 @@
 // wallet's own crypto runs between those calls); the floor is the same cryptographic operations
 // done directly with node:crypto, measured in the same process, so the ratio is what to compare.
 //
-// Run (after building the packages): node bench/profile-flow.mjs [flows=300] [rounds=5]
-// Server-side CPU profiles: PROFILE=/tmp/prof node bench/profile-flow.mjs 400
+// Run (after building the packages): node bench/tools/profile-flow.mjs [flows=300] [rounds=5]
+// Server-side CPU profiles: PROFILE=/tmp/prof node bench/tools/profile-flow.mjs 400
 // A/B: BUILDS=base=<dir>,new=<dir> (each saved by `node bench/lib/ab-builds.mjs save <dir>` after
 // building core and local) runs one authorizer per build, flows alternating between them, so
 // that each build sees the same load and the same cache state; one row per build and round.
@@ -25,8 +25,8 @@ import {
   verify,
 } from 'node:crypto';
 import { DEFAULT_WALLET_METADATA, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
-import { inProcessAuthorizer } from './lib/in-process-authorizer.mjs';
-import { loadBuild } from './lib/ab-builds.mjs';
+import { inProcessAuthorizer } from '../lib/in-process-authorizer.mjs';
+import { loadBuild } from '../lib/ab-builds.mjs';
 
 const FLOWS = Number(process.argv[2] ?? 300);
 const ROUNDS = Number(process.argv[3] ?? 5);
