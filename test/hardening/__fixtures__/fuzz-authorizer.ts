@@ -17,7 +17,7 @@ export const DCQL_MIXED = {
 };
 export const PE_DEFINITION = { id: 'pd', input_descriptors: [{ id: 'd1', format: { 'vc+sd-jwt': {}, jwt_vp_json: {} } }, { id: 'd2' }] };
 
-/** Design doc section 3: the wallet-facing paths answer OAuth-style errors. Derived here, not from routes.ts. */
+/** The wallet-facing paths, which answer OAuth-style errors. Written out here, not derived from routes.ts. */
 export const isWalletPath = (path: string) => /^\/openid4\/vp\/v1_0\/(?:authorizations\/[^/]+\/jwt|[^/]+\/direct_post(?:\.jwt)?)$/.test(path);
 
 const HTTP_CODES = new Map(Object.entries(CODES).flatMap(([code, entry]) => (entry.kind === 'http' ? [[code, entry] as const] : [])));

@@ -19,7 +19,7 @@ export const ERROR_TYPE_BASE = 'https://vp-authorizer.dev/errors/';
 
 /**
  * The hosted API's error names: the slugs of its error pages (`vidosType`) and the names of its
- * authorizer policy errors (wire-api section 4).
+ * authorizer policy errors, as its API reference lists them.
  */
 export type HostedErrorName =
   | 'credential-query-evaluation'

@@ -45,8 +45,8 @@ const expectNoCors = (res: RawResponse) => expect([...res.headers.keys()].filter
 
 /**
  * The CORS contract for a framework's `cors(config)` middleware in front of its authorizer
- * adapter, over a real server (127.0.0.1, random port). Includes one regression test per CORS
- * fault peers shipped (style-anchors section 3).
+ * adapter, over a real server (127.0.0.1, random port). Includes one regression test per fault
+ * other CORS layers have shipped.
  */
 export function describeCorsContract(name: string, target: CorsTarget): void {
   describe(`CORS contract: ${name}`, () => {
@@ -135,7 +135,7 @@ export function describeCorsContract(name: string, target: CorsTarget): void {
         }
       });
 
-      // Regressions (style-anchors section 3), one per fault peers shipped.
+      // Regressions, one per fault other CORS layers have shipped.
       it('regression: Vary overwritten — the app Vary and Vary: Origin both survive', async () => {
         const res = await get(server.url('/cookies'), [['Origin', ALLOWED]]);
         expect(headerList(res, 'vary')).toEqual(expect.arrayContaining(['Origin', 'Accept-Encoding']));
