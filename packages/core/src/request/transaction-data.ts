@@ -1,4 +1,5 @@
 import type { FieldError } from '../errors/authorizer-error.js';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../formats/shared/json-depth.js';
 import { jsonPointer } from './json-pointer.js';
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -40,6 +41,13 @@ export function transactionDataIssues(
     const decoded = decodeTransactionData(entry);
     if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) {
       issues.push({ pointer: jsonPointer(at), detail: 'each transaction_data entry must be base64url (no padding) of a JSON object' });
+      return;
+    }
+    // A JSON document of its own, which the body's depth check never saw: the same limit applies
+    // before anything walks or re-encodes it (bindTransactionData, the store). Its size is bounded
+    // by the body's: base64url decodes to three quarters of its length.
+    if (!withinJsonDepth(decoded)) {
+      issues.push({ pointer: jsonPointer(at), detail: `the decoded transaction_data entry is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays` });
       return;
     }
     const td = decoded as Record<string, unknown>;
