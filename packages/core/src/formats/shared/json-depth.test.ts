@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, tooDeepPointer, withinJsonDepth } from './json-depth.js';
+import { MAX_JSON_DEPTH, jsonTextWithinDepth, tooDeepPointer, withinJsonDepth } from './json-depth.js';
 
 const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 
@@ -29,5 +30,25 @@ describe('tooDeepPointer', () => {
     const long = 'k'.repeat(300);
     const pointer = tooDeepPointer({ [long]: { [long]: nested(5) } }, 3);
     expect(pointer).toBe(`/${long}`);
+  });
+});
+
+describe('jsonTextWithinDepth', () => {
+  it('gives the verdict withinJsonDepth gives on the parsed value, brackets inside strings included', () => {
+    const text = fc.oneof(
+      fc.jsonValue({ maxDepth: 8 }).map((v) => JSON.stringify(v)),
+      fc.tuple(fc.nat(12), fc.string()).map(([depth, s]) => `${'['.repeat(depth)}${JSON.stringify(s)}${']'.repeat(depth)}`),
+      fc.tuple(fc.nat(12), fc.constantFrom('"[[[\\"{{"', '"\\\\"', '{"a]":"}}"}')).map(([depth, s]) => `${'{"k":'.repeat(depth)}${s}${'}'.repeat(depth)}`),
+    );
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 10 }), (json, max) => {
+        expect(jsonTextWithinDepth(json, max)).toBe(withinJsonDepth(JSON.parse(json), max));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(jsonTextWithinDepth('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH))).toBe(true);
+    expect(jsonTextWithinDepth('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1))).toBe(false);
+    // Stops at the first bracket too deep, whatever follows (no parse of the rest).
+    expect(jsonTextWithinDepth('['.repeat(200_000))).toBe(false);
   });
 });

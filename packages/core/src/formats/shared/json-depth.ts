@@ -36,6 +36,32 @@ export function withinJsonDepth(value: unknown, max = MAX_JSON_DEPTH): boolean {
   return true;
 }
 
+/**
+ * True when JSON text nests no deeper than `max` (the same verdict as {@link withinJsonDepth} on
+ * what JSON.parse makes of it; text that is not JSON may get either answer). One pass over the
+ * text that stops at the first bracket too deep: JSON.parse itself takes tens of milliseconds on
+ * a few hundred kilobytes nested hundreds of thousands deep, so deep text is refused unparsed.
+ */
+export function jsonTextWithinDepth(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // Skip the string: brackets inside it do not nest.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) return false;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return true;
+}
+
 /** Longest pointer {@link tooDeepPointer} answers: past it, the pointer names an ancestor. */
 const MAX_POINTER_LENGTH = 512;
 
