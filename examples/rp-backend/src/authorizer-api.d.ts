@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * Fetch the signed request object (request_uri)
-         * @description The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405).
+         * @description The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405). HEAD answers 405 and changes nothing: the fetch has an effect, and HEAD must not (a link scanner sending it would otherwise use up the fetch).
          */
         get: operations["getAuthorizationRequestJwt"];
         put?: never;

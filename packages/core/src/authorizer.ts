@@ -16,6 +16,7 @@ import type { CoreRequest, CoreResponse, HandleOptions } from './wire/core-reque
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
 import { refuseParsedOverLimit } from './http/node-body-limits.js';
 import { isExpectedError, refusalResponse } from './wire/responses.js';
+import { checkJsonDepth } from './wire/parse-body.js';
 import { Refusal } from './errors/refusal.js';
 import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
@@ -251,7 +252,13 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     corsConfig: () => (cors ??= corsConfigFromInstances(options.instances)),
     reportError: report,
     bodyLimitBytes: parsed.bodyLimitBytes,
-    createAuthorization: (instanceId, body) => createAuthorization(ctx, instanceFor(instanceId), body),
+    // In-process bodies get the depth check an HTTP body gets when it is parsed (no JS recursion
+    // may meet a hostile depth later: valibot, the store's copies, JSON encoding).
+    createAuthorization: async (instanceId, body) => {
+      const instance = instanceFor(instanceId);
+      checkJsonDepth(body);
+      return createAuthorization(ctx, instance, body);
+    },
     getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),
     // A store may hand out read-only records (the memory store's are frozen): the caller gets its own copy.
     getPolicyResponse: async (instanceId, id) => jsonCopy(await getPolicyResponse(ctx, instanceFor(instanceId).id, id)),

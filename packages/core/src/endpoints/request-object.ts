@@ -33,8 +33,8 @@ class RequestObjectMethodNotAllowed extends AuthorizerError {
   readonly allow: string[];
   constructor(methods: string[]) {
     super('request.method_not_allowed', { message: `This verifier serves the request object by ${methods.join(' and ')} only.` });
-    // HEAD follows GET, as for every other route.
-    this.allow = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+    // Never HEAD: the fetch has an effect, so routing refuses HEAD here (getHasEffect).
+    this.allow = methods;
   }
 }
 
@@ -111,10 +111,11 @@ export const getRequestObjectEndpoint = defineEndpoint({
   name: 'authorizations.request_object',
   method: 'GET',
   path: '/openid4/vp/v1_0/authorizations/{authorizationId}/jwt',
+  getHasEffect: true,
   audience: 'wallet',
   summary: 'Fetch the signed request object (request_uri)',
   description:
-    'The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405).',
+    'The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405). HEAD answers 405 and changes nothing: the fetch has an effect, and HEAD must not (a link scanner sending it would otherwise use up the fetch).',
   pathParams: AUTHORIZATION_ID,
   query: walletParametersSchema,
   responses: requestObjectResponses,

@@ -45,19 +45,31 @@ export interface RouteMatch {
   params: string[];
 }
 
-/** Find the route for a request; 404 for unknown paths, 405 (with Allow) for known paths. */
+/**
+ * Find the route for a request; 404 for unknown paths, 405 (with Allow) for known paths.
+ *
+ * HEAD is answered like GET, without a body — except on a route whose GET has an effect
+ * (`getHasEffect`: the request object's fetch), where it answers 405 and is not in Allow. The
+ * choice of 405 over "the GET's headers without its effect": those headers depend on what the GET
+ * would decide (served, already fetched under singleFetch, expired, unknown), so they would need a
+ * second, effect-free copy of the operation kept in step with the first, and a store read for a
+ * request no wallet makes (OpenID4VP fetches a request_uri by GET or POST). Refusing here, before
+ * any operation runs, is one place every adapter goes through.
+ */
 export function matchRoute(method: string, path: string): RouteMatch {
   const allowed: string[] = [];
-  // HEAD is answered like GET, without a body.
   const upper = method.toUpperCase();
-  const wanted = upper === 'HEAD' ? 'GET' : upper;
+  const head = upper === 'HEAD';
+  const wanted = head ? 'GET' : upper;
+  let headServed = false;
   for (const route of candidates(path)) {
     const m = route.pattern.exec(path);
     if (!m) continue;
-    if (route.method === wanted) return { route, params: m.length === 1 ? [] : m.slice(1).map(decodeSegment) };
+    if (route.method === wanted && !(head && route.getHasEffect)) return { route, params: m.length === 1 ? [] : m.slice(1).map(decodeSegment) };
     allowed.push(route.method);
+    if (route.method === 'GET' && !route.getHasEffect) headServed = true;
   }
-  if (allowed.length > 0) throw new MethodNotAllowedError(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed);
+  if (allowed.length > 0) throw new MethodNotAllowedError(headServed ? [...allowed, 'HEAD'] : allowed);
   throw new AuthorizerError('request.route_not_found');
 }
 
