@@ -97,6 +97,7 @@ export const CODES = {
   // ── HTTP: request shape
   'request.invalid_body': http(400, 'invalid_request', 'The request body is invalid.'),
   'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
+  'request.member_too_large': http(400, 'invalid_request', 'A member of the request body is larger than its cap (the field error names it and the cap); the authorizer stores it for the whole retention.'),
   'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
   'request.body_too_large': http(413, 'invalid_request', 'The request body is larger than the configured limit.'),
   'request.route_not_found': http(404, 'invalid_request', 'No such endpoint.'),

@@ -10,6 +10,7 @@ import { bindTransactionData, transactionDataIssues } from './transaction-data.j
 import { walletMetadataShapeIssues } from './wallet-metadata.js';
 import { parseCommonCreateBody } from './create-body-fast-path.js';
 import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
+import { createBodySizeIssues } from './create-body-size-limits.js';
 
 export { NONCE_PATTERN };
 
@@ -209,6 +210,9 @@ export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyO
     if (!result.success) throw invalid(result.issues.map((issue) => ({ pointer: issuePointer(issue), detail: issueDetail(issue) })));
     parsed = result.output as CreateAuthorizationBody;
   }
+  // Before the cross-field rules: an oversized member is refused without any work on its content.
+  const sizeIssues = createBodySizeIssues(parsed);
+  if (sizeIssues.length > 0) throw invalid(sizeIssues);
   const issues = crossFieldIssues(parsed, options);
   if (issues.length > 0) throw invalid(issues);
   return withBoundTransactionData(parsed);
