@@ -77,6 +77,9 @@ export const createAuthorizationEndpoint = defineEndpoint({
   responses: {
     201: { description: 'Created.', contentType: 'application/json', schema: createAuthorizationResponseSchema },
   },
-  errors: [503],
+  errors: [429, 503],
+  errorDescriptions: {
+    429: 'This instance holds as many authorizations as the store allows it (`store.quota_exceeded`, the memory store\'s per-instance quota); `Retry-After` says when its oldest one leaves the store.',
+  },
   run: ({ ctx, request, instance }) => json(201, createAuthorization(ctx, instance, jsonBody(request))),
 });

@@ -144,9 +144,10 @@ export const CODES = {
   'haip.credential_format': http(400, 'invalid_request', 'HAIP allows only the dc+sd-jwt and mso_mdoc credential formats.'),
   'haip.holder_binding': http(400, 'invalid_request', 'HAIP requires cryptographic holder binding for every credential.'),
   'haip.wallet_metadata': http(400, 'invalid_request', 'The wallet metadata does not meet the HAIP requirements.'),
-  // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, ServiceCallError)
+  // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, StoreQuotaExceededError, ServiceCallError)
   'config.invalid': http(500, 'server_error', 'The authorizer configuration is invalid.'),
   'store.unavailable': http(503, 'temporarily_unavailable', 'The state store is unavailable; try again shortly.'),
+  'store.quota_exceeded': http(429, 'temporarily_unavailable', "This instance holds as many authorizations as the store allows it; retry after Retry-After seconds, when its oldest ones have left the store."),
   'service.unavailable': http(503, 'temporarily_unavailable', 'A delegated validator or verifier service is unavailable.'),
   'service.bad_response': http(502, 'server_error', 'A delegated validator or verifier service gave an unexpected answer.'),
   'service.timeout': http(504, 'temporarily_unavailable', 'A delegated validator or verifier service did not answer in time.'),

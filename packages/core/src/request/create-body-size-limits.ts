@@ -6,7 +6,7 @@ import type { CreateAuthorizationBody } from './create-authorization-body.js';
 const KiB = 1024;
 
 /**
- * Caps, in bytes of JSON text (UTF-8, see `jsonSize`), on what a create body may store. The
+ * Caps, in characters of JSON text (`jsonSize`: bytes, for ASCII), on what a create body may store. The
  * authorizer keeps these members for the authorization's whole retention without interpreting
  * them (or only a few of their members), so without a cap of their own one create could park the
  * whole body limit in the store. Real requests use a small fraction of each.
