@@ -41,8 +41,10 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     now,
     algorithms,
   });
-  // Kept past its expiry (processing grace + retention) so the RP can still read the outcome.
-  await ctx.store.create(record, instance.recordTtlMs);
+  // A record no wallet has fetched yet is kept until shortly after its expiry; the first fetch of
+  // its request object gives it the retention (processing grace + retention past its expiry) so
+  // that the RP can read the outcome. DC API requests are handed out now: they get it at once.
+  await ctx.store.create(record, record.status === 'created' ? instance.unfetchedTtlMs : instance.recordTtlMs);
   ctx.emit({ type: 'authorization.created', instanceId: record.instanceId, authorizationId: record.id, status: record.status, at: now }, record);
   if (record.status === 'pending') {
     ctx.emit({ type: 'authorization.pending', instanceId: record.instanceId, authorizationId: record.id, status: 'pending', previousStatus: 'created', at: now }, record);

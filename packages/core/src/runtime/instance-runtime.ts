@@ -26,20 +26,34 @@ export interface InstanceRuntime {
    * was abandoned (the process died or lost its store) and the authorization ends `error`.
    */
   claimGraceMs: number;
-  /** Store TTL for a new record: its lifetime, the processing grace, then the retention. */
+  /**
+   * Store TTL of an authorization a wallet has taken up (counted from its creation): its lifetime,
+   * the processing grace, then the retention. A record gets it when the request object is first
+   * fetched, or at creation for the DC API (whose request is handed out at once).
+   */
   recordTtlMs: number;
+  /**
+   * Store TTL of a new record no wallet has fetched yet: its lifetime, then one expiry sweep
+   * interval and a minute, so that the sweep can still announce it `expired` (and a poll read it).
+   * Never fetched, it has no outcome to keep for the retention.
+   */
+  unfetchedTtlMs: number;
   /** Status webhooks of this instance: the default URL and the HMAC key (the secret is not kept). */
   webhooks: { url: string | undefined; key: Buffer } | undefined;
 }
 
 /** Added to the slowest client timeout to bound a claim. */
 export const CLAIM_MARGIN_MS = 15_000;
+/** Added to the lifetime and the sweep interval of a record never fetched (a sweep's own time, clocks of several processes). */
+export const UNFETCHED_MARGIN_MS = 60_000;
 
 export function createInstanceRuntime(
   /** Validated by authorizerOptionsSchema: `config` has its defaults. */
   options: ResolvedInstanceOptions,
   index: number,
   registry: { validators?: Record<string, ValidatorClient>; verifiers?: Record<string, VerifierClient> },
+  /** How often the authorizer sweeps overdue authorizations, in ms (0: only lazily on read). */
+  sweepIntervalMs: number,
 ): InstanceRuntime {
   const where = `instances[${index}] (${options.id})`;
   const { config } = options;
@@ -59,6 +73,7 @@ export function createInstanceRuntime(
     claimGraceMs,
     // A code issued at the last moment must still find its record: keep at least the code's lifetime.
     recordTtlMs: config.openId4vp.expiresAfter + claimGraceMs + Math.max(config.openId4vp.retention, config.openId4vp.responseCodeTtl),
+    unfetchedTtlMs: config.openId4vp.expiresAfter + sweepIntervalMs + UNFETCHED_MARGIN_MS,
     validator,
     verifier,
     webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,

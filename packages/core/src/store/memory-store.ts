@@ -196,18 +196,23 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       return entry === undefined ? null : entry.value;
     },
 
-    async compareAndSet(next, expectedVersion) {
+    async compareAndSet(next, expectedVersion, ttlMs) {
       checkNextVersion(next, expectedVersion);
+      const now = clock.now();
+      const until = ttlMs === undefined ? undefined : now + checkTtl(ttlMs);
       const key = recordKey(next.instanceId, next.id);
-      const entry = liveRecord(key, clock.now());
+      const entry = liveRecord(key, now);
       if (entry === undefined || entry.value.version !== expectedVersion) return false;
-      // Same `until`: a compare-and-set keeps the record's TTL. Never refused for quota: the
-      // record already has its place, and its outcome must be stored.
+      // Never refused for quota: the record already has its place, and its outcome must be stored.
       const value = frozenJsonCopyOver(next, entry.value);
       const bytes = resizedRecord(entry.value, entry.bytes, value);
-      records.set(key, { value, until: entry.until, bytes });
+      // Without ttlMs, the same `until`: a compare-and-set keeps the record's TTL.
+      records.set(key, { value, until: until ?? entry.until, bytes });
       const usage = usages.get(next.instanceId);
-      if (usage !== undefined) usage.bytes += bytes - entry.bytes;
+      if (usage !== undefined) {
+        usage.bytes += bytes - entry.bytes;
+        if (until !== undefined && until < usage.earliestUntil) usage.earliestUntil = until;
+      }
       index(key, next);
       return true;
     },

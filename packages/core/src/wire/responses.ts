@@ -41,7 +41,8 @@ export function errorResponse(error: unknown, audience: ErrorAudience): CoreResp
     const retry = String((error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1);
     return renderError(new AuthorizerError('store.unavailable'), audience, [['retry-after', retry]]);
   }
-  if (isStoreQuotaExceededError(error)) {
+  // A store's error class (an AuthorizerError with the same code is rendered as one, below).
+  if (isStoreQuotaExceededError(error) && !(error instanceof AuthorizerError)) {
     // The store's message may name the instance and its numbers: the answer keeps to the table's.
     return renderError(new AuthorizerError('store.quota_exceeded'), audience, [['retry-after', String(retryAfterOf(error))]]);
   }
