@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { corsConfigFromEnv, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
+import { corsConfigFromEnv, createAuthorizer, generateDevSigningKey, memoryStore } from '@vp-authorizer/core';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 
 export class EnvConfigError extends Error {
@@ -96,6 +96,26 @@ export function configFromEnv(env, { defaultPort }) {
     problems.push({ variable: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
   }
 
+  // The memory store's per-instance quota (memoryStore({ maxRecordsPerInstance, maxBytesPerInstance })).
+  const wholeNumber = (name) => {
+    const text = value(name);
+    if (text === undefined) return undefined;
+    const number = Number(text);
+    if (!/^\d+$/.test(text) || number < 1 || !Number.isSafeInteger(number)) problems.push({ variable: name, message: `must be a whole number ≥ 1, got "${text}"` });
+    return number;
+  };
+  const maxRecordsPerInstance = wholeNumber('AUTHZ_MEMORY_STORE_MAX_RECORDS');
+  const maxBytesPerInstance = wholeNumber('AUTHZ_MEMORY_STORE_MAX_BYTES');
+  const memoryStoreQuota =
+    maxRecordsPerInstance === undefined && maxBytesPerInstance === undefined
+      ? undefined
+      : { ...(maxRecordsPerInstance !== undefined ? { maxRecordsPerInstance } : {}), ...(maxBytesPerInstance !== undefined ? { maxBytesPerInstance } : {}) };
+  if (memoryStoreQuota && redisUrl !== undefined) {
+    for (const variable of ['AUTHZ_MEMORY_STORE_MAX_RECORDS', 'AUTHZ_MEMORY_STORE_MAX_BYTES'].filter((name) => value(name) !== undefined)) {
+      problems.push({ variable, message: 'bounds the memory store, and REDIS_URL selects the Redis store: unset one of them' });
+    }
+  }
+
   let cors = { enabled: false };
   try {
     cors = corsConfigFromEnv(env);
@@ -114,15 +134,21 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, apiKey, issuerRoots, redisUrl, cors };
+  return { port, host, publicBaseUrl, redirectUri, apiKey, issuerRoots, redisUrl, memoryStoreQuota, cors };
 }
 
 /**
- * The store the settings ask for: `@vp-authorizer/redis` on REDIS_URL, else undefined (the
- * authorizer's memory store). `close()` quits the Redis client after the authorizer closed.
- * @param {{ redisUrl?: string }} config
+ * The store the settings ask for: `@vp-authorizer/redis` on REDIS_URL; a memory store with the
+ * quota of AUTHZ_MEMORY_STORE_MAX_*; else undefined (the authorizer's own memory store, default
+ * quota). `close()` quits the Redis client (or stops the memory store's sweep) after the
+ * authorizer closed.
+ * @param {{ redisUrl?: string; memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number } }} config
  */
 export async function storeFromConfig(config) {
+  if (!config.redisUrl && config.memoryStoreQuota) {
+    const store = memoryStore(config.memoryStoreQuota);
+    return { store, close: async () => store.close() };
+  }
   if (!config.redisUrl) return { store: undefined, close: async () => {} };
   const { redisStore } = await import('@vp-authorizer/redis');
   let store;
@@ -185,9 +211,16 @@ export function describeConfig(config, { apiKey, publicBaseUrl, defaults = {} })
     `  API key:         ${config.apiKey ? '(from AUTHZ_API_KEY)' : `${apiKey}   (generated; set AUTHZ_API_KEY to choose one)`}`,
     `  redirect URI:    ${config.redirectUri ?? defaults.redirectUri ?? '(unset: wallets get {} — set AUTHZ_REDIRECT_URI for same-device flows)'}`,
     `  issuer roots:    ${[defaults.issuerRoots, config.issuerRoots.length > 0 ? `${config.issuerRoots.length} from ISSUER_ROOT_PEM / ISSUER_ROOT_PEM_FILE` : undefined].filter(Boolean).join(' + ') || '(unset: a throwaway root that trusts nobody)'}`,
-    `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : 'memory'}`,
+    `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,
     `  CORS:            ${config.cors.enabled ? `on for ${(config.cors.origin ?? ['*']).join(', ')}` : 'off (EXPRESS_CORS_ENABLED)'}`,
   ].join('\n');
+}
+
+/** The memory store's per-instance bounds as set, or its defaults. */
+function describeQuota(quota = {}) {
+  const records = quota.maxRecordsPerInstance ?? 100_000;
+  const bytes = quota.maxBytesPerInstance ?? 256 * 1024 * 1024;
+  return `per instance at most ${records} records and ${bytes} bytes; AUTHZ_MEMORY_STORE_MAX_RECORDS / _MAX_BYTES`;
 }
 
 /**

@@ -67,6 +67,37 @@ describe('configFromEnv', () => {
     ).toEqual(['PORT', 'PUBLIC_BASE_URL', 'AUTHZ_REDIRECT_URI', 'ISSUER_ROOT_PEM', 'ISSUER_ROOT_PEM_FILE', 'REDIS_URL', 'EXPRESS_CORS_ORIGIN']);
   });
 
+  it('bounds the memory store per instance from AUTHZ_MEMORY_STORE_MAX_RECORDS / _MAX_BYTES, and names bad values', () => {
+    expect(configFromEnv({ AUTHZ_MEMORY_STORE_MAX_RECORDS: '5000', AUTHZ_MEMORY_STORE_MAX_BYTES: '67108864' }, { defaultPort: 1 }).memoryStoreQuota).toEqual({
+      maxRecordsPerInstance: 5000,
+      maxBytesPerInstance: 67108864,
+    });
+    expect(problemsOf({ AUTHZ_MEMORY_STORE_MAX_RECORDS: '0', AUTHZ_MEMORY_STORE_MAX_BYTES: '64MB' })).toEqual([
+      { variable: 'AUTHZ_MEMORY_STORE_MAX_RECORDS', message: expect.stringContaining('whole number') },
+      { variable: 'AUTHZ_MEMORY_STORE_MAX_BYTES', message: expect.stringContaining('whole number') },
+    ]);
+    // The Redis store has no such bound: a setting that would do nothing is refused.
+    expect(problemsOf({ AUTHZ_MEMORY_STORE_MAX_RECORDS: '10', REDIS_URL: 'redis://127.0.0.1:6379' }).map((p) => p.variable)).toEqual(['AUTHZ_MEMORY_STORE_MAX_RECORDS']);
+  });
+
+  it('an example app past AUTHZ_MEMORY_STORE_MAX_RECORDS answers 429 with Retry-After', async () => {
+    const example = await startHono({ port: 0, env: { AUTHZ_API_KEY: 'quota-example-key-01', AUTHZ_MEMORY_STORE_MAX_RECORDS: '1' } });
+    try {
+      const create = () =>
+        fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer quota-example-key-01', 'content-type': 'application/json' },
+          body: JSON.stringify({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] } } }),
+        });
+      expect((await create()).status).toBe(201);
+      const refused = await create();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await example.close();
+    }
+  });
+
   it('describes a bad API key without quoting it', () => {
     const key = 'bad key!';
     const problems = problemsOf({ AUTHZ_API_KEY: key });
