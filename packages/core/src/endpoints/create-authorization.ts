@@ -3,7 +3,8 @@ import { randomId } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { buildAuthorization } from '../request/build-authorization.js';
-import { createAuthorizationBodySchema, parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
+import { createAuthorizationBodySchema, isDcApiBody, parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
+import { isAllowedRedirectUri } from '../config/redirect-uri.js';
 import { enforceHaipOnCreate } from '../request/haip-rules.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
@@ -26,6 +27,7 @@ export type CreateAuthorizationRequest = v.InferInput<typeof createAuthorization
 export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<CreateAuthorizationResponse> {
   const parsed = parseCreateAuthorizationBody(body, { requireTransactionDataCredentialIds: instance.config.openId4vp.transactionData.requireCredentialIds });
   if (parsed.webhookUrl !== undefined) checkRequestWebhookUrl(ctx, instance, parsed.webhookUrl);
+  if (!isDcApiBody(parsed) && parsed.redirectUri !== undefined) checkRequestRedirectUri(instance, parsed.redirectUri);
   const signing = await instance.signing();
   const algorithms = acceptedAlgorithms(instance.verifier, parsed.profile);
   if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signers: instance.haipSigners, algorithms });
@@ -64,6 +66,15 @@ function checkRequestWebhookUrl(ctx: AuthorizerContext, instance: InstanceRuntim
   if (!ctx.webhooks.acceptsUrl(url)) {
     throw new AuthorizerError('webhook.url_refused', { errors: [{ pointer: '/webhookUrl', detail: 'webhookUrl must be an https URL on the default port to a public DNS name, without credentials', code: 'webhook.url_refused' }] });
   }
+}
+
+/** A relying party's own redirect URI: only one the instance's `allowedRedirectUris` allows (any, without a list). */
+function checkRequestRedirectUri(instance: InstanceRuntime, uri: string): void {
+  const allowList = instance.config.openId4vp.allowedRedirectUris;
+  if (isAllowedRedirectUri(uri, allowList)) return;
+  throw new AuthorizerError('request.redirect_uri_not_allowed', {
+    errors: [{ pointer: '/redirectUri', detail: 'redirectUri is neither listed in this instance\'s openId4vp.allowedRedirectUris nor on an origin listed there', code: 'request.redirect_uri_not_allowed' }],
+  });
 }
 
 export const createAuthorizationEndpoint = defineEndpoint({

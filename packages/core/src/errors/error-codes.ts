@@ -129,6 +129,7 @@ export const CODES = {
   'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
   'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
   'response_code.authorization_mismatch': http(400, 'invalid_request', 'The response code was not issued for the expected authorization; it has been invalidated.'),
+  'request.redirect_uri_not_allowed': http(400, 'invalid_request', "redirectUri is not one this instance redirects to: neither listed in its openId4vp.allowedRedirectUris nor on an origin listed there."),
   'webhook.not_configured': http(400, 'invalid_request', 'webhookUrl needs webhooks configured for this instance (webhooks.secret); nothing would sign the deliveries.'),
   'webhook.url_refused': http(
     400,

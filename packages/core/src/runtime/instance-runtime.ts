@@ -5,6 +5,8 @@ import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
+import { isAllowedRedirectUri } from '../config/redirect-uri.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** One instance, validated and ready: config parsed, clients resolved. */
 export interface InstanceRuntime {
@@ -57,6 +59,7 @@ export function createInstanceRuntime(
 ): InstanceRuntime {
   const where = `instances[${index}] (${options.id})`;
   const { config } = options;
+  checkRedirectUriAllowed(config, index);
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
   const { validate, verify } = config.policies;
@@ -81,4 +84,13 @@ export function createInstanceRuntime(
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
   };
+}
+
+/** The instance's own redirect URI must be one its allow-list allows, as every request's must. */
+function checkRedirectUriAllowed(config: InstanceConfig, index: number): void {
+  const { redirectUri, allowedRedirectUris } = config.openId4vp;
+  if (redirectUri === undefined || isAllowedRedirectUri(redirectUri, allowedRedirectUris)) return;
+  throw new ConfigError('Invalid instance configuration:', [
+    { path: `instances.${index}.config.openId4vp.redirectUri`, message: 'is neither listed in openId4vp.allowedRedirectUris nor on an origin listed there: add it (or its origin) to allowedRedirectUris' },
+  ]);
 }
