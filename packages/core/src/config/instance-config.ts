@@ -124,12 +124,13 @@ export const instanceConfigSchema = v.optional(
           v.object({
             /**
              * Origins an unsigned DC API response may come from when the create request gave no
-             * expectedOrigins (the request itself carries none to the wallet). With neither,
-             * unsigned requests are refused at creation: the response origin must be checked.
+             * expectedOrigins (the request itself carries none to the wallet). Left out: the
+             * origin of `publicBaseUrl` and the instance's CORS origins when CORS is enabled
+             * (never "*"; see dcApiAllowedOrigins). `[]`: none, so an unsigned request without
+             * expectedOrigins is refused at creation (the response origin must be checked).
              */
             allowedOrigins: v.optional(
               v.array(v.pipe(v.string(), v.check(isExpectedOrigin, 'each allowed origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash) or android:apk-key-hash:…'))),
-              [],
             ),
           }),
           {},

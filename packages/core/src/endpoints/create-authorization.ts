@@ -42,6 +42,7 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     publicBaseUrl: ctx.publicBaseUrl,
     now,
     algorithms,
+    dcApiAllowedOrigins: instance.dcApiAllowedOrigins,
   });
   // A record no wallet has fetched yet is kept until shortly after its expiry; the first fetch of
   // its request object gives it the retention (processing grace + retention past its expiry) so

@@ -120,7 +120,7 @@ export const CODES = {
   'request.expected_origins_required': http(
     400,
     'invalid_request',
-    'An unsigned DC API request needs expectedOrigins, or openId4vp.dcApi.allowedOrigins in the instance configuration, so that the response origin can be checked.',
+    'An unsigned DC API request needs expectedOrigins when the instance allows no origin by default (openId4vp.dcApi.allowedOrigins: []), so that the response origin can be checked.',
   ),
   'authorization.invalid_response': http(400, 'invalid_request', 'The wallet response is malformed.'),
   'authorization.invalid_jwe': http(400, 'invalid_request', 'The encrypted response could not be decrypted or is not acceptable.'),

@@ -6,6 +6,7 @@ import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
 import { isAllowedRedirectUri } from '../config/redirect-uri.js';
+import { dcApiAllowedOrigins } from '../config/dc-api-allowed-origins.js';
 import { ConfigError } from '../errors/config-error.js';
 
 /** One instance, validated and ready: config parsed, clients resolved. */
@@ -40,6 +41,8 @@ export interface InstanceRuntime {
    * Never fetched, it has no outcome to keep for the retention.
    */
   unfetchedTtlMs: number;
+  /** Where unsigned DC API responses may come from when a request names no expectedOrigins (dcApiAllowedOrigins). */
+  dcApiAllowedOrigins: readonly string[];
   /** Status webhooks of this instance: the default URL and the HMAC key (the secret is not kept). */
   webhooks: { url: string | undefined; key: Buffer } | undefined;
 }
@@ -54,8 +57,12 @@ export function createInstanceRuntime(
   options: ResolvedInstanceOptions,
   index: number,
   registry: { validators?: Record<string, ValidatorClient>; verifiers?: Record<string, VerifierClient> },
-  /** How often the authorizer sweeps overdue authorizations, in ms (0: only lazily on read). */
-  sweepIntervalMs: number,
+  authorizer: {
+    /** How often the authorizer sweeps overdue authorizations, in ms (0: only lazily on read). */
+    sweepIntervalMs: number;
+    /** The authorizer's public base URL (validated). */
+    publicBaseUrl: string;
+  },
 ): InstanceRuntime {
   const where = `instances[${index}] (${options.id})`;
   const { config } = options;
@@ -76,7 +83,8 @@ export function createInstanceRuntime(
     claimGraceMs,
     // A code issued at the last moment must still find its record: keep at least the code's lifetime.
     recordTtlMs: config.openId4vp.expiresAfter + claimGraceMs + Math.max(config.openId4vp.retention, config.openId4vp.responseCodeTtl),
-    unfetchedTtlMs: config.openId4vp.expiresAfter + sweepIntervalMs + UNFETCHED_MARGIN_MS,
+    unfetchedTtlMs: config.openId4vp.expiresAfter + authorizer.sweepIntervalMs + UNFETCHED_MARGIN_MS,
+    dcApiAllowedOrigins: dcApiAllowedOrigins(config, authorizer.publicBaseUrl),
     validator,
     verifier,
     webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
