@@ -13,6 +13,10 @@ export interface ExampleConfig {
   host: string;
   publicBaseUrl?: string;
   redirectUri?: string;
+  /** AUTHZ_ALLOWED_REDIRECT_URIS: the instance's openId4vp.allowedRedirectUris. */
+  allowedRedirectUris?: string[];
+  /** AUTHZ_DC_API_ALLOWED_ORIGINS: the instance's openId4vp.dcApi.allowedOrigins ("none": []). */
+  dcApiAllowedOrigins?: string[];
   apiKey?: string;
   issuerRoots: string[];
   redisUrl?: string;
@@ -22,7 +26,10 @@ export interface ExampleConfig {
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
 export function storeFromConfig(config: { redisUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
-export function instanceConfigFromEnv(config: { redirectUri?: string }, defaults?: { redirectUri?: string }): { openId4vp?: { redirectUri: string } };
+export function instanceConfigFromEnv(
+  config: { redirectUri?: string; allowedRedirectUris?: string[]; dcApiAllowedOrigins?: string[] },
+  defaults?: { redirectUri?: string },
+): { openId4vp?: { redirectUri?: string; allowedRedirectUris?: string[]; dcApi?: { allowedOrigins: string[] } } };
 export function startOrExit<T>(start: () => Promise<T>): Promise<T>;
 export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; close(): Promise<void> }>;
 export function describeConfig(config: ExampleConfig, runtime: { apiKey: string; publicBaseUrl: string; defaults?: { redirectUri?: string; issuerRoots?: string } }): string;
