@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { corsConfigFromEnv, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
+import { corsConfigFromEnv, createAuthorizer, generateDevSigningKey, memoryStore } from '@vp-authorizer/core';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 
 export class EnvConfigError extends Error {
@@ -90,10 +90,65 @@ export function configFromEnv(env, { defaultPort }) {
     addPem('ISSUER_ROOT_PEM_FILE', text, `"${path}"`);
   }
 
+  // Comma-separated lists; the rules mirror the core's, so that a bad entry stops the start here
+  // (naming its variable) rather than when the authorizer is built.
+  const list = (name) => value(name)?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const origin = (text) => {
+    try {
+      const parsed = new URL(text);
+      return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const dcApiText = value('AUTHZ_DC_API_ALLOWED_ORIGINS');
+  const dcApiAllowedOrigins = dcApiText?.toLowerCase() === 'none' ? [] : list('AUTHZ_DC_API_ALLOWED_ORIGINS');
+  for (const entry of dcApiAllowedOrigins ?? []) {
+    if (/^android:apk-key-hash:[A-Za-z0-9_-]+={0,2}$/.test(entry) || origin(entry) === entry) continue;
+    problems.push({ variable: 'AUTHZ_DC_API_ALLOWED_ORIGINS', message: `"${entry}" is not an origin such as https://rp.example (as browsers write it: no path, no trailing slash) or android:apk-key-hash:…` });
+  }
+  const allowedRedirectUris = list('AUTHZ_ALLOWED_REDIRECT_URIS');
+  for (const entry of allowedRedirectUris ?? []) {
+    let parsed;
+    try {
+      parsed = new URL(entry);
+    } catch {}
+    // Neither this message nor another quotes an entry with credentials.
+    if (parsed?.username || parsed?.password) problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: 'an entry carries credentials (user:password@); redirect URIs never may' });
+    else if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `"${entry}" is not an absolute http(s) URI or origin` });
+    else if (parsed.hash) problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `"${entry}" must not have a #fragment` });
+    else if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\//i.test(entry) && origin(entry) !== entry) {
+      problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `"${entry}" is written as an origin but is not one as browsers write it: use "${parsed.origin}", or a full URI with a path` });
+    }
+  }
+  if (redirectUri !== undefined && allowedRedirectUris !== undefined && !redirectAllowed(redirectUri, allowedRedirectUris)) {
+    problems.push({ variable: 'AUTHZ_REDIRECT_URI', message: 'is neither listed in AUTHZ_ALLOWED_REDIRECT_URIS nor on an origin listed there' });
+  }
+
   const redisUrl = value('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
     // Not quoted: the URL may carry a password.
     problems.push({ variable: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
+  }
+
+  // The memory store's per-instance quota (memoryStore({ maxRecordsPerInstance, maxBytesPerInstance })).
+  const wholeNumber = (name) => {
+    const text = value(name);
+    if (text === undefined) return undefined;
+    const number = Number(text);
+    if (!/^\d+$/.test(text) || number < 1 || !Number.isSafeInteger(number)) problems.push({ variable: name, message: `must be a whole number ≥ 1, got "${text}"` });
+    return number;
+  };
+  const maxRecordsPerInstance = wholeNumber('AUTHZ_MEMORY_STORE_MAX_RECORDS');
+  const maxBytesPerInstance = wholeNumber('AUTHZ_MEMORY_STORE_MAX_BYTES');
+  const memoryStoreQuota =
+    maxRecordsPerInstance === undefined && maxBytesPerInstance === undefined
+      ? undefined
+      : { ...(maxRecordsPerInstance !== undefined ? { maxRecordsPerInstance } : {}), ...(maxBytesPerInstance !== undefined ? { maxBytesPerInstance } : {}) };
+  if (memoryStoreQuota && redisUrl !== undefined) {
+    for (const variable of ['AUTHZ_MEMORY_STORE_MAX_RECORDS', 'AUTHZ_MEMORY_STORE_MAX_BYTES'].filter((name) => value(name) !== undefined)) {
+      problems.push({ variable, message: 'bounds the memory store, and REDIS_URL selects the Redis store: unset one of them' });
+    }
   }
 
   let cors = { enabled: false };
@@ -114,15 +169,31 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, apiKey, issuerRoots, redisUrl, cors };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, apiKey, issuerRoots, redisUrl, memoryStoreQuota, cors };
+}
+
+/** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
+function redirectAllowed(uri, allowList) {
+  if (allowList.includes(uri)) return true;
+  try {
+    return allowList.includes(new URL(uri).origin);
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The store the settings ask for: `@vp-authorizer/redis` on REDIS_URL, else undefined (the
- * authorizer's memory store). `close()` quits the Redis client after the authorizer closed.
- * @param {{ redisUrl?: string }} config
+ * The store the settings ask for: `@vp-authorizer/redis` on REDIS_URL; a memory store with the
+ * quota of AUTHZ_MEMORY_STORE_MAX_*; else undefined (the authorizer's own memory store, default
+ * quota). `close()` quits the Redis client (or stops the memory store's sweep) after the
+ * authorizer closed.
+ * @param {{ redisUrl?: string; memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number } }} config
  */
 export async function storeFromConfig(config) {
+  if (!config.redisUrl && config.memoryStoreQuota) {
+    const store = memoryStore(config.memoryStoreQuota);
+    return { store, close: async () => store.close() };
+  }
   if (!config.redisUrl) return { store: undefined, close: async () => {} };
   const { redisStore } = await import('@vp-authorizer/redis');
   let store;
@@ -135,10 +206,22 @@ export async function storeFromConfig(config) {
   return { store, close: () => store.close() };
 }
 
-/** The instance's `config` from the settings (the redirect URI; undefined keys are left out). */
+/**
+ * The instance's `config` from the settings (the redirect URI, the redirect allow-list, the DC API
+ * allowed origins; undefined keys are left out). A default redirect URI (the demo's own callback)
+ * outside AUTHZ_ALLOWED_REDIRECT_URIS is refused here, naming the variable.
+ */
 export function instanceConfigFromEnv(config, defaults = {}) {
   const redirectUri = config.redirectUri ?? defaults.redirectUri;
-  return redirectUri ? { openId4vp: { redirectUri } } : {};
+  if (redirectUri !== undefined && config.allowedRedirectUris !== undefined && !redirectAllowed(redirectUri, config.allowedRedirectUris)) {
+    throw new EnvConfigError([{ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `does not allow the default redirect URI ${redirectUri}: add it (or its origin), or set AUTHZ_REDIRECT_URI` }]);
+  }
+  const openId4vp = {
+    ...(redirectUri ? { redirectUri } : {}),
+    ...(config.allowedRedirectUris ? { allowedRedirectUris: config.allowedRedirectUris } : {}),
+    ...(config.dcApiAllowedOrigins ? { dcApi: { allowedOrigins: config.dcApiAllowedOrigins } } : {}),
+  };
+  return Object.keys(openId4vp).length > 0 ? { openId4vp } : {};
 }
 
 /**
@@ -184,10 +267,19 @@ export function describeConfig(config, { apiKey, publicBaseUrl, defaults = {} })
     `  public base URL: ${publicBaseUrl}`,
     `  API key:         ${config.apiKey ? '(from AUTHZ_API_KEY)' : `${apiKey}   (generated; set AUTHZ_API_KEY to choose one)`}`,
     `  redirect URI:    ${config.redirectUri ?? defaults.redirectUri ?? '(unset: wallets get {} — set AUTHZ_REDIRECT_URI for same-device flows)'}`,
+    `  redirects to:    ${config.allowedRedirectUris?.join(', ') ?? '(any URI a create request names — set AUTHZ_ALLOWED_REDIRECT_URIS to bound them)'}`,
+    `  DC API origins:  ${config.dcApiAllowedOrigins === undefined ? `${new URL(publicBaseUrl).origin} (default; AUTHZ_DC_API_ALLOWED_ORIGINS)` : config.dcApiAllowedOrigins.join(', ') || 'none (unsigned requests need expectedOrigins)'}`,
     `  issuer roots:    ${[defaults.issuerRoots, config.issuerRoots.length > 0 ? `${config.issuerRoots.length} from ISSUER_ROOT_PEM / ISSUER_ROOT_PEM_FILE` : undefined].filter(Boolean).join(' + ') || '(unset: a throwaway root that trusts nobody)'}`,
-    `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : 'memory'}`,
+    `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,
     `  CORS:            ${config.cors.enabled ? `on for ${(config.cors.origin ?? ['*']).join(', ')}` : 'off (EXPRESS_CORS_ENABLED)'}`,
   ].join('\n');
+}
+
+/** The memory store's per-instance bounds as set, or its defaults. */
+function describeQuota(quota = {}) {
+  const records = quota.maxRecordsPerInstance ?? 100_000;
+  const bytes = quota.maxBytesPerInstance ?? 256 * 1024 * 1024;
+  return `per instance at most ${records} records and ${bytes} bytes; AUTHZ_MEMORY_STORE_MAX_RECORDS / _MAX_BYTES`;
 }
 
 /**

@@ -711,6 +711,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This instance holds as many authorizations as the store allows it (`store.quota_exceeded`, the memory store's per-instance quota); `Retry-After` says when its oldest one leaves the store. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An internal error occurred. */
             500: {
                 headers: {

@@ -86,7 +86,7 @@ export interface Authorizer {
 /** Build an authorizer. Options and every instance configuration are validated here, once. */
 export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const parsed = parseConfig(authorizerOptionsSchema, options, 'authorizer options');
-  const instances = new Map<string, InstanceRuntime>(parsed.instances.map((instance, i) => [instance.id, createInstanceRuntime(instance, i, parsed.clients)]));
+  const instances = new Map<string, InstanceRuntime>(parsed.instances.map((instance, i) => [instance.id, createInstanceRuntime(instance, i, parsed.clients, parsed)]));
   const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
   const log = createEventLog(guardLogger(parsed.logger ?? silentLogger));
   const onEvent = parsed.onEvent;

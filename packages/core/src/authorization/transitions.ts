@@ -6,14 +6,16 @@ import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } 
 
 /**
  * Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change.
- * A change whose value is `undefined` removes that member.
+ * A change whose value is `undefined` removes that member. `ttlMs`: keep the record that long
+ * from now on (in the same compare-and-set), instead of its current TTL.
  */
-export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>): Promise<AuthorizationRecord | null> {
+export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>, ttlMs?: number): Promise<AuthorizationRecord | null> {
   if (isTerminalStatus(current.status)) return null; // terminal states never change
   const merged: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.clock.now() };
   // Once terminal, nothing may be decrypted with this authorization's key again: drop it.
   const next = withoutRemoved(merged, changes, isTerminalStatus(merged.status));
-  const ok = await ctx.store.compareAndSet(next, current.version);
+  // Without a TTL, the two-argument call every store has always had.
+  const ok = await (ttlMs === undefined ? ctx.store.compareAndSet(next, current.version) : ctx.store.compareAndSet(next, current.version, ttlMs));
   if (!ok) return null;
   if (next.status !== current.status) emitStatus(ctx, next, current.status);
   return next;

@@ -53,9 +53,9 @@ export async function receiveDcApiResponse(
   if (record.status === 'expired') return { status: 'expired' };
   assertAcceptsResponse(record);
   // Origins are opaque strings compared exactly (OpenID4VP 1.0 errata). Signed requests carry
-  // expectedOrigins; unsigned ones fall back to the instance's allowed origins. Nothing to
-  // compare with (a record created before that setting existed) is a mismatch, not a pass.
-  const expected = record.request.expectedOrigins ?? instanceOf(ctx, instanceId).config.openId4vp.dcApi.allowedOrigins;
+  // expectedOrigins; unsigned ones fall back to the instance's allowed origins (configured, or
+  // its default). Nothing to compare with is a mismatch, not a pass.
+  const expected = record.request.expectedOrigins ?? instanceOf(ctx, instanceId).dcApiAllowedOrigins;
   if (!expected.includes(origin)) throw new AuthorizerError('authorization.origin_mismatch');
 
   const { payload, encryptionJwk } = await readResponsePayload(record, digitalCredentialGetResponse);

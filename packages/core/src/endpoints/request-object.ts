@@ -78,7 +78,10 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
     now: ctx.clock.now(),
     algorithms,
   });
-  if (record.status === 'created' && !(await commit(ctx, record, { status: 'pending' })) && delivery.singleFetch) {
+  // The first fetch takes the authorization up: from now on it is kept for the retention (counted
+  // from its creation, as for every other record), no longer only until shortly after its expiry.
+  const retained = record.createdAt + instance.recordTtlMs - ctx.clock.now();
+  if (record.status === 'created' && !(await commit(ctx, record, { status: 'pending' }, Math.max(1, retained))) && delivery.singleFetch) {
     // Lost the compare-and-set: another fetch (or a response, or the expiry) changed the record first.
     const current = await loadAnyInstance(ctx, id);
     assertAcceptsResponse(current);

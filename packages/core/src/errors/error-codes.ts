@@ -97,6 +97,7 @@ export const CODES = {
   // ── HTTP: request shape
   'request.invalid_body': http(400, 'invalid_request', 'The request body is invalid.'),
   'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
+  'request.member_too_large': http(400, 'invalid_request', 'A member of the request body is larger than its cap (the field error names it and the cap); the authorizer stores it for the whole retention.'),
   'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
   'request.body_too_large': http(413, 'invalid_request', 'The request body is larger than the configured limit.'),
   'request.route_not_found': http(404, 'invalid_request', 'No such endpoint.'),
@@ -119,7 +120,7 @@ export const CODES = {
   'request.expected_origins_required': http(
     400,
     'invalid_request',
-    'An unsigned DC API request needs expectedOrigins, or openId4vp.dcApi.allowedOrigins in the instance configuration, so that the response origin can be checked.',
+    'An unsigned DC API request needs expectedOrigins when the instance allows no origin by default (openId4vp.dcApi.allowedOrigins: []), so that the response origin can be checked.',
   ),
   'authorization.invalid_response': http(400, 'invalid_request', 'The wallet response is malformed.'),
   'authorization.invalid_jwe': http(400, 'invalid_request', 'The encrypted response could not be decrypted or is not acceptable.'),
@@ -128,6 +129,7 @@ export const CODES = {
   'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
   'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
   'response_code.authorization_mismatch': http(400, 'invalid_request', 'The response code was not issued for the expected authorization; it has been invalidated.'),
+  'request.redirect_uri_not_allowed': http(400, 'invalid_request', "redirectUri is not one this instance redirects to: neither listed in its openId4vp.allowedRedirectUris nor on an origin listed there."),
   'webhook.not_configured': http(400, 'invalid_request', 'webhookUrl needs webhooks configured for this instance (webhooks.secret); nothing would sign the deliveries.'),
   'webhook.url_refused': http(
     400,
@@ -143,9 +145,10 @@ export const CODES = {
   'haip.credential_format': http(400, 'invalid_request', 'HAIP allows only the dc+sd-jwt and mso_mdoc credential formats.'),
   'haip.holder_binding': http(400, 'invalid_request', 'HAIP requires cryptographic holder binding for every credential.'),
   'haip.wallet_metadata': http(400, 'invalid_request', 'The wallet metadata does not meet the HAIP requirements.'),
-  // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, ServiceCallError)
+  // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, StoreQuotaExceededError, ServiceCallError)
   'config.invalid': http(500, 'server_error', 'The authorizer configuration is invalid.'),
   'store.unavailable': http(503, 'temporarily_unavailable', 'The state store is unavailable; try again shortly.'),
+  'store.quota_exceeded': http(429, 'temporarily_unavailable', "This instance holds as many authorizations as the store allows it; retry after Retry-After seconds, when its oldest ones have left the store."),
   'service.unavailable': http(503, 'temporarily_unavailable', 'A delegated validator or verifier service is unavailable.'),
   'service.bad_response': http(502, 'server_error', 'A delegated validator or verifier service gave an unexpected answer.'),
   'service.timeout': http(504, 'temporarily_unavailable', 'A delegated validator or verifier service did not answer in time.'),

@@ -10,6 +10,8 @@ import { bindTransactionData, transactionDataIssues } from './transaction-data.j
 import { walletMetadataShapeIssues } from './wallet-metadata.js';
 import { parseCommonCreateBody } from './create-body-fast-path.js';
 import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
+import { hasCredentials } from '../config/redirect-uri.js';
+import { createBodySizeIssues } from './create-body-size-limits.js';
 
 export { NONCE_PATTERN };
 
@@ -28,6 +30,8 @@ const verifierInfoSchema = v.pipe(
 const httpUrlSchema = v.pipe(
   v.string(),
   v.check(isHttpUrl, 'redirectUri must be an absolute https or http URL'),
+  // The detail never quotes the URI: it holds the credentials.
+  v.check((uri) => !hasCredentials(uri), 'redirectUri must not carry credentials (user:password@)'),
 );
 const originSchema = v.pipe(v.string(), v.check(isExpectedOrigin, 'each expected origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash)'));
 
@@ -209,6 +213,9 @@ export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyO
     if (!result.success) throw invalid(result.issues.map((issue) => ({ pointer: issuePointer(issue), detail: issueDetail(issue) })));
     parsed = result.output as CreateAuthorizationBody;
   }
+  // Before the cross-field rules: an oversized member is refused without any work on its content.
+  const sizeIssues = createBodySizeIssues(parsed);
+  if (sizeIssues.length > 0) throw invalid(sizeIssues);
   const issues = crossFieldIssues(parsed, options);
   if (issues.length > 0) throw invalid(issues);
   return withBoundTransactionData(parsed);

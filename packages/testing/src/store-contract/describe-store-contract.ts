@@ -302,6 +302,32 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         expect(await store.get(instanceId, created.id)).toBeNull();
       });
 
+      it('compare-and-set with ttlMs restarts the TTL from now: the record outlives its first TTL, then leaves at the new one', async () => {
+        const { short, pass } = ttl();
+        const restarted = factory.realTtl ? 700 : 3_000;
+        const created = record();
+        await store.create(created, short);
+        const fetched: AuthorizationRecord = { ...created, version: 2, status: 'pending' };
+        expect(await store.compareAndSet(fetched, 1, restarted)).toBe(true);
+        await letTimePass(pass);
+        expect(await store.get(instanceId, created.id)).toEqual(fetched);
+        // A later compare-and-set without ttlMs keeps the restarted TTL.
+        const later: AuthorizationRecord = { ...fetched, version: 3, updatedAt: fetched.updatedAt + 1 };
+        expect(await store.compareAndSet(later, 2)).toBe(true);
+        await letTimePass(restarted);
+        expect(await store.get(instanceId, created.id)).toBeNull();
+      });
+
+      it('compare-and-set with a shorter ttlMs shortens the TTL; a conflicting one changes nothing', async () => {
+        const { short, pass } = ttl();
+        const created = record();
+        await store.create(created, KEEP_MS);
+        expect(await store.compareAndSet({ ...created, version: 6, status: 'expired' }, 5, short)).toBe(false);
+        expect(await store.compareAndSet({ ...created, version: 2, status: 'expired' }, 1, short)).toBe(true);
+        await letTimePass(pass);
+        expect(await store.get(instanceId, created.id)).toBeNull();
+      });
+
       it('a record whose TTL passed is not listed for expiry', async () => {
         const { short, pass } = ttl();
         const expiresAt = 1_900_000_000_000;
