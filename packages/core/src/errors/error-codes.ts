@@ -96,6 +96,11 @@ const VERIFIER = ['localVerifier'] as const;
 export const CODES = {
   // ── HTTP: request shape
   'request.invalid_body': http(400, 'invalid_request', 'The request body is invalid.'),
+  'request.unsupported_pattern': http(
+    400,
+    'invalid_request',
+    'A JSON Schema pattern in the presentation definition cannot be run in linear time: ECMA-262 syntax without backreferences or lookaround, within the size limits.',
+  ),
   'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
   'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
   'request.body_too_large': http(413, 'invalid_request', 'The request body is larger than the configured limit.'),
@@ -233,6 +238,10 @@ export const CODES = {
   'presentation_exchange.unsupported_jsonpath': policy(VALIDATOR, 'The presentation definition uses a JSONPath expression outside the supported safe subset.', { hostedName: 'credential-query-unsupported' }),
   'presentation_exchange.unsupported_filter': policy(VALIDATOR, 'The presentation definition uses a JSON Schema filter keyword this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
   'presentation_exchange.unsupported_constraint': policy(VALIDATOR, 'The presentation definition uses a constraint this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
+  'presentation_exchange.pattern_budget_exceeded': policy(VALIDATOR, 'Matching the filter patterns against the response needs more work than allowed.', {
+    note: 'Characters tested times the RE2 program size of each pattern, 1,000,000 per response → `rejected`.',
+    hostedName: 'credential-query-evaluation',
+  }),
   'presentation_exchange.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the presentation definition.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', hostedName: 'credential-query-evaluation', derived: true }),
 
   // ── Policy: both local clients (validator: trustedIssuer policy; verifier: x5c chains)
