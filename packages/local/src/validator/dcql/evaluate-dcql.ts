@@ -39,8 +39,9 @@ function assertQueryIsConsistent(query: DcqlQuery): void {
  * discarded credential as if it had passed, and a wallet that sends something unasked-for or
  * broken is buggy or hostile (§14.9: never rely on the wallet). A false reject costs a retry.
  *
- * `untrusted` holds presentation keys that failed the trustedIssuer policy: they are discarded
- * for the re-evaluation as well (§5.0: trust is a per-presentation check).
+ * `untrusted` holds presentation keys that failed the trustedIssuer policy (checked before): they
+ * are discarded without being matched (§5.0: trust is a per-presentation check), so an issuer
+ * nobody trusts costs no query work, and the re-evaluation goes on without them.
  */
 export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation[], viewsOf: (p: ParsedPresentation) => CredentialView[], untrusted: ReadonlySet<string>): QueryEvaluation {
   assertQueryIsConsistent(query);
@@ -52,6 +53,10 @@ export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation
   for (const p of presentations) counts.set(p.queryId, (counts.get(p.queryId) ?? 0) + 1);
 
   for (const presentation of presentations) {
+    if (untrusted.has(presentationKey(presentation.path))) {
+      discarded.push(presentation.path);
+      continue;
+    }
     const index = queryIndex.get(presentation.queryId);
     const credentialQuery = index === undefined ? undefined : query.credentials[index];
     const problems: Problem[] = [];
@@ -83,8 +88,7 @@ export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation
     }
     claimSets = [...new Set(claimSets)];
     results.push(passed('credentialQuery', presentation.path, { queryId: presentation.queryId, ...(claimSets.length > 0 ? { claimSets } : {}) }));
-    if (untrusted.has(presentationKey(presentation.path))) discarded.push(presentation.path);
-    else validQueryIds.add(presentation.queryId);
+    validQueryIds.add(presentation.queryId);
   }
 
   const sets = evaluateCredentialSets(query, validQueryIds);
