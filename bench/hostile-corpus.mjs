@@ -132,6 +132,14 @@ export const HOSTILE = [
     request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt({ given_name: `${'1'.repeat(4_095)}x` }, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
   },
   {
+    // At the limits: one pattern of almost the 1,000 RE2 instructions a definition may compile to
+    // (the costliest shape to compile: a long optional repetition, anchored), tested on a value
+    // that spends almost the whole per-response budget (1,002 × 984 units of 1,000,000).
+    name: 'PE pattern ^[a-z]{0,490}$ at the limits, on 1,000 × a + "!", trusted chain copied',
+    create: { responseMode: 'direct_post', query: patternDefinition('^[a-z]{0,490}$') },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt({ given_name: `${'a'.repeat(1_000)}!` }, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
     name: 'vp_token nested 50k deep',
     create: { responseMode: 'direct_post', query: SD_JWT_DCQL },
     request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: `{"pid":${deepJson(50_000)}}` }) }),
