@@ -77,6 +77,7 @@ const patternDefinition = (pattern) => ({
   type: 'DIF.PresentationExchange',
   presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.given_name'], filter: { type: 'string', pattern } }] } }] },
 });
+const THOUSAND_CLAIMS = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`claim_${i}`, `value ${i}`]));
 const PATTERN_SUBMISSION = JSON.stringify({ id: 's', definition_id: 'pd', descriptor_map: [{ id: 'pid', format: 'vc+sd-jwt', path: '$' }] });
 // Exponential on a backtracking engine: each character added to the value doubles the work.
 const NESTED_QUANTIFIER = '^(\\w+\\s?)*$';
@@ -138,6 +139,20 @@ export const HOSTILE = [
     name: 'PE pattern ^[a-z]{0,490}$ at the limits, on 1,000 × a + "!", trusted chain copied',
     create: { responseMode: 'direct_post', query: patternDefinition('^[a-z]{0,490}$') },
     request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt({ given_name: `${'a'.repeat(1_000)}!` }, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
+    // A relying party's query times a wallet's values: without a bound, 2 s of matching.
+    name: 'PE 20,000 fields of $.* over 1,000 disclosed claims, trusted chain copied',
+    create: {
+      responseMode: 'direct_post',
+      query: { type: 'DIF.PresentationExchange', presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: Array.from({ length: 20_000 }, () => ({ path: ['$.*'], filter: { const: 'x' } })) } }] } },
+    },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt(THOUSAND_CLAIMS, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
+    name: 'DCQL 10,000 claims of [list, null] over a 1,000-element list, trusted chain copied',
+    create: { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: Array.from({ length: 10_000 }, (_, i) => ({ id: `c${i}`, path: ['list', null], values: ['x'] })) }] } } },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ pid: [forgedSdJwt({ list: Array.from({ length: 1_000 }, (_, i) => `value ${i}`) }, issuerX5c)] }) }) }),
   },
   {
     name: 'vp_token nested 50k deep',

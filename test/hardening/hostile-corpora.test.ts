@@ -130,7 +130,7 @@ describe('Presentation Exchange amplification', () => {
   });
 });
 
-describe('Presentation Exchange filter patterns', () => {
+describe('Presentation Exchange filter patterns, and queries times values', () => {
   const definition = (pattern: string) => ({ id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.given_name'], filter: { type: 'string', pattern } }] } }] });
   const submission = JSON.stringify({ id: 's', definition_id: 'pd', descriptor_map: [{ id: 'pid', format: 'vc+sd-jwt', path: '$' }] });
   const policyCodes = async (id: string) => {
@@ -146,7 +146,7 @@ describe('Presentation Exchange filter patterns', () => {
     ['^(\\w+\\s?)*$ on 4,095 × a + "!"', '^(\\w+\\s?)*$', `${'a'.repeat(4_095)}!`, 'presentation_exchange.fields_unsatisfied'],
     ['^\\d+\\s*\\d+\\s*\\d+$ on 4,095 digits + "x"', '^\\d+\\s*\\d+\\s*\\d+$', `${'1'.repeat(4_095)}x`, 'presentation_exchange.fields_unsatisfied'],
     ['^[a-z]{0,490}$ (the program limit) on 1,000 × a + "!"', '^[a-z]{0,490}$', `${'a'.repeat(1_000)}!`, 'presentation_exchange.fields_unsatisfied'],
-    ['^[a-z]{0,490}$ on 4,096 × a: past the budget', '^[a-z]{0,490}$', 'a'.repeat(4_096), 'presentation_exchange.pattern_budget_exceeded'],
+    ['^[a-z]{0,490}$ on 4,096 × a: past the budget', '^[a-z]{0,490}$', 'a'.repeat(4_096), 'presentation_exchange.match_budget_exceeded'],
   ];
   for (const [name, pattern, value, code] of corpus) {
     it(`${name}: answered by the linear-time engine (${code}), refused or rejected`, { timeout: TIMEOUT }, async () => {
@@ -156,6 +156,24 @@ describe('Presentation Exchange filter patterns', () => {
       expect(await policyCodes(auth.id)).toContain(code);
     });
   }
+
+  it('20,000 fields of $.* over 1,000 disclosed claims: matching stops at the response budget', { timeout: TIMEOUT }, async () => {
+    const fields = Array.from({ length: 20_000 }, () => ({ path: ['$.*'], filter: { const: 'x' } }));
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', constraints: { fields } }] } } });
+    const claims = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`claim_${i}`, `value ${i}`]));
+    const res = await send('PE 20k fields × 1,000 claims', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: sdJwtDisclosing(claims), presentation_submission: submission, state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+    expect(await policyCodes(auth.id)).toContain('presentation_exchange.match_budget_exceeded');
+  });
+
+  it('DCQL: 10,000 claims of [list, null] over a 1,000-element list: matching stops at the response budget', { timeout: TIMEOUT }, async () => {
+    const claims = Array.from({ length: 10_000 }, (_, i) => ({ id: `c${i}`, path: ['list', null], values: ['x'] }));
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims }] } } });
+    const list = Array.from({ length: 1_000 }, (_, i) => `value ${i}`);
+    const res = await send('DCQL 10k claims × 1,000 values', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ pid: [sdJwtDisclosing({ list })] }), state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+    expect(await policyCodes(auth.id)).toContain('credential_query.match_budget_exceeded');
+  });
 
   it('patterns a linear-time engine cannot run, or past the definition limits, are refused at creation', { timeout: TIMEOUT }, async () => {
     for (const pattern of ['^(a+)\\1$', '^(?=a)(\\w+\\s?)*$', '(?<!x)y', Array.from({ length: 60 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}{1000}`).join('|')]) {

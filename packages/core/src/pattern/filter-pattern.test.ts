@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileFilterPattern, toRe2Syntax, type FilterPattern } from './filter-pattern.js';
-import { PatternBudget, PatternBudgetExceeded } from './pattern-budget.js';
 
 const compiled = (source: string): FilterPattern => {
   const result = compileFilterPattern(source);
@@ -107,20 +106,5 @@ describe('compileFilterPattern: ECMA-262 patterns on a linear-time engine', () =
   it('what RE2 itself refuses stays refused under a larger program limit', () => {
     const result = compileFilterPattern('a{1001}', 100_000);
     expect(result.ok ? 'accepted' : result.reason).toMatch(/linear-time engine cannot run it \(invalid repeat count/);
-  });
-});
-
-describe('PatternBudget', () => {
-  it('charges (characters + 1) × program size per test and refuses, without running, a test that would overspend', () => {
-    const pattern = compiled('^a+$');
-    const run = vi.spyOn(pattern, 'test');
-    const budget = new PatternBudget(10 * pattern.programSize);
-    expect(budget.test(pattern, 'aaaa')).toBe(true);
-    expect(budget.used).toBe(5 * pattern.programSize);
-    expect(() => budget.test(pattern, 'aaaaa')).toThrow(PatternBudgetExceeded);
-    expect(run).toHaveBeenCalledTimes(1);
-    // Spent for good: even a test that would fit what was left is refused.
-    expect(() => budget.test(pattern, '')).toThrow(PatternBudgetExceeded);
-    expect(budget.used).toBe(budget.limit);
   });
 });

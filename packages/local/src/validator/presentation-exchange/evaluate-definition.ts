@@ -1,7 +1,8 @@
 import type { ParsedPresentation, PolicyResult, PresentationDefinition } from '@vp-authorizer/core';
-import { isSupportedFormat, PatternBudgetExceeded, sameFormat } from '@vp-authorizer/core/formats';
+import { isSupportedFormat, sameFormat } from '@vp-authorizer/core/formats';
 import { presentationKey, type CredentialView } from '../credential-view.js';
 import type { QueryEvaluation } from '../dcql/evaluate-dcql.js';
+import { MatchBudgetExceeded } from '../match-budget.js';
 import { failed, isNonEmpty, passed, type Problem } from '../validator-results.js';
 import { evaluateJsonPath, parseJsonPath, UnsupportedJsonPathError, type JsonPathSegment } from './json-path.js';
 import { FilterPatterns } from './filter-patterns.js';
@@ -74,7 +75,7 @@ function fieldProblems(descriptor: Descriptor, descriptorIndex: number, view: Cr
       return;
     }
     const found = compiled.paths.some((segments) =>
-      view.peDocuments.some((doc) => evaluateJsonPath(doc, segments).some((value) => compiled.filter === undefined || matchesFilter(value, compiled.filter, patterns))),
+      view.peDocuments.some((doc) => evaluateJsonPath(doc, segments, (units) => patterns.spend(units)).some((value) => compiled.filter === undefined || matchesFilter(value, compiled.filter, patterns))),
     );
     if (!found && !compiled.optional) {
       problems.push({ code: 'presentation_exchange.fields_unsatisfied', detail: `constraints.fields[${j}] selects no value${compiled.filter ? ' that passes its filter' : ''}`, pointer });
@@ -92,7 +93,8 @@ function fieldProblems(descriptor: Descriptor, descriptorIndex: number, view: Cr
  *
  * A presentation in `untrusted` (its issuer failed the trustedIssuer policy, checked before) is
  * discarded without being evaluated: a wallet cannot make an issuer nobody trusts cost filter
- * work. Filter patterns run on a linear-time engine within one budget for the whole response.
+ * work. Paths, filters and patterns (on a linear-time engine) spend from one budget for the whole
+ * response (`MatchBudget`).
  */
 export function evaluatePresentationDefinition(
   definition: PresentationDefinition,
@@ -126,8 +128,8 @@ export function evaluatePresentationDefinition(
         if (views.length === 0) problems.push({ code: 'presentation_exchange.fields_unsatisfied', detail: 'the presentation contains no credential', pointer: `/input_descriptors/${index}` });
         else if (!perView.some((p) => p.length === 0)) problems = perView[0] ?? [];
       } catch (error) {
-        if (!(error instanceof PatternBudgetExceeded)) throw error;
-        problems = [{ code: error.code, detail: error.message, pointer: `/input_descriptors/${index}/constraints/fields` }];
+        if (!(error instanceof MatchBudgetExceeded)) throw error;
+        problems = [{ code: 'presentation_exchange.match_budget_exceeded', detail: error.message, pointer: `/input_descriptors/${index}/constraints/fields` }];
       }
     }
     if (isNonEmpty(problems)) {

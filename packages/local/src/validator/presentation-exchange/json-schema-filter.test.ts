@@ -1,4 +1,4 @@
-import { PatternBudget, PatternBudgetExceeded } from '@vp-authorizer/core/formats';
+import { MatchBudget, MatchBudgetExceeded } from '../match-budget.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilterPatterns } from './filter-patterns.js';
 import { matchesFilter, unsupportedFilterKeyword } from './json-schema-filter.js';
@@ -85,7 +85,7 @@ describe('JSON Schema pattern on wallet strings', () => {
 
   it('every test is charged to one budget; once spent, evaluation stops, even under not', () => {
     // '^a+$' compiles to a handful of instructions: 4,097 characters cost a few ten thousand units.
-    const p = new FilterPatterns(new PatternBudget(100_000));
+    const p = new FilterPatterns(new MatchBudget(100_000));
     const schema = { pattern: '^a+$' };
     let tested = 0;
     expect(() => {
@@ -93,8 +93,8 @@ describe('JSON Schema pattern on wallet strings', () => {
         matchesFilter('a'.repeat(4_096), schema, p);
         tested++;
       }
-    }).toThrow(PatternBudgetExceeded);
+    }).toThrow(MatchBudgetExceeded);
     expect(tested).toBeGreaterThan(0);
-    expect(() => matchesFilter('b', { not: schema }, p)).toThrow(PatternBudgetExceeded);
+    expect(() => matchesFilter('b', { not: schema }, p)).toThrow(MatchBudgetExceeded);
   });
 });

@@ -49,12 +49,14 @@ function typeOf(value: unknown): string[] {
   return [typeof value];
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
+/** Structural equality, one unit of the budget per node compared. */
+function deepEqual(a: unknown, b: unknown, patterns: FilterPatterns): boolean {
+  patterns.spend(1);
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i], patterns));
   if (isSchema(a) && isSchema(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k], patterns));
   }
   return false;
 }
@@ -69,18 +71,20 @@ function dateValue(value: unknown, format: string): number | undefined {
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
-/** Evaluate a filter already accepted by `unsupportedFilterKeyword`. Throws PatternBudgetExceeded. */
+/** Evaluate a filter already accepted by `unsupportedFilterKeyword`, charging the response's budget. Throws MatchBudgetExceeded. */
 export function matchesFilter(value: unknown, schema: JsonSchema, patterns: FilterPatterns, depth = 0): boolean {
   if (depth > MAX_DEPTH) return false;
+  patterns.spend(1);
   const s = schema;
   if (s.type !== undefined) {
     const wanted = Array.isArray(s.type) ? s.type : [s.type];
     if (!typeOf(value).some((t) => wanted.includes(t))) return false;
   }
-  if ('const' in s && !deepEqual(value, s.const)) return false;
-  if (Array.isArray(s.enum) && !s.enum.some((option) => deepEqual(value, option))) return false;
+  if ('const' in s && !deepEqual(value, s.const, patterns)) return false;
+  if (Array.isArray(s.enum) && !s.enum.some((option) => deepEqual(value, option, patterns))) return false;
   if (typeof value === 'string') {
-    const length = [...value].length;
+    if (s.minLength !== undefined || s.maxLength !== undefined) patterns.spend(value.length >> 5);
+    const length = s.minLength !== undefined || s.maxLength !== undefined ? [...value].length : 0;
     if (num(s.minLength) !== undefined && length < (s.minLength as number)) return false;
     if (num(s.maxLength) !== undefined && length > (s.maxLength as number)) return false;
     if (typeof s.pattern === 'string' && !patterns.test(s.pattern, value)) return false;
