@@ -6,9 +6,9 @@ import type { FilterPattern } from '@vp-authorizer/core/formats';
  * (a megabyte of create body) over an array of 1,000 disclosed values is twenty million
  * comparisons, seconds of CPU. So every step is counted, in one budget for the whole response:
  *
- * - one unit per value a claims path or JSONPath selects, and per `values`, `const` or `enum`
- *   comparison, filter evaluated, node compared by `const`, or 32 characters counted by
- *   `minLength`/`maxLength`;
+ * - one unit per value a claims path or JSONPath selects, per JSONPath read (and per 8 of its
+ *   characters) and filter keyword checked, and per `values`, `const` or `enum` comparison, filter
+ *   evaluated, node compared by `const`, or 32 characters counted by `minLength`/`maxLength`;
  * - (characters + 1) × RE2 program size per `pattern` test: the linear-time engine's worst case is
  *   proportional to that product (a DFA state per character, or every instruction per character).
  *

@@ -45,6 +45,7 @@ function compileField(field: Field, pointer: string, patterns: FilterPatterns): 
   }
   const paths: JsonPathSegment[][] = [];
   for (const [k, p] of (rawPaths as string[]).entries()) {
+    patterns.spend(1 + (p.length >> 3)); // parsed for every credential it is tried on: charged like matching
     try {
       paths.push(parseJsonPath(p));
     } catch (error) {

@@ -91,6 +91,7 @@ export function evaluateJsonPath(document: unknown, segments: readonly JsonPathS
     }
     spend(next.length + 1);
     current = next;
+    if (current.length === 0) break;
   }
   return current.filter((value) => value !== undefined);
 }

@@ -22,10 +22,11 @@ const MAX_DEPTH = 16;
 
 const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The first unsupported keyword (dotted location), or undefined when the whole filter is evaluable. */
+/** The first unsupported keyword (dotted location), or undefined when the whole filter is evaluable. One unit of the budget per keyword. */
 export function unsupportedFilterKeyword(schema: unknown, patterns: FilterPatterns, at = 'filter', depth = 0): string | undefined {
   if (!isSchema(schema) || depth > MAX_DEPTH) return at;
   for (const [keyword, value] of Object.entries(schema)) {
+    patterns.spend(1);
     if (ANNOTATIONS.has(keyword)) continue;
     if (!KEYWORDS.has(keyword)) return `${at}.${keyword}`;
     if (keyword === 'format' && (typeof value !== 'string' || !FORMATS.has(value))) return `${at}.format`;
