@@ -101,6 +101,16 @@ export function bigSdJwt(count: number, size: number): string {
   return `${jwt}~${disclosures.join('~')}~`;
 }
 
+/**
+ * An SD-JWT VC (no KB-JWT) whose disclosures carry `claims`: digests match, the signature is junk.
+ * The validator matches it against the query while the verifier, at the same time, refuses it.
+ */
+export function sdJwtDisclosing(claims: Record<string, unknown>): string {
+  const disclosures = Object.entries(claims).map(([name, value], i) => toBase64Url(JSON.stringify([`salt-${i}`, name, value])));
+  const payload = { iss: 'https://issuer.example', vct: 'urn:eudi:pid:1', _sd_alg: 'sha-256', _sd: disclosures.map(sha) };
+  return `${toBase64Url('{"alg":"ES256","typ":"dc+sd-jwt"}')}.${toBase64Url(JSON.stringify(payload))}.c2ln~${disclosures.join('~')}~`;
+}
+
 /** JSON text nested `depth` deep and padded (wide string member) to about `totalBytes`. */
 export function deepJson(depth: number, totalBytes: number): string {
   const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;

@@ -86,7 +86,7 @@ export const createAuthorizationEndpoint = defineEndpoint({
   audience: 'rp',
   summary: 'Create an authorization request',
   description:
-    'Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*).',
+    'Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*); a Presentation Exchange filter pattern that cannot run in linear time answers 400 request.unsupported_pattern with its pointer.',
   body: { contentType: 'application/json', schema: createAuthorizationBodySchema, required: true },
   responses: {
     201: { description: 'Created.', contentType: 'application/json', schema: createAuthorizationResponseSchema },

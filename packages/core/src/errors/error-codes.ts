@@ -96,6 +96,11 @@ const VERIFIER = ['localVerifier'] as const;
 export const CODES = {
   // ── HTTP: request shape
   'request.invalid_body': http(400, 'invalid_request', 'The request body is invalid.'),
+  'request.unsupported_pattern': http(
+    400,
+    'invalid_request',
+    'A JSON Schema pattern in the presentation definition cannot be run in linear time: ECMA-262 syntax without backreferences or lookaround, within the size limits.',
+  ),
   'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
   'request.member_too_large': http(400, 'invalid_request', 'A member of the request body is larger than its cap (the field error names it and the cap); the authorizer stores it for the whole retention.'),
   'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
@@ -225,6 +230,10 @@ export const CODES = {
   'credential_query.claims_unsatisfied': policy(VALIDATOR, 'The presentation does not disclose the claims the credential query requires.', { hostedName: 'credential-query-evaluation' }),
   'credential_query.value_mismatch': policy(VALIDATOR, 'A disclosed claim does not have one of the values the credential query allows.', { hostedName: 'credential-query-evaluation' }),
   'credential_query.holder_binding_missing': policy(VALIDATOR, 'The credential query requires cryptographic holder binding and the presentation has no holder proof.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.match_budget_exceeded': policy(VALIDATOR, 'Matching the presentations against the DCQL query needs more work than allowed.', {
+    note: 'Values the claims paths select and `values` comparisons, 1,000,000 units per response → `rejected`.',
+    hostedName: 'credential-query-evaluation',
+  }),
   'credential_query.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the credential query.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', hostedName: 'credential-query-evaluation', derived: true }),
   'trusted_authorities.no_match': policy(VALIDATOR, 'The credential was not issued under any trusted authority the credential query names.', { hostedName: 'credential-query-evaluation' }),
   'trusted_authorities.unsupported': policy(VALIDATOR, 'The credential query names a trusted authority type this validator cannot evaluate.', { hostedName: 'credential-query-unsupported' }),
@@ -236,6 +245,10 @@ export const CODES = {
   'presentation_exchange.unsupported_jsonpath': policy(VALIDATOR, 'The presentation definition uses a JSONPath expression outside the supported safe subset.', { hostedName: 'credential-query-unsupported' }),
   'presentation_exchange.unsupported_filter': policy(VALIDATOR, 'The presentation definition uses a JSON Schema filter keyword this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
   'presentation_exchange.unsupported_constraint': policy(VALIDATOR, 'The presentation definition uses a constraint this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
+  'presentation_exchange.match_budget_exceeded': policy(VALIDATOR, 'Matching the presentations against the presentation definition needs more work than allowed.', {
+    note: 'Values selected, filters evaluated and pattern work (characters × RE2 program size), 1,000,000 units per response → `rejected`.',
+    hostedName: 'credential-query-evaluation',
+  }),
   'presentation_exchange.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the presentation definition.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', hostedName: 'credential-query-evaluation', derived: true }),
 
   // ── Policy: both local clients (validator: trustedIssuer policy; verifier: x5c chains)

@@ -117,7 +117,9 @@ export const transactionDataOf = (body: CreateAuthorizationBody): string[] | und
 export const verifierInfoOf = (body: CreateAuthorizationBody): VerifierInfoEntry[] | undefined => body.responseTypeParameters?.verifier_info;
 
 function invalid(errors: FieldError[]): AuthorizerError {
-  return new AuthorizerError('request.invalid_body', { errors, message: `The request body is invalid: ${errors[0]!.detail}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` });
+  // Only unsupported patterns: their own code, so that a client can tell them from a malformed body.
+  const code = errors.every((e) => e.code === 'request.unsupported_pattern') ? 'request.unsupported_pattern' : 'request.invalid_body';
+  return new AuthorizerError(code, { errors, message: `The request body is invalid: ${errors[0]!.detail}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` });
 }
 
 /** valibot's text for a missing member ("Invalid key: Expected …") reads poorly in an API error. */
@@ -198,7 +200,8 @@ function withBoundTransactionData(body: CreateAuthorizationBody): CreateAuthoriz
 }
 
 /**
- * Validate a create-authorization body. Throws AuthorizerError('request.invalid_body') whose
+ * Validate a create-authorization body. Throws AuthorizerError('request.invalid_body', or
+ * 'request.unsupported_pattern' when every problem is an unsupported filter pattern) whose
  * `errors` carry a JSON pointer for every problem found (not only the first).
  */
 export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyOptions = {}): CreateAuthorizationBody {
