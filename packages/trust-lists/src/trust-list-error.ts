@@ -1,3 +1,4 @@
+import type { ErrorClassCode } from '@vp-authorizer/core';
 /** Why a trust source could not be loaded, or why its anchors are not used. Stable codes (core's CODES table). */
 export type TrustListFailure =
   /** The document is not a trusted list of its kind (syntax, missing element, bad date, bad certificate). */
@@ -26,7 +27,7 @@ export const TRUST_LIST_CODES = {
   stale: 'trust_list.stale',
   fetch_failed: 'trust_list.fetch_failed',
   not_loaded: 'trust_list.not_loaded',
-} as const satisfies Record<TrustListFailure, `trust_list.${string}`>;
+} as const satisfies Record<TrustListFailure, Extract<ErrorClassCode, `trust_list.${string}`>>;
 
 export type TrustListErrorCode = (typeof TRUST_LIST_CODES)[TrustListFailure];
 

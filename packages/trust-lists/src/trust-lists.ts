@@ -1,4 +1,5 @@
 import { randomInt, X509Certificate } from 'node:crypto';
+import type { PolicyCode } from '@vp-authorizer/core';
 import { AnchorIndex } from './anchor-index.js';
 import { fetchSource } from './fetch-source.js';
 import type { ListedCertificate } from './listed-certificate.js';
@@ -21,7 +22,7 @@ export interface IssuerAnchorQuery {
 /** The anchors (PEM) to validate the chain against; when there are none, why, with a stable code. */
 export interface IssuerAnchorAnswer {
   anchors: readonly string[];
-  refusal?: { code: TrustListErrorCode | 'trust_list.withdrawn' | 'trust_list.not_listed'; detail: string };
+  refusal?: { code: Extract<PolicyCode, 'trusted_issuer.untrusted' | 'trusted_issuer.withdrawn' | 'trusted_issuer.list_stale'>; detail: string };
 }
 
 /** One source as `status()` reports it. */
@@ -120,7 +121,7 @@ export class TrustLists {
     try {
       top = new X509Certificate(Buffer.from(query.top));
     } catch {
-      return { anchors: [], refusal: { code: 'trust_list.not_listed', detail: 'the top certificate of the chain cannot be parsed' } };
+      return { anchors: [], refusal: { code: 'trusted_issuer.untrusted', detail: 'the top certificate of the chain cannot be parsed' } };
     }
     const now = this.options.clock.now();
     const at = this.options.judgeBy === 'issuance' && query.issuedAt !== undefined && query.issuedAt <= now ? query.issuedAt : now;
@@ -129,16 +130,16 @@ export class TrustLists {
     const fresh = anchors.filter((a) => this.stateOf(this.states.get(a.source)!) !== 'stale');
     if (fresh.length > 0) return { anchors: fresh.map((a) => a.certificate.pem) };
     if (anchors.length > 0) {
-      return { anchors: [], refusal: { code: 'trust_list.stale', detail: `the lists vouching for this issuer are past NextUpdate plus grace: ${[...new Set(anchors.map((a) => a.source))].join(', ')}` } };
+      return { anchors: [], refusal: { code: 'trusted_issuer.list_stale', detail: `the lists vouching for this issuer are past NextUpdate plus grace: ${[...new Set(anchors.map((a) => a.source))].join(', ')}` } };
     }
     const withdrawn = misses.find((m) => serviceTypes.has(m.serviceType));
-    if (withdrawn) return { anchors: [], refusal: { code: 'trust_list.withdrawn', detail: `the issuer's service is listed in ${withdrawn.source} with status ${withdrawn.status ?? '(none yet)'} at the time judged` } };
-    if (!this.configured.some((s) => s.content)) return { anchors: [], refusal: { code: 'trust_list.not_loaded', detail: 'no trusted list has loaded yet' } };
+    if (withdrawn) return { anchors: [], refusal: { code: 'trusted_issuer.withdrawn', detail: `the issuer's service is listed in ${withdrawn.source} with status ${withdrawn.status ?? '(none yet)'} at the time judged` } };
+    if (!this.configured.some((s) => s.content)) return { anchors: [], refusal: { code: 'trusted_issuer.untrusted', detail: 'no trusted list has loaded yet' } };
     const other = misses[0];
     return {
       anchors: [],
       refusal: {
-        code: 'trust_list.not_listed',
+        code: 'trusted_issuer.untrusted',
         detail: other ? `the issuer is listed in ${other.source} only for service type ${other.serviceType}, which may not vouch for this credential` : 'no loaded trusted list names the issuer',
       },
     };
