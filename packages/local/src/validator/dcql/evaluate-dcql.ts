@@ -1,3 +1,4 @@
+import type { IssuerAnchorSource } from '../../x509/issuer-anchors.js';
 import { DcqlQuery as DcqlLib } from 'dcql';
 import type { DcqlQuery, ParsedPresentation, PolicyResult } from '@vp-authorizer/core';
 import { dcqlFormatMatches, presentationKey, type CredentialView } from '../credential-view.js';
@@ -42,7 +43,13 @@ function assertQueryIsConsistent(query: DcqlQuery): void {
  * `untrusted` holds presentation keys that failed the trustedIssuer policy: they are discarded
  * for the re-evaluation as well (§5.0: trust is a per-presentation check).
  */
-export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation[], viewsOf: (p: ParsedPresentation) => CredentialView[], untrusted: ReadonlySet<string>): QueryEvaluation {
+export function evaluateDcql(
+  query: DcqlQuery,
+  presentations: ParsedPresentation[],
+  viewsOf: (p: ParsedPresentation) => CredentialView[],
+  untrusted: ReadonlySet<string>,
+  lists?: IssuerAnchorSource,
+): QueryEvaluation {
   assertQueryIsConsistent(query);
   const results: PolicyResult[] = [];
   const validQueryIds = new Set<string>();
@@ -69,7 +76,7 @@ export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation
         const views = viewsOf(presentation);
         if (views.length === 0) problems.push({ code: 'credential_query.claims_unsatisfied', detail: 'the presentation contains no credential', pointer });
         for (const view of views) {
-          const match = matchCredential(credentialQuery, view, pointer);
+          const match = matchCredential(credentialQuery, view, pointer, lists);
           const prefix = view.subIndex === undefined ? '' : `credential ${view.subIndex} of the presentation: `;
           problems.push(...match.problems.map((p) => ({ ...p, detail: prefix + p.detail })));
           if (match.claimSet !== undefined) claimSets.push(match.claimSet);

@@ -1,3 +1,4 @@
+import type { IssuerAnchorSource } from '../../x509/issuer-anchors.js';
 import type { DcqlCredentialQuery } from '@vp-authorizer/core';
 import type { CredentialView } from '../credential-view.js';
 import { trustedAuthoritiesProblem } from '../trust/trusted-authorities.js';
@@ -91,7 +92,7 @@ export interface CredentialMatch {
  * authorities (d) and claims (e). The format (a) is checked per presentation by the caller.
  * `pointer` locates the credential query inside the DCQL query (for example `/credentials/2`).
  */
-export function matchCredential(query: DcqlCredentialQuery, view: CredentialView, pointer: string): CredentialMatch {
+export function matchCredential(query: DcqlCredentialQuery, view: CredentialView, pointer: string, lists?: IssuerAnchorSource): CredentialMatch {
   const problems: Problem[] = [];
   const meta = metaProblem(query, view, pointer);
   if (meta) problems.push(meta);
@@ -103,7 +104,7 @@ export function matchCredential(query: DcqlCredentialQuery, view: CredentialView
       pointer: `${pointer}/require_cryptographic_holder_binding`,
     });
   }
-  const authority = trustedAuthoritiesProblem(query, view.x5c, pointer);
+  const authority = trustedAuthoritiesProblem(query, view.x5c, pointer, lists);
   if (authority) problems.push(authority);
   const claims = claimsProblems(query, view, pointer);
   problems.push(...claims.problems);
