@@ -41,8 +41,47 @@ export function boundedXmlText(bytes: Uint8Array, bounds: XmlBounds, where: stri
   const declared = declaration ? /encoding\s*=\s*["']([^"']+)["']/.exec(declaration[0])?.[1] : undefined;
   if (declared !== undefined && declared.toLowerCase() !== 'utf-8') throw new TrustListError('malformed', `${where}: the document declares encoding ${declared}, not UTF-8`);
   if (text.indexOf('<?', declaration ? declaration[0].length : 0) !== -1) throw new TrustListError('xml_refused', `${where}: processing instructions are refused`);
+  if (nestingDepth(text, bounds.maxDepth) > bounds.maxDepth) throw new TrustListError('xml_refused', `${where}: elements nested deeper than ${bounds.maxDepth}`);
   return text;
 }
+
+/**
+ * The element nesting depth, counted in one linear pass and given up past `limit`, before the
+ * parser runs: xmldom recurses per level and would exhaust the stack on a deep enough document.
+ * Only counts tags; comments and CDATA are skipped, quoted attribute values may hold `>`. A
+ * miscount can only make the parse below refuse, never accept, what this pass let through.
+ */
+function nestingDepth(text: string, limit: number): number {
+  let depth = 0;
+  let at = text.indexOf('<');
+  while (at !== -1) {
+    if (text.startsWith('<!--', at)) at = endOf(text, '-->', at);
+    else if (text.startsWith('<![CDATA[', at)) at = endOf(text, ']]>', at);
+    else if (text[at + 1] === '/') {
+      depth--;
+      at = text.indexOf('>', at);
+    } else {
+      let quote: string | undefined;
+      let i = at + 1;
+      for (; i < text.length; i++) {
+        const c = text[i];
+        if (quote) {
+          if (c === quote) quote = undefined;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === '>') break;
+      }
+      if (text[i - 1] !== '/' && ++depth > limit) return depth;
+      at = i;
+    }
+    at = at === -1 ? -1 : text.indexOf('<', at + 1);
+  }
+  return depth;
+}
+
+const endOf = (text: string, terminator: string, from: number): number => {
+  const end = text.indexOf(terminator, from);
+  return end === -1 ? -1 : end + terminator.length - 1;
+};
 
 /**
  * Parses bounded text with xmldom (strict: any error or warning refuses), then walks it once to

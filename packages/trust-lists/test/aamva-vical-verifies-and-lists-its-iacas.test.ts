@@ -35,7 +35,7 @@ describe("AAMVA's test VICAL", () => {
   it('refuses a copy with one payload byte changed', () => {
     const tampered = Buffer.from(vical);
     // A byte inside the last IACA certificate: CBOR stays well-formed, the signature must not.
-    tampered[tampered.length - 200] ^= 0x01;
+    tampered.writeUInt8(tampered.readUInt8(tampered.length - 200) ^ 0x01, tampered.length - 200);
     expect(() => readVical(tampered, [aamvaRoot], issued, 'aamva')).toThrow(expect.objectContaining({ code: 'trust_list.signature_invalid' }));
   });
 
