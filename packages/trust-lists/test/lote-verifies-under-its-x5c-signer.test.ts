@@ -1,9 +1,8 @@
-import { createTestCa, type TestCa } from '@vp-authorizer/testing';
+import { createListSigner, createTestCa, type ListSigner, type TestCa } from '@vp-authorizer/testing';
 import { CompactSign, importPKCS8 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trustLists } from '../src/index.js';
 import { SERVICE_TYPES } from '../src/vouching.js';
-import { createListSigner, type ListSigner } from './__fixtures__/list-signer.js';
 import { tempFolder } from './__fixtures__/temp-files.js';
 
 const pid = { purpose: 'credential' as const, credentialTypes: ['urn:eudi:pid:1'] };

@@ -1,11 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestCa, type TestCa } from '@vp-authorizer/testing';
+import { buildSignedList, createListSigner, createTestCa, GRANTED, type ListSigner, LOTL, type TestCa, WITHDRAWN } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustLists } from '../src/index.js';
 import { SERVICE_TYPES } from '../src/vouching.js';
-import { buildSignedList, GRANTED, LOTL, WITHDRAWN } from './__fixtures__/build-trusted-list.js';
-import { createListSigner, type ListSigner } from './__fixtures__/list-signer.js';
 
 const DAY = 86_400_000;
 const pid = { purpose: 'credential' as const, credentialTypes: ['urn:eudi:pid:1'] };

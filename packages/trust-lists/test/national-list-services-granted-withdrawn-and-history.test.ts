@@ -1,9 +1,7 @@
-import { createTestCa, type TestCa } from '@vp-authorizer/testing';
+import { buildSignedList, createListSigner, createTestCa, GRANTED, type ListSigner, type TestCa, WITHDRAWN } from '@vp-authorizer/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trustLists, type TrustListEvent } from '../src/index.js';
 import { SERVICE_TYPES } from '../src/vouching.js';
-import { buildSignedList, GRANTED, WITHDRAWN } from './__fixtures__/build-trusted-list.js';
-import { createListSigner, type ListSigner } from './__fixtures__/list-signer.js';
 import { tempFolder } from './__fixtures__/temp-files.js';
 
 const DAY = 86_400_000;

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_XML_BOUNDS, type XmlBounds } from '../src/bounded-xml.js';
 import { listedCertificate } from '../src/listed-certificate.js';
 import { readTs119612 } from '../src/ts119612.js';
-import { buildSignedList, trustedListXml } from './__fixtures__/build-trusted-list.js';
-import { createListSigner } from './__fixtures__/list-signer.js';
+import { buildSignedList, createListSigner, trustedListXml } from '@vp-authorizer/testing';
 
 const read = (xml: string | Buffer, bounds: XmlBounds = DEFAULT_XML_BOUNDS) => () => readTs119612(typeof xml === 'string' ? Buffer.from(xml) : xml, [], bounds, 'bomb');
 const listedCertificateOf = (base64: string) => listedCertificate(base64, 'signer');

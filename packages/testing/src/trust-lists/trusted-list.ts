@@ -31,6 +31,7 @@ export interface ListSpec {
   pointers?: PointerSpec[];
 }
 
+/** TS 119 612 service statuses and list types used by the generated lists. */
 export const GRANTED = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted';
 export const WITHDRAWN = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/withdrawn';
 export const GENERIC = 'http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUgeneric';
