@@ -15,6 +15,8 @@ export interface ExampleConfig {
   redirectUri?: string;
   apiKey?: string;
   issuerRoots: string[];
+  /** AUTHZ_TRUST_LISTS, AUTHZ_TRUST_LIST_SIGNERS (PEM texts), AUTHZ_TRUST_LISTS_WAIT. */
+  trustLists?: { sources: string[]; signers: string[]; wait: boolean };
   redisUrl?: string;
   cors: CorsConfigInput;
 }
@@ -22,5 +24,6 @@ export function configFromEnv(env: Record<string, string | undefined>, options: 
 export function storeFromConfig(config: { redisUrl?: string }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
 export function instanceConfigFromEnv(config: { redirectUri?: string }, defaults?: { redirectUri?: string }): { openId4vp?: { redirectUri: string } };
 export function startOrExit<T>(start: () => Promise<T>): Promise<T>;
-export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; close(): Promise<void> }>;
+export function trustListsFromConfig(config: { trustLists?: ExampleConfig['trustLists'] }): Promise<import('@vp-authorizer/trust-lists').TrustLists | undefined>;
+export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; trustLists: import('@vp-authorizer/trust-lists').TrustLists | undefined; close(): Promise<void> }>;
 export function describeConfig(config: ExampleConfig, runtime: { apiKey: string; publicBaseUrl: string; defaults?: { redirectUri?: string; issuerRoots?: string } }): string;
