@@ -50,8 +50,13 @@ export class AnchorIndex {
   find(names: readonly string[], serviceTypes: ReadonlySet<string>, at: number): { anchors: IndexedAnchor[]; misses: AnchorMiss[] } {
     const anchors: IndexedAnchor[] = [];
     const misses: AnchorMiss[] = [];
-    for (const name of new Set(names)) {
-      for (const entry of this.bySubject.get(name) ?? []) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      // The issuer and subject of a self-signed top are one name: look it up once.
+      if (names.indexOf(name) !== i) continue;
+      const entries = this.bySubject.get(name);
+      if (entries === undefined) continue;
+      for (const entry of entries) {
         const { service } = entry;
         const status = statusAt(service.statuses, at);
         if (serviceTypes.has(service.serviceType) && status && isActiveStatus(status.status)) anchors.push(entry);

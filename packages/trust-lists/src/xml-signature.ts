@@ -89,6 +89,9 @@ export function verifyEnvelopedXmlSignature(text: string, doc: Document, signers
   let lastError: unknown;
   for (const candidate of candidates) {
     const sig = new SignedXml({ publicCert: candidate.pem, getCertFromKeyInfo: () => null });
+    // TS 119 612 and XAdES identify elements by `Id` only; each further name is one more XPath
+    // search of the whole document per reference.
+    sig.idAttributes = ['Id'];
     sig.SignatureAlgorithms = { ...SIGNATURE_ALGORITHMS, [RSA_PSS_SHA256]: new SignedXml().SignatureAlgorithms[RSA_PSS_SHA256 as keyof SignedXml['SignatureAlgorithms']] } as SignedXml['SignatureAlgorithms'];
     sig.HashAlgorithms = {
       'http://www.w3.org/2001/04/xmlenc#sha256': new SignedXml().HashAlgorithms['http://www.w3.org/2001/04/xmlenc#sha256'],
