@@ -66,6 +66,28 @@ describe('a national trusted list', () => {
     expect((await lists.issuerAnchors({ purpose: 'credential', credentialTypes: ['urn:example:diploma'], top: der(qeaa) })).anchors).toHaveLength(1);
   });
 
+  it('lets only revocation services vouch for status lists', async () => {
+    const revocation = await createTestCa('CN=PID Revocation CA');
+    const file = tempFolder().write(
+      'revocation.xml',
+      buildSignedList(
+        {
+          services: [
+            { type: SERVICE_TYPES.pidIssuance, status: GRANTED, since: new Date(now - DAY), certificates: [granted.x5c] },
+            { type: SERVICE_TYPES.pidRevocation, status: GRANTED, since: new Date(now - DAY), certificates: [revocation.x5c] },
+          ],
+        },
+        signer,
+      ),
+    );
+    const lists = trustLists({ sources: [file], signers: [signer.pem] });
+    await lists.ready();
+    const statusList = { purpose: 'status_list' as const, credentialTypes: [] };
+    expect((await lists.issuerAnchors({ ...statusList, top: der(revocation) })).anchors).toHaveLength(1);
+    expect((await lists.issuerAnchors({ ...statusList, top: der(granted) })).anchors).toEqual([]);
+    expect((await lists.issuerAnchors({ ...pid, top: der(revocation) })).anchors).toEqual([]);
+  });
+
   it('refuses the list when its signer is not the configured one, and reports it', async () => {
     const other = await createListSigner('Someone else');
     const events: TrustListEvent[] = [];
