@@ -170,7 +170,10 @@ export class TrustLists {
 
   private stateOf(state: SourceState): TrustSourceStatus['state'] {
     if (!state.content) return state.attempted ? 'failed' : 'loading';
-    return this.options.clock.now() > this.staleAt(state.content) ? 'stale' : 'ready';
+    if (this.options.clock.now() > this.staleAt(state.content)) return 'stale';
+    // A list found through a LoTL is trusted only while that LoTL, which names its signers, is fresh.
+    const parent = state.via === undefined ? undefined : this.states.get(state.via);
+    return parent && this.stateOf(parent) === 'stale' ? 'stale' : 'ready';
   }
 
   /** Past this instant (epoch ms) a list's anchors are not used. A TS 119 612 list without NextUpdate is closed: stale at once. */
@@ -244,6 +247,15 @@ export class TrustLists {
       .filter((p) => !this.options.territories || (p.territory !== undefined && this.options.territories.has(p.territory)))
       .slice(0, this.options.maxPointers);
     const children = pointers.map((p) => this.stateFor({ location: p.location, kind: 'tl' }, p.signers, lotl.location, p.territory));
+    // A list the new LoTL no longer points to is no longer trusted.
+    const current = new Set(children);
+    for (const state of [...this.states.values()]) {
+      if (state.via === lotl.location && !current.has(state)) {
+        clearTimeout(state.timer);
+        this.states.delete(state.location);
+      }
+    }
+    this.rebuildIndex();
     // A few at a time: bounded concurrency, each fetch bounded in size and time.
     const queue = [...children];
     const worker = async () => {

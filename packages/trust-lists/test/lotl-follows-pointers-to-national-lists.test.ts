@@ -124,6 +124,29 @@ describe('a LoTL pointing to national lists', () => {
     lists.close();
   });
 
+  it('stops trusting a national list once the LoTL no longer points to it, and while the LoTL is stale', async () => {
+    const clock = { at: Date.now(), now: () => clock.at };
+    const lotl = (pointers: { location: string; territory: string; signers: string[] }[], sequence: number) =>
+      buildSignedList({ type: LOTL, territory: 'EU', sequence, nextUpdate: new Date(clock.at + DAY), pointers }, lotlSigner);
+    served.set('/lotl2.xml', lotl([{ location: `${base}/aa.xml`, territory: 'AA', signers: [aaSigner.base64] }], 1));
+    const lists = trustLists({ sources: [`lotl:${base}/lotl2.xml`], signers: [lotlSigner.pem], clock, graceMs: 0, outboundFetch: { dangerouslyAllowAnyDestination: true }, refresh: { minIntervalMs: 1, maxIntervalMs: 30, retryMs: 1 } });
+    await lists.ready();
+    const top = new Uint8Array(aaProvider.der);
+    expect((await lists.issuerAnchors({ ...pid, top })).anchors).toHaveLength(1);
+
+    // The LoTL goes stale (no fresh one can be loaded): the national list it vouches for too.
+    served.delete('/lotl2.xml');
+    clock.at += DAY + 1000;
+    expect(lists.status().map((s) => s.state)).toEqual(['stale', 'stale']);
+    expect((await lists.issuerAnchors({ ...pid, top })).refusal?.code).toBe('trusted_issuer.list_stale');
+
+    // A fresh LoTL without the AA pointer: the AA list is dropped.
+    served.set('/lotl2.xml', lotl([], 2));
+    await until(() => lists.status().length === 1 && lists.status()[0]?.sequence === 2);
+    expect((await lists.issuerAnchors({ ...pid, top })).anchors).toEqual([]);
+    lists.close();
+  });
+
   it('refuses http and private destinations unless the test allowance is on', async () => {
     expect(() => trustLists({ sources: [`${base}/lotl.xml`], signers: [lotlSigner.pem] })).toThrow(/https only/);
     const lists = trustLists({ sources: ['https://127.0.0.1/lotl.xml'], signers: [lotlSigner.pem] });
