@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, timingSafeEqual, verify as verifySignature, type KeyObject } from 'node:crypto';
 import type { Document, Element } from '@xmldom/xmldom';
 import { SignedXml, type HashAlgorithm, type SignatureAlgorithm } from 'xml-crypto';
 import { childElement, childElements, parseBoundedXml, type XmlBounds } from './bounded-xml.js';
@@ -56,8 +56,8 @@ export interface VerifiedXml {
  * certificates, with xml-crypto doing the references, transforms and canonicalization. Returns the
  * signed content as xml-crypto canonicalized it, so no unsigned node of the input is ever read.
  *
- * Not verified: the XAdES qualifying properties (SigningCertificate digest, SigningTime). The
- * signed-properties reference digest is checked like any other reference.
+ * XAdES: when the signature has signed properties (XAdES baseline B), their SigningCertificate(V2)
+ * must name the signer by digest. SigningTime, timestamps and revocation data are not evaluated.
  */
 export function verifyEnvelopedXmlSignature(text: string, doc: Document, signers: readonly ListedCertificate[], bounds: XmlBounds, where: string): VerifiedXml {
   const root = doc.documentElement!;
@@ -114,6 +114,9 @@ export function verifyEnvelopedXmlSignature(text: string, doc: Document, signers
     // false: a reference digest does not match, whatever the key (the content was changed).
     if (!valid) throw new TrustListError('signature_invalid', `${where}: a signed reference does not match its digest (the list was changed after signing)`);
     const signedWhole = sig.getReferences().find((r) => r.uri === whole.getAttribute('URI'))?.signedReference;
+    // xml-crypto does not keep a reference's Type: the SignedInfo (covered by the signature) names it.
+    const propertiesUri = references.find((r) => r.getAttribute('Type') === SIGNED_PROPERTIES)?.getAttribute('URI');
+    if (propertiesUri) checkXadesSigningCertificate(sig, propertiesUri, candidate, bounds, where);
     if (signedWhole === undefined) throw new TrustListError('signature_invalid', `${where}: the whole-list reference was not verified`);
     // Canonical XML has no declaration, DOCTYPE or entity references; the same bounds still apply.
     return { document: parseBoundedXml(signedWhole, bounds, where), signer: candidate };
@@ -135,4 +138,36 @@ function signerCandidates(signature: Element, signers: readonly ListedCertificat
   const match = signers.find((s) => s.sha256 === named.sha256);
   if (!match) throw new TrustListError('unknown_signer', `${where}: the list is signed by ${named.subject}, which is not a configured signer`);
   return [match];
+}
+
+const XADES = 'http://uri.etsi.org/01903/v1.3.2#';
+const SIGNED_PROPERTIES = 'http://uri.etsi.org/01903#SignedProperties';
+const NODE_DIGESTS: Record<string, string> = {
+  'http://www.w3.org/2001/04/xmlenc#sha256': 'sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#sha384': 'sha384',
+  'http://www.w3.org/2001/04/xmlenc#sha512': 'sha512',
+};
+
+/**
+ * XAdES (EN 319 132-1) binds the signer certificate into what is signed: SigningCertificateV2
+ * (or the older SigningCertificate) in the signed properties lists its digest. Read from the
+ * verified signed-properties reference, so a key that matches but a certificate that does not
+ * (a re-certified key under another name) is refused.
+ */
+function checkXadesSigningCertificate(sig: SignedXml, uri: string, signer: ListedCertificate, bounds: XmlBounds, where: string): void {
+  const properties = sig.getReferences().find((r) => r.uri === uri)?.signedReference;
+  if (properties === undefined) throw new TrustListError('signature_invalid', `${where}: the XAdES signed properties were not verified`);
+  const doc = parseBoundedXml(properties, bounds, `${where} signed properties`);
+  const certs = [...Array.from(doc.getElementsByTagNameNS(XADES, 'SigningCertificateV2')), ...Array.from(doc.getElementsByTagNameNS(XADES, 'SigningCertificate'))].flatMap((e) => childElements(e, XADES, 'Cert'));
+  if (certs.length === 0) throw new TrustListError('signature_invalid', `${where}: the XAdES signed properties name no signing certificate`);
+  const named = certs.some((cert) => {
+    const digest = childElement(cert, XADES, 'CertDigest');
+    const algorithm = NODE_DIGESTS[(digest && childElement(digest, DS, 'DigestMethod')?.getAttribute('Algorithm')) ?? ''];
+    const value = digest ? (childElement(digest, DS, 'DigestValue')?.textContent ?? '').trim() : '';
+    if (!algorithm || value === '') return false;
+    const expected = createHash(algorithm).update(signer.der).digest();
+    const given = Buffer.from(value, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!named) throw new TrustListError('signature_invalid', `${where}: the XAdES SigningCertificate does not name the certificate that verified the signature`);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import type { ListSigner } from './list-signer.js';
 
@@ -79,14 +80,41 @@ export function trustedListXml(spec: ListSpec): string {
   );
 }
 
-/** Signs a list as the EU lists are signed: enveloped, exclusive C14N, RSA-SHA256, KeyInfo with the signer certificate. Signed by xml-crypto, not by the code under test. */
-export function signTrustedList(xml: string, signer: ListSigner, { keyInfo = true }: { keyInfo?: boolean } = {}): string {
+const XADES = 'http://uri.etsi.org/01903/v1.3.2#';
+
+/** XAdES baseline B signed properties naming `certificateDer` (SigningCertificateV2, SHA-256). */
+function qualifyingProperties(certificateDer: Uint8Array): string {
+  const digest = createHash('sha256').update(certificateDer).digest('base64');
+  return (
+    `<xades:QualifyingProperties xmlns:xades="${XADES}" Target="#list-signature"><xades:SignedProperties Id="xades-signed-properties">` +
+    `<xades:SignedSignatureProperties><xades:SigningTime>${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}</xades:SigningTime><xades:SigningCertificateV2><xades:Cert><xades:CertDigest>` +
+    `<ds:DigestMethod xmlns:ds="http://www.w3.org/2000/09/xmldsig#" Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue xmlns:ds="http://www.w3.org/2000/09/xmldsig#">${digest}</ds:DigestValue>` +
+    `</xades:CertDigest></xades:Cert></xades:SigningCertificateV2></xades:SignedSignatureProperties></xades:SignedProperties></xades:QualifyingProperties>`
+  );
+}
+
+/**
+ * Signs a list as the EU lists are signed: enveloped, exclusive C14N, RSA-SHA256, KeyInfo with the
+ * signer certificate. Signed by xml-crypto, not by the code under test. `xades` adds XAdES
+ * signed properties naming a signing certificate (the signer's own unless another is given).
+ */
+export function signTrustedList(xml: string, signer: ListSigner, { keyInfo = true, xades }: { keyInfo?: boolean; xades?: { signingCertificate?: Uint8Array } } = {}): string {
   const sig = new SignedXml({
     privateKey: signer.privatePem,
     publicCert: keyInfo ? signer.pem : undefined,
     signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+    ...(xades ? { objects: [{ content: qualifyingProperties(xades.signingCertificate ?? signer.der) }] } : {}),
   });
+  if (xades) {
+    sig.addReference({
+      xpath: "//*[@Id='xades-signed-properties']",
+      uri: '#xades-signed-properties',
+      type: 'http://uri.etsi.org/01903#SignedProperties',
+      transforms: ['http://www.w3.org/2001/10/xml-exc-c14n#'],
+      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    });
+  }
   sig.addReference({
     xpath: '/*',
     uri: '',
@@ -98,4 +126,4 @@ export function signTrustedList(xml: string, signer: ListSigner, { keyInfo = tru
   return sig.getSignedXml();
 }
 
-export const buildSignedList = (spec: ListSpec, signer: ListSigner): Buffer => Buffer.from(signTrustedList(trustedListXml(spec), signer), 'utf8');
+export const buildSignedList = (spec: ListSpec, signer: ListSigner, options?: Parameters<typeof signTrustedList>[2]): Buffer => Buffer.from(signTrustedList(trustedListXml(spec), signer, options), 'utf8');
