@@ -19,6 +19,8 @@ export interface ExampleConfig {
   dcApiAllowedOrigins?: string[];
   apiKey?: string;
   issuerRoots: string[];
+  /** AUTHZ_TRUST_LISTS, AUTHZ_TRUST_LIST_SIGNERS (PEM texts), AUTHZ_TRUST_LISTS_WAIT. */
+  trustLists?: { sources: string[]; signers: string[]; wait: boolean };
   redisUrl?: string;
   /** AUTHZ_MEMORY_STORE_MAX_RECORDS / AUTHZ_MEMORY_STORE_MAX_BYTES; undefined when neither is set. */
   memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number };
@@ -31,5 +33,6 @@ export function instanceConfigFromEnv(
   defaults?: { redirectUri?: string },
 ): { openId4vp?: { redirectUri?: string; allowedRedirectUris?: string[]; dcApi?: { allowedOrigins: string[] } } };
 export function startOrExit<T>(start: () => Promise<T>): Promise<T>;
-export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; close(): Promise<void> }>;
+export function trustListsFromConfig(config: { trustLists?: ExampleConfig['trustLists'] }): Promise<import('@vp-authorizer/trust-lists').TrustLists | undefined>;
+export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; trustLists: import('@vp-authorizer/trust-lists').TrustLists | undefined; close(): Promise<void> }>;
 export function describeConfig(config: ExampleConfig, runtime: { apiKey: string; publicBaseUrl: string; defaults?: { redirectUri?: string; issuerRoots?: string } }): string;

@@ -124,6 +124,33 @@ export function configFromEnv(env, { defaultPort }) {
   if (redirectUri !== undefined && allowedRedirectUris !== undefined && !redirectAllowed(redirectUri, allowedRedirectUris)) {
     problems.push({ variable: 'AUTHZ_REDIRECT_URI', message: 'is neither listed in AUTHZ_ALLOWED_REDIRECT_URIS nor on an origin listed there' });
   }
+  // Trusted lists (TS 119 612 / LoTL, TS 119 602 LoTE, VICAL): sources and the certificates
+  // accepted as their signers. Each list's own signature is checked when it loads.
+  const trustListSources = (value('AUTHZ_TRUST_LISTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const source of trustListSources) {
+    const kind = /^([a-z]+):(?!\/\/)/.exec(source)?.[1];
+    if (kind !== undefined && !['lotl', 'tl', 'lote', 'vical'].includes(kind)) problems.push({ variable: 'AUTHZ_TRUST_LISTS', message: `"${source}": the kind prefix must be lotl:, tl:, lote: or vical:` });
+    else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source.replace(/^[a-z]+:(?!\/\/)/, '')) && !source.replace(/^[a-z]+:(?!\/\/)/, '').startsWith('https://')) problems.push({ variable: 'AUTHZ_TRUST_LISTS', message: `"${source}": lists are fetched over https only (or read from a file path)` });
+  }
+  const trustListSigners = [];
+  for (const path of (value('AUTHZ_TRUST_LIST_SIGNERS') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    let text;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      problems.push({ variable: 'AUTHZ_TRUST_LIST_SIGNERS', message: `cannot read "${path}" (${error?.code ?? 'error'})` });
+      continue;
+    }
+    const blocks = text.match(PEM_BLOCK) ?? [];
+    if (blocks.length === 0) problems.push({ variable: 'AUTHZ_TRUST_LIST_SIGNERS', message: `"${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----)` });
+    trustListSigners.push(...blocks);
+  }
+  if (trustListSources.length > 0 && trustListSigners.length === 0 && !problems.some((p) => p.variable === 'AUTHZ_TRUST_LIST_SIGNERS')) {
+    problems.push({ variable: 'AUTHZ_TRUST_LIST_SIGNERS', message: 'is required with AUTHZ_TRUST_LISTS: a PEM file of the certificates that sign the lists (the LoTL signers the Official Journal publishes, a VICAL signer root)' });
+  }
+  const waitText = value('AUTHZ_TRUST_LISTS_WAIT');
+  if (waitText !== undefined && !['true', 'false', '1', '0'].includes(waitText)) problems.push({ variable: 'AUTHZ_TRUST_LISTS_WAIT', message: 'must be true, false, 1 or 0' });
+  const trustLists = trustListSources.length > 0 ? { sources: trustListSources, signers: trustListSigners, wait: waitText === 'true' || waitText === '1' } : undefined;
 
   const redisUrl = value('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
@@ -169,7 +196,7 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, apiKey, issuerRoots, redisUrl, memoryStoreQuota, cors };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, apiKey, issuerRoots, redisUrl, trustLists, memoryStoreQuota, cors };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -225,10 +252,24 @@ export function instanceConfigFromEnv(config, defaults = {}) {
 }
 
 /**
+ * Issuer roots from trusted lists (`@vp-authorizer/trust-lists`) when AUTHZ_TRUST_LISTS is set:
+ * loaded in the background, or before the server starts with AUTHZ_TRUST_LISTS_WAIT.
+ * @param {{ trustLists?: { sources: string[]; signers: string[]; wait: boolean } }} config
+ */
+export async function trustListsFromConfig(config) {
+  if (!config.trustLists) return undefined;
+  const { trustLists } = await import('@vp-authorizer/trust-lists');
+  const lists = trustLists({ sources: config.trustLists.sources, signers: config.trustLists.signers });
+  if (config.trustLists.wait) await lists.ready();
+  else void lists.start();
+  return lists;
+}
+
+/**
  * The authorizer of the example apps: one instance `main` with the settings' API key (a random one
  * when unset), a generated dev signing chain, the local validator and verifier trusting the
- * settings' issuer roots (a throwaway root, trusting nobody, when unset), the redirect URI, and the
- * Redis store when REDIS_URL is set.
+ * settings' issuer roots and trusted lists (a throwaway root, trusting nobody, when neither is
+ * set), the redirect URI, and the Redis store when REDIS_URL is set.
  * @param {ReturnType<typeof configFromEnv>} config
  * @param {{ origin: string; mountPath: string }} where  the listening origin and where the authorizer is mounted
  */
@@ -236,7 +277,8 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
   const { store, close: closeStore } = await storeFromConfig(config);
   const apiKey = config.apiKey ?? randomBytes(18).toString('base64url');
   const { signing, rootCertificatePem } = await generateDevSigningKey();
-  const trusted = config.issuerRoots.length > 0 ? config.issuerRoots : [rootCertificatePem];
+  const lists = await trustListsFromConfig(config);
+  const trusted = config.issuerRoots.length > 0 ? config.issuerRoots : lists ? [] : [rootCertificatePem];
   const authorizer = createAuthorizer({
     publicBaseUrl: config.publicBaseUrl ?? `${origin}${mountPath}`,
     ...(store ? { store } : {}),
@@ -245,8 +287,8 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
         id: 'main',
         apiKeys: [apiKey],
         signing,
-        validator: localValidator({ trustedIssuers: trusted }),
-        verifier: localVerifier({ trustAnchors: trusted }),
+        validator: localValidator({ ...(trusted.length > 0 ? { trustedIssuers: trusted } : {}), ...(lists ? { issuerAnchors: lists } : {}) }),
+        verifier: localVerifier({ trustAnchors: trusted, ...(lists ? { issuerAnchors: lists } : {}) }),
         config: instanceConfigFromEnv(config),
       },
     ],
@@ -254,7 +296,9 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
   return {
     authorizer,
     apiKey,
+    trustLists: lists,
     async close() {
+      lists?.close();
       await authorizer.close();
       await closeStore();
     },
@@ -270,6 +314,7 @@ export function describeConfig(config, { apiKey, publicBaseUrl, defaults = {} })
     `  redirects to:    ${config.allowedRedirectUris?.join(', ') ?? '(any URI a create request names — set AUTHZ_ALLOWED_REDIRECT_URIS to bound them)'}`,
     `  DC API origins:  ${config.dcApiAllowedOrigins === undefined ? `${new URL(publicBaseUrl).origin} (default; AUTHZ_DC_API_ALLOWED_ORIGINS)` : config.dcApiAllowedOrigins.join(', ') || 'none (unsigned requests need expectedOrigins)'}`,
     `  issuer roots:    ${[defaults.issuerRoots, config.issuerRoots.length > 0 ? `${config.issuerRoots.length} from ISSUER_ROOT_PEM / ISSUER_ROOT_PEM_FILE` : undefined].filter(Boolean).join(' + ') || '(unset: a throwaway root that trusts nobody)'}`,
+    `  trusted lists:   ${config.trustLists ? `${config.trustLists.sources.join(', ')} (AUTHZ_TRUST_LISTS; ${config.trustLists.signers.length} list signer(s))` : '(none: AUTHZ_TRUST_LISTS)'}`,
     `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,
     `  CORS:            ${config.cors.enabled ? `on for ${(config.cors.origin ?? ['*']).join(', ')}` : 'off (EXPRESS_CORS_ENABLED)'}`,
   ].join('\n');

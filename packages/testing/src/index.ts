@@ -11,3 +11,4 @@ export type { CorsTarget, CorsTargetStart } from './cors-contract/cors-target.js
 export { rawRequest, header, headerList, type RawResponse } from './cors-contract/raw-request.js';
 export { startTcpProxy, type TcpProxy } from './net/tcp-proxy.js';
 export * from './webhooks/index.js';
+export * from './trust-lists/index.js';

@@ -46,7 +46,7 @@ export type OAuthErrorValue = 'invalid_request' | 'invalid_client' | 'server_err
 /** Who puts a policy code into a PolicyResult. */
 export type PolicyProducer = 'authorizer' | 'format' | 'localValidator' | 'localVerifier';
 /** Which package throws an error-class code. */
-export type ThrowingPackage = '@vp-authorizer/core' | '@vp-authorizer/local' | '@vp-authorizer/redis';
+export type ThrowingPackage = '@vp-authorizer/core' | '@vp-authorizer/local' | '@vp-authorizer/redis' | '@vp-authorizer/trust-lists';
 
 export interface HttpCodeEntry {
   readonly kind: 'http';
@@ -253,6 +253,8 @@ export const CODES = {
 
   // ── Policy: both local clients (validator: trustedIssuer policy; verifier: x5c chains)
   'trusted_issuer.untrusted': policy(['localValidator', 'localVerifier'] as const, 'The issuer certificate chain does not lead to a trusted anchor or configured trusted issuer root.', { hostedName: 'trusted-issuer-untrusted' }),
+  'trusted_issuer.withdrawn': policy(['localValidator', 'localVerifier'] as const, "A trusted list names the issuer, but its service's status is not granted (withdrawn, or not yet granted) at the time judged.", { hostedName: 'trusted-issuer-untrusted' }),
+  'trusted_issuer.list_stale': policy(['localValidator', 'localVerifier'] as const, 'The trusted lists that vouch for the issuer are past their NextUpdate plus the configured grace; no fresh list could be loaded.', { hostedName: 'trusted-issuer-validation-error' }),
 
   // ── Policy: localVerifier (@vp-authorizer/local)
   'format.unsupported': policy(VERIFIER, 'The presentation format is not supported by the local verifier.', { hostedName: 'unsupported-format' }),
@@ -325,6 +327,14 @@ export const CODES = {
   'outbound.redirect': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with a redirect, which is never followed.'),
   'outbound.http_status': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with an error status.'),
   'outbound.network': thrown('@vp-authorizer/core', 'OutboundFetchError: the request failed.'),
+  'trust_list.malformed': thrown('@vp-authorizer/trust-lists', 'TrustListError: the document is not a trusted list of its kind (syntax, missing element, bad date or certificate, older sequence number).'),
+  'trust_list.xml_refused': thrown('@vp-authorizer/trust-lists', 'TrustListError: the XML has a DOCTYPE, entity declaration or processing instruction, or exceeds the depth, node or attribute bounds.'),
+  'trust_list.too_large': thrown('@vp-authorizer/trust-lists', 'TrustListError: the document is larger than the configured size limit.'),
+  'trust_list.signature_invalid': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list signature does not verify (changed after signing, weak or unknown algorithm, expired signing chain).'),
+  'trust_list.unknown_signer': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list is signed by a certificate that is not a configured (or LoTL-named) list signer.'),
+  'trust_list.stale': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list is past its NextUpdate plus the configured grace.'),
+  'trust_list.fetch_failed': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list could not be fetched or read (the outbound-fetch failure is its cause).'),
+  'trust_list.not_loaded': thrown('@vp-authorizer/trust-lists', 'TrustListError: the source has never loaded successfully.'),
   'store.record_format': thrown('@vp-authorizer/redis', 'RecordFormatError: a stored value was written by a newer version or not by vp-authorizer at all; not retryable.'),
 } as const satisfies Record<string, CodeEntry>;
 

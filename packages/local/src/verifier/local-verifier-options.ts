@@ -1,6 +1,7 @@
 import { ConfigError, outboundFetchPolicy, DEFAULT_MAX_HEADER_BYTES, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
 import * as v from 'valibot';
 import type { DidDocumentResolver } from '../did/http-did-resolver.js';
+import { isIssuerAnchorSource, type IssuerAnchorSource } from '../x509/issuer-anchors.js';
 import { parseTrustAnchors } from '../x509/trust-anchors.js';
 
 /** JOSE algorithms the local verifier can check. HAIP narrows this to ES256. */
@@ -13,6 +14,11 @@ const positive = (max: number, fallback: number) => v.optional(v.pipe(v.number()
 export const localVerifierOptionsSchema = v.strictObject({
   /** PEM trust anchors: IACAs (mdoc) and SD-JWT / status-list issuer roots. */
   trustAnchors: v.array(v.pipe(v.string(), v.nonEmpty('a trust anchor must be a PEM certificate'))),
+  /**
+   * More issuer roots, chosen per chain and per credential type: signed trusted lists, e.g.
+   * `trustLists()` of @vp-authorizer/trust-lists. Used beside `trustAnchors` (which may then be empty).
+   */
+  issuerAnchors: v.optional(v.custom<IssuerAnchorSource>(isIssuerAnchorSource, 'issuerAnchors must be an object with an issuerAnchors() method, e.g. trustLists({ sources, signers })')),
   clock: v.optional(v.custom<{ now(): number }>((c) => typeof (c as { now?: unknown } | null)?.now === 'function', 'clock must be an object with a now() method returning epoch milliseconds')),
   /** Tolerance for nbf/exp/iat comparisons. */
   clockSkewMs: ms(86_400_000, 300_000),

@@ -62,6 +62,7 @@ export function localVerifier(options: LocalVerifierOptions): VerifierClient {
     timeoutMs: resolved.statusList.timeoutMs,
     maxBytes: resolved.statusList.maxBytes,
     trustAnchors: resolved.trustAnchors,
+    ...(resolved.issuerAnchors ? { issuerAnchors: resolved.issuerAnchors } : {}),
     clockSkewMs: resolved.clockSkewMs,
   });
 

@@ -1,3 +1,4 @@
+import type { IssuerAnchorSource } from '../../x509/issuer-anchors.js';
 import { DcqlQuery as DcqlLib } from 'dcql';
 import type { DcqlQuery, ParsedPresentation, PolicyResult } from '@vp-authorizer/core';
 import { dcqlFormatMatches, presentationKey, type CredentialView } from '../credential-view.js';
@@ -45,7 +46,13 @@ function assertQueryIsConsistent(query: DcqlQuery): void {
  * nobody trusts costs no query work, and the re-evaluation goes on without them. Claims matching
  * of the whole response spends from one `MatchBudget`.
  */
-export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation[], viewsOf: (p: ParsedPresentation) => CredentialView[], untrusted: ReadonlySet<string>): QueryEvaluation {
+export function evaluateDcql(
+  query: DcqlQuery,
+  presentations: ParsedPresentation[],
+  viewsOf: (p: ParsedPresentation) => CredentialView[],
+  untrusted: ReadonlySet<string>,
+  lists?: IssuerAnchorSource,
+): QueryEvaluation {
   assertQueryIsConsistent(query);
   const results: PolicyResult[] = [];
   const validQueryIds = new Set<string>();
@@ -78,7 +85,7 @@ export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation
         if (views.length === 0) problems.push({ code: 'credential_query.claims_unsatisfied', detail: 'the presentation contains no credential', pointer });
         try {
           for (const view of views) {
-            const match = matchCredential(credentialQuery, view, pointer, budget);
+            const match = matchCredential(credentialQuery, view, pointer, budget, lists);
             const prefix = view.subIndex === undefined ? '' : `credential ${view.subIndex} of the presentation: `;
             problems.push(...match.problems.map((p) => ({ ...p, detail: prefix + p.detail })));
             if (match.claimSet !== undefined) claimSets.push(match.claimSet);

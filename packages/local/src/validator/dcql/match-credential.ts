@@ -1,3 +1,4 @@
+import type { IssuerAnchorSource } from '../../x509/issuer-anchors.js';
 import type { DcqlCredentialQuery } from '@vp-authorizer/core';
 import type { CredentialView } from '../credential-view.js';
 import type { MatchBudget } from '../match-budget.js';
@@ -98,7 +99,7 @@ export interface CredentialMatch {
  * `pointer` locates the credential query inside the DCQL query (for example `/credentials/2`).
  * Claims matching spends from the response's `budget` (throws MatchBudgetExceeded).
  */
-export function matchCredential(query: DcqlCredentialQuery, view: CredentialView, pointer: string, budget: MatchBudget): CredentialMatch {
+export function matchCredential(query: DcqlCredentialQuery, view: CredentialView, pointer: string, budget: MatchBudget, lists?: IssuerAnchorSource): CredentialMatch {
   const problems: Problem[] = [];
   const meta = metaProblem(query, view, pointer);
   if (meta) problems.push(meta);
@@ -110,7 +111,7 @@ export function matchCredential(query: DcqlCredentialQuery, view: CredentialView
       pointer: `${pointer}/require_cryptographic_holder_binding`,
     });
   }
-  const authority = trustedAuthoritiesProblem(query, view.x5c, pointer);
+  const authority = trustedAuthoritiesProblem(query, view.x5c, pointer, lists);
   if (authority) problems.push(authority);
   const claims = claimsProblems(query, view, pointer, budget);
   problems.push(...claims.problems);

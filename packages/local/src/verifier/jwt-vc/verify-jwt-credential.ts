@@ -44,7 +44,8 @@ export async function verifyJwtCredential(jwt: string, dataModel: '1.1' | '2.0',
     const unverified = unverifiedPayload(jwt);
     checkJwtDataModel(header, unverified, 'vc', dataModel);
     const unverifiedCredential = dataModel === '2.0' ? unverified : isRecord(unverified.vc) ? unverified.vc : {};
-    const signer = await resolveIssuerKey(header, issuerOf(unverified, unverifiedCredential), ctx, false);
+    const types = Array.isArray(unverifiedCredential.type) ? unverifiedCredential.type.filter((t): t is string => typeof t === 'string') : typeof unverifiedCredential.type === 'string' ? [unverifiedCredential.type] : [];
+    const signer = await resolveIssuerKey(header, issuerOf(unverified, unverifiedCredential), ctx, false, { credentialTypes: types });
     const payload = await verifyJws(jwt, signer.key, alg, 'proof.signature_invalid', 'credential');
     const credential = dataModel === '2.0' ? payload : payload.vc;
     if (!isRecord(credential)) throw new PolicyFailure('proof.claim_missing', 'The JWT has no vc claim');
