@@ -142,16 +142,16 @@ export const HOSTILE = [
   },
   {
     // A relying party's query times a wallet's values: without a bound, 2 s of matching.
-    name: 'PE 20,000 fields of $.* over 1,000 disclosed claims, trusted chain copied',
+    name: 'PE 1,500 fields of $.* (a query near the 64 KiB cap) over 1,000 disclosed claims, trusted chain copied',
     create: {
       responseMode: 'direct_post',
-      query: { type: 'DIF.PresentationExchange', presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: Array.from({ length: 20_000 }, () => ({ path: ['$.*'], filter: { const: 'x' } })) } }] } },
+      query: { type: 'DIF.PresentationExchange', presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: Array.from({ length: 1_500 }, () => ({ path: ['$.*'], filter: { const: 'x' } })) } }] } },
     },
     request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt(THOUSAND_CLAIMS, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
   },
   {
-    name: 'DCQL 10,000 claims of [list, null] over a 1,000-element list, trusted chain copied',
-    create: { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: Array.from({ length: 10_000 }, (_, i) => ({ id: `c${i}`, path: ['list', null], values: ['x'] })) }] } } },
+    name: 'DCQL 1,200 claims of [list, null] (a query near the 64 KiB cap) over a 1,000-element list, trusted chain copied',
+    create: { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: Array.from({ length: 1_200 }, (_, i) => ({ id: `c${i}`, path: ['list', null], values: ['x'] })) }] } } },
     request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ pid: [forgedSdJwt({ list: Array.from({ length: 1_000 }, (_, i) => `value ${i}`) }, issuerX5c)] }) }) }),
   },
   {
