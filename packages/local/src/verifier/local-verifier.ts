@@ -4,6 +4,7 @@ import { StatusListClient } from '../status-list/status-list-client.js';
 import { resolveLocalVerifierOptions, type LocalVerifierOptions, type ResolvedLocalVerifierOptions } from './local-verifier-options.js';
 import { failed } from './policy-failure.js';
 import { verifyJwtVcPresentation, verifyJwtVp } from './jwt-vc/verify-jwt-vp.js';
+import { verifyLdp } from './ldp/verify-ldp-presentation.js';
 import { coseAlgorithmIds } from './mdoc/cose-sign1.js';
 import { verifyMdoc } from './mdoc/verify-mdoc.js';
 import { verifySdJwt } from './sd-jwt/verify-sd-jwt.js';
@@ -43,8 +44,7 @@ function verifyPresentation(presentation: ParsedPresentation, input: VerifyInput
     {
       'sd-jwt': (p) => verifySdJwt(p, input, ctx),
       mdoc: (p) => verifyMdoc(p, input, ctx),
-      // Data Integrity (ldp) proofs are not verified here.
-      w3c: async (p) => (p.kind === 'jwt-vp' ? verifyJwtVp(p, input, ctx) : p.kind === 'jwt-vc' ? verifyJwtVcPresentation(p, input, ctx) : unsupported(p)),
+      w3c: (p) => (p.kind === 'jwt-vp' ? verifyJwtVp(p, input, ctx) : p.kind === 'jwt-vc' ? verifyJwtVcPresentation(p, input, ctx) : verifyLdp(p, input, ctx)),
     },
     async (p) => unsupported(p),
   );
@@ -53,7 +53,8 @@ function verifyPresentation(presentation: ParsedPresentation, input: VerifyInput
 /**
  * In-process VerifierClient with real cryptography: SD-JWT VC (+KB-JWT, Token Status List), mdoc
  * (issuerAuth, deviceSignature over the OpenID4VP SessionTranscript), JWT VC/VP (VCDM 1.1 and
- * 2.0, DID or x5c issuers) and SIOPv2 ID tokens. Options are validated here (ConfigError).
+ * 2.0, DID or x5c issuers), W3C Data Integrity credentials and presentations (`ldp_vc` / `ldp_vp`)
+ * and SIOPv2 ID tokens. Options are validated here (ConfigError).
  */
 export function localVerifier(options: LocalVerifierOptions): VerifierClient {
   const resolved = resolveLocalVerifierOptions(options);
