@@ -113,7 +113,8 @@ function failureOf(result: JsigsVerifyResult, refusals: LoaderRefusals, codes: F
   if (errors.some((e) => LIMIT_MESSAGE.test(messageOf(e)))) return fail('data_integrity.limit_exceeded', 'Canonicalizing the document needs more work than allowed');
   const jsonld = errors.find((e) => typeof (e as { name?: unknown }).name === 'string' && (e as { name: string }).name.startsWith('jsonld.'));
   if (jsonld) {
-    const code = (jsonld as { details?: { code?: unknown } }).details?.code;
+    const details = (jsonld as { details?: { code?: unknown; event?: { code?: unknown } } }).details;
+    const code = details?.event?.code ?? details?.code;
     return fail('data_integrity.document_invalid', `JSON-LD processing failed${typeof code === 'string' ? ` (${code})` : ''}`);
   }
   if (refusals.did !== undefined) return fail('did.resolution_failed', 'The verification method could not be resolved');

@@ -80,6 +80,12 @@ export const localVerifierOptionsSchema = v.strictObject({
    */
   dataIntegrity: v.optional(
     v.strictObject({
+      /**
+       * Default true: the Data Integrity libraries load in the background when the verifier is
+       * built (loading them costs the event loop several hundred milliseconds once). False: ldp
+       * presentations fail with format.unsupported and the libraries are never loaded.
+       */
+      enabled: v.optional(v.boolean(), true),
       /** More JSON-LD contexts by URL: the parsed context document (an object with `@context`). */
       contexts: v.optional(
         v.record(
@@ -97,6 +103,10 @@ export const localVerifierOptionsSchema = v.strictObject({
       maxDepth: positive(64, DEFAULT_DOCUMENT_LIMITS.maxDepth),
       /** Most JSON values in one presentation; bounds JSON-LD expansion and canonicalization. */
       maxValues: positive(100_000, DEFAULT_DOCUMENT_LIMITS.maxValues),
+      /** Longest array in a presentation (JSON-LD expansion cost grows with its square). */
+      maxArrayLength: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxArrayLength),
+      /** Most nodes without an IRI (blank nodes) in a presentation; bounds RDF canonicalization. */
+      maxBlankNodes: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxBlankNodes),
       /** Deadline of one RDFC-1.0 canonicalization, beside its work bound. */
       canonicalizationTimeoutMs: positive(10_000, 1_000),
     }),

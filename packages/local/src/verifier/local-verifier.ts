@@ -1,5 +1,6 @@
 import type { ClientCallOptions, ParsedPresentation, PolicyResult, SupportedAlgorithms, VerifierClient, VerifyIdTokenInput, VerifyInput } from '@vp-authorizer/core';
 import { dispatchByFamily } from '@vp-authorizer/core/formats';
+import { dataIntegrityLibraries } from '../data-integrity/data-integrity-libraries.js';
 import { StatusListClient } from '../status-list/status-list-client.js';
 import { resolveLocalVerifierOptions, type LocalVerifierOptions, type ResolvedLocalVerifierOptions } from './local-verifier-options.js';
 import { failed } from './policy-failure.js';
@@ -44,7 +45,7 @@ function verifyPresentation(presentation: ParsedPresentation, input: VerifyInput
     {
       'sd-jwt': (p) => verifySdJwt(p, input, ctx),
       mdoc: (p) => verifyMdoc(p, input, ctx),
-      w3c: (p) => (p.kind === 'jwt-vp' ? verifyJwtVp(p, input, ctx) : p.kind === 'jwt-vc' ? verifyJwtVcPresentation(p, input, ctx) : verifyLdp(p, input, ctx)),
+      w3c: async (p) => (p.kind === 'jwt-vp' ? verifyJwtVp(p, input, ctx) : p.kind === 'jwt-vc' ? verifyJwtVcPresentation(p, input, ctx) : ctx.options.dataIntegrity.enabled ? verifyLdp(p, input, ctx) : unsupported(p)),
     },
     async (p) => unsupported(p),
   );
@@ -58,6 +59,8 @@ function verifyPresentation(presentation: ParsedPresentation, input: VerifyInput
  */
 export function localVerifier(options: LocalVerifierOptions): VerifierClient {
   const resolved = resolveLocalVerifierOptions(options);
+  // Loaded off the construction call; a failure here is retried (and reported) by the first ldp verification.
+  if (resolved.dataIntegrity.enabled) setImmediate(() => dataIntegrityLibraries().catch(() => undefined)).unref();
   const statusLists = new StatusListClient({
     outbound: resolved.outboundPolicy,
     timeoutMs: resolved.statusList.timeoutMs,

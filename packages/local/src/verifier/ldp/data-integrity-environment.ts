@@ -14,7 +14,7 @@ export function dataIntegrityEnvironment(ctx: VerifierContext): DataIntegrityEnv
   return {
     contexts: dataIntegrity.contextMap,
     cryptosuites: dataIntegrity.cryptosuiteSet,
-    limits: { maxDepth: dataIntegrity.maxDepth, maxValues: dataIntegrity.maxValues },
+    limits: { maxDepth: dataIntegrity.maxDepth, maxValues: dataIntegrity.maxValues, maxArrayLength: dataIntegrity.maxArrayLength, maxBlankNodes: dataIntegrity.maxBlankNodes },
     canonicalizationTimeoutMs: dataIntegrity.canonicalizationTimeoutMs,
     signal: ctx.signal,
     now: ctx.now,

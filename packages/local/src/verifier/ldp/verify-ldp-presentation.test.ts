@@ -152,6 +152,12 @@ describe('localVerifier: Data Integrity presentations (ldp_vp) with credentials 
       expect(errorsOf(await verify(await present([vc]), {}, noBbs))).toEqual(['verifiableCredential/0:proof:data_integrity.cryptosuite_unsupported']);
     });
 
+    it('with dataIntegrity.enabled false, a Data Integrity presentation is not verified: format.unsupported', async () => {
+      const vc = await issueCredential(credentialFor(issuerFor('Ed25519')), issuerFor('Ed25519'), 'eddsa-rdfc-2022');
+      const disabled = localVerifier({ trustAnchors: [], dataIntegrity: { enabled: false } });
+      expect(errorsOf(await verify(await present([vc]), {}, disabled))).toEqual(['.:format:format.unsupported']);
+    });
+
     it('a proof type other than DataIntegrityProof is refused as data_integrity.cryptosuite_unsupported', async () => {
       const vc = await issueCredential(credentialFor(issuerFor('Ed25519')), issuerFor('Ed25519'), 'eddsa-rdfc-2022');
       vc.proof = { ...(vc.proof as Record<string, unknown>), type: 'Ed25519Signature2020' };
