@@ -6,6 +6,7 @@ import { resolveLocalVerifierOptions, type LocalVerifierOptions, type ResolvedLo
 import { failed } from './policy-failure.js';
 import { verifyJwtVcPresentation, verifyJwtVp } from './jwt-vc/verify-jwt-vp.js';
 import { verifyLdp } from './ldp/verify-ldp-presentation.js';
+import { W3cStatusLists } from './ldp/w3c-status-lists.js';
 import { coseAlgorithmIds } from './mdoc/cose-sign1.js';
 import { verifyMdoc } from './mdoc/verify-mdoc.js';
 import { verifySdJwt } from './sd-jwt/verify-sd-jwt.js';
@@ -18,7 +19,7 @@ const HAIP_ALGS = ['ES256'] as const;
 /** The JOSE algorithms enforced for a profile; also what supportedAlgorithms advertises. */
 const allowedAlgsFor = (options: ResolvedLocalVerifierOptions, profile: 'haip' | undefined): readonly string[] => (profile === 'haip' ? HAIP_ALGS : options.allowedAlgs);
 
-function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListClient, signal: AbortSignal, input: { profile?: 'haip'; didMethods: VerifyInput['didMethods']; nonce: string; audience: string }): VerifierContext {
+function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListClient, w3cStatusLists: W3cStatusLists, signal: AbortSignal, input: { profile?: 'haip'; didMethods: VerifyInput['didMethods']; nonce: string; audience: string }): VerifierContext {
   return {
     options,
     now: options.clock.now(),
@@ -26,6 +27,7 @@ function context(options: ResolvedLocalVerifierOptions, statusLists: StatusListC
     allowedAlgs: allowedAlgsFor(options, input.profile),
     signal,
     statusLists,
+    w3cStatusLists,
     didMethods: input.didMethods,
     nonce: input.nonce,
     audience: input.audience,
@@ -68,6 +70,7 @@ export function localVerifier(options: LocalVerifierOptions): VerifierClient {
     trustAnchors: resolved.trustAnchors,
     clockSkewMs: resolved.clockSkewMs,
   });
+  const w3cStatusLists = new W3cStatusLists();
 
   // The options are fixed here, so each profile's declaration is computed once; frozen so that
   // no caller can change what every later request advertises.
@@ -79,7 +82,7 @@ export function localVerifier(options: LocalVerifierOptions): VerifierClient {
     },
     async verify(input: VerifyInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
       signal.throwIfAborted();
-      const ctx = context(resolved, statusLists, signal, input);
+      const ctx = context(resolved, statusLists, w3cStatusLists, signal, input);
       // Presentations are independent: verify them concurrently (status lists and did:web fetch).
       const perPresentation = await Promise.all(input.presentations.map((p) => verifyPresentation(p, input, ctx)));
       signal.throwIfAborted();
@@ -88,7 +91,7 @@ export function localVerifier(options: LocalVerifierOptions): VerifierClient {
     async verifyIdToken(input: VerifyIdTokenInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
       signal.throwIfAborted();
       // SIOPv2 is outside HAIP (HAIP allows only vp_token), so no profile narrowing applies here.
-      const results = await verifyIdToken(input, context(resolved, statusLists, signal, input));
+      const results = await verifyIdToken(input, context(resolved, statusLists, w3cStatusLists, signal, input));
       signal.throwIfAborted();
       return results;
     },

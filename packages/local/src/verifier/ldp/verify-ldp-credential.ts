@@ -72,7 +72,7 @@ export async function verifyLdpCredential(credential: Record<string, unknown>, p
     await runPolicy(path, 'notAfter', () =>
       dataModel === '2.0' ? checkNotAfter(timeOf(credential.validUntil, 'validUntil'), ctx.now, skew, 'validUntil') : checkNotAfter(timeOf(credential.expirationDate, 'expirationDate'), ctx.now, skew, 'expirationDate'),
     ),
-    credential.credentialStatus === undefined ? passed(path, 'status', { checked: false, reason: 'the credential has no credentialStatus' }) : await runPolicy(path, 'status', () => checkW3cStatus(credential, verified!, ctx)),
+    credential.credentialStatus === undefined ? passed(path, 'status', { checked: false, reason: 'the credential has no credentialStatus' }) : await runPolicy(path, 'status', () => checkW3cStatus(credential, verified!.proof.controller, ctx)),
   ];
   return { results, verified };
 }
