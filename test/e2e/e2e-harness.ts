@@ -57,6 +57,11 @@ export async function startE2eEnvironment(
     additionalSigning?: SigningInput[];
     /** Merged over the instance's openId4vp settings. */
     openId4vp?: NonNullable<NonNullable<InstanceConfigInput>['openId4vp']>;
+    /**
+     * false: the validator checks no issuer trust (a DID-signed W3C credential has no chain to a
+     * PEM root, so with roots configured it is untrusted by design).
+     */
+    validatorTrust?: false;
     /** Authorizer-wide options passed through (logs, tracing, another store). */
     authorizer?: Pick<AuthorizerOptions, 'logger' | 'instrumentation' | 'store'>;
   } = {},
@@ -86,7 +91,7 @@ export async function startE2eEnvironment(
         signing: options.additionalSigning ? [dev.signing, ...options.additionalSigning] : dev.signing,
         // Unsigned DC API responses are only accepted from these origins (see dc-api.test.ts).
         config: { openId4vp: { redirectUri: RP_CALLBACK, dcApi: { allowedOrigins: ['https://rp.example'] }, ...options.openId4vp } },
-        validator: localValidator({ trustedIssuers: trustAnchors }),
+        validator: options.validatorTrust === false ? localValidator() : localValidator({ trustedIssuers: trustAnchors }),
         // The test issuer's status list server is plain http on 127.0.0.1; production stays https-only.
         verifier: localVerifier({ trustAnchors, outboundFetch: { dangerouslyAllowAnyDestination: true } }),
       },
