@@ -39,7 +39,7 @@ const verify = (p: ParsedLdp) => verifier.verify(verifyInput([p], { holderBindin
 
 describe('JSON-LD contexts outside the bundled and configured set', () => {
   it('a context URL in @context is refused as data_integrity.context_unknown, and nothing is fetched', async () => {
-    expect(errorsOf(await verify(credential(['https://www.w3.org/ns/credentials/v2', `${base}/context`])))).toEqual(['proof:data_integrity.context_unknown']);
+    expect(errorsOf(await verify(credential(['https://www.w3.org/ns/credentials/v2', `${base}/context`])))).toEqual(['format:data_integrity.context_unknown']);
     expect(hits).toBe(0);
   });
 
@@ -49,7 +49,7 @@ describe('JSON-LD contexts outside the bundled and configured set', () => {
   });
 
   it('a scoped context naming a URL deep inside an embedded context is refused before any processing', async () => {
-    expect(errorsOf(await verify(credential(['https://www.w3.org/ns/credentials/v2', { Thing: { '@id': 'https://x.example/Thing', '@context': `${base}/scoped` } }])))).toEqual(['proof:data_integrity.context_unknown']);
+    expect(errorsOf(await verify(credential(['https://www.w3.org/ns/credentials/v2', { Thing: { '@id': 'https://x.example/Thing', '@context': `${base}/scoped` } }])))).toEqual(['format:data_integrity.context_unknown']);
     expect(hits).toBe(0);
   });
 });

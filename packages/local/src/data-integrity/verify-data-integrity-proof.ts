@@ -5,7 +5,7 @@ import type { VerifierErrorCode } from '../verifier/verifier-error-codes.js';
 import { isDataIntegrityCryptosuite, usesRdfcCanonize } from './cryptosuites.js';
 import { dataIntegrityLibraries, type Cryptosuite, type JsigsVerifyResult } from './data-integrity-libraries.js';
 import { measureDocument, type DocumentLimits } from './document-limits.js';
-import { offlineDocumentLoader, type LoaderRefusals, type ResolveDid } from './offline-document-loader.js';
+import { offlineDocumentLoader, type LoaderRecord, type ResolveDid } from './offline-document-loader.js';
 
 /** Everything a Data Integrity verification needs besides the document. */
 export interface DataIntegrityEnvironment {
@@ -21,6 +21,8 @@ export interface DataIntegrityEnvironment {
   /** Epoch milliseconds. */
   now: number;
   skewMs: number;
+  /** Documents already measured against the limits, their contexts checked (a presentation's credentials, say). */
+  measured?: WeakSet<object>;
 }
 
 /** The proof purpose a document must carry: credentials `assertionMethod`, presentations `authentication`. */
@@ -95,20 +97,33 @@ function checkProofs(document: Record<string, unknown>, purpose: ExpectedPurpose
   return proofs as Record<string, unknown>[];
 }
 
-/** RDFC-1.0 with the work bounded: linear deep iterations and a deadline, beside the caller's signal. */
+/**
+ * RDFC-1.0 with the work bounded: linear deep iterations, and a deadline beside the caller's
+ * signal. rdf-canonize only reads `aborted` (and `reason`) of its signal, between permutations: a
+ * getter over the clock costs nothing per call, where a timer per canonicalization would not.
+ */
 function bounded(cryptosuite: Cryptosuite, env: DataIntegrityEnvironment): Cryptosuite {
   if (!usesRdfcCanonize(cryptosuite.name)) return cryptosuite;
   return {
     ...cryptosuite,
-    canonize: (input, options) => cryptosuite.canonize(input, { ...options, maxWorkFactor: 1, signal: AbortSignal.any([env.signal, AbortSignal.timeout(env.canonicalizationTimeoutMs)]) }),
+    canonize: (input, options) => {
+      const deadline = performance.now() + env.canonicalizationTimeoutMs;
+      const signal = {
+        get aborted() {
+          return env.signal.aborted || performance.now() > deadline;
+        },
+        reason: 'canonicalization deadline',
+      };
+      return cryptosuite.canonize(input, { ...options, maxWorkFactor: 1, signal });
+    },
   };
 }
 
 /** The policy failure a failed library verification stands for, most specific first. */
-function failureOf(result: JsigsVerifyResult, refusals: LoaderRefusals, codes: FailureCodes): PolicyFailure {
-  if (refusals.context !== undefined) return fail('data_integrity.context_unknown', `The context ${JSON.stringify(refusals.context.slice(0, 200))} is neither bundled nor configured`);
-  if (refusals.did instanceof DidResolutionError) return fail(refusals.did.code, refusals.did.message);
-  if (refusals.did instanceof PolicyFailure) return refusals.did;
+function failureOf(result: JsigsVerifyResult, record: LoaderRecord, codes: FailureCodes): PolicyFailure {
+  if (record.context !== undefined) return fail('data_integrity.context_unknown', `The context ${JSON.stringify(record.context.slice(0, 200))} is neither bundled nor configured`);
+  if (record.did instanceof DidResolutionError) return fail(record.did.code, record.did.message);
+  if (record.did instanceof PolicyFailure) return record.did;
   const errors = [...errorTree(result.error), ...(result.results ?? []).flatMap((r) => [...errorTree(r.error)])];
   if (errors.some((e) => LIMIT_MESSAGE.test(messageOf(e)))) return fail('data_integrity.limit_exceeded', 'Canonicalizing the document needs more work than allowed');
   const jsonld = errors.find((e) => typeof (e as { name?: unknown }).name === 'string' && (e as { name: string }).name.startsWith('jsonld.'));
@@ -117,12 +132,19 @@ function failureOf(result: JsigsVerifyResult, refusals: LoaderRefusals, codes: F
     const code = details?.event?.code ?? details?.code;
     return fail('data_integrity.document_invalid', `JSON-LD processing failed${typeof code === 'string' ? ` (${code})` : ''}`);
   }
-  if (refusals.did !== undefined) return fail('did.resolution_failed', 'The verification method could not be resolved');
+  if (record.did !== undefined) return fail('did.resolution_failed', 'The verification method could not be resolved');
   const purposeFailed = (result.results ?? []).some((r) => r.purposeResult !== undefined && !r.purposeResult.valid);
   if (purposeFailed) return fail('did.key_not_found', 'The verification method is not authorized for the proof purpose by its DID document');
   if (errors.some((e) => messageOf(e) === 'Invalid signature.')) return fail(codes.signature);
   if ((result.results ?? []).length === 0) return fail('data_integrity.proof_invalid', 'No proof matched the expected purpose and cryptosuite');
   return fail(codes.signature, 'The proof could not be verified');
+}
+
+/** The document within the limits, and every context it names bundled or configured. */
+export function checkDocument(document: unknown, env: Pick<DataIntegrityEnvironment, 'limits' | 'contexts'>): void {
+  for (const url of measureDocument(document, env.limits)) {
+    if (!env.contexts.has(url)) throw fail('data_integrity.context_unknown', `The context ${JSON.stringify(url.slice(0, 200))} is neither bundled nor configured`);
+  }
 }
 
 /**
@@ -133,26 +155,20 @@ function failureOf(result: JsigsVerifyResult, refusals: LoaderRefusals, codes: F
 export async function verifyDataIntegrityProof(document: Record<string, unknown>, purpose: ExpectedPurpose, env: DataIntegrityEnvironment): Promise<VerifiedProof> {
   const codes = purpose.term === 'authentication' ? PRESENTATION_CODES : CREDENTIAL_CODES;
   const proofs = checkProofs(document, purpose, env, codes);
-  for (const url of measureDocument(document, env.limits)) {
-    if (!env.contexts.has(url)) throw fail('data_integrity.context_unknown', `The context ${JSON.stringify(url.slice(0, 200))} is neither bundled nor configured`);
-  }
+  if (!env.measured?.has(document)) checkDocument(document, env);
   const libraries = await dataIntegrityLibraries();
   const names = [...new Set(proofs.map((p) => p.cryptosuite as string))];
   const suites = names.map((name) => libraries.suite(bounded(libraries.cryptosuites[name]!, env)));
-  const refusals: LoaderRefusals = {};
-  const documentLoader = offlineDocumentLoader(env.contexts, env.resolveDid, refusals);
+  const record: LoaderRecord = { keys: new Map() };
+  const documentLoader = offlineDocumentLoader(env.contexts, env.resolveDid, record);
   const libraryPurpose = purpose.term === 'authentication' ? libraries.authenticationPurpose({ challenge: purpose.challenge, domain: purpose.domain }) : libraries.assertionPurpose();
   const result = await libraries.verify(document, { suite: suites, purpose: libraryPurpose, documentLoader });
   env.signal.throwIfAborted();
   const results = result.results ?? [];
-  if (!result.verified || results.length !== proofs.length || !results.every((r) => r.verified)) throw failureOf(result, refusals, codes);
+  if (!result.verified || results.length !== proofs.length || !results.every((r) => r.verified)) throw failureOf(result, record, codes);
   const vm = results[0]!.verificationMethod ?? {};
   const controllers = new Set(results.map((r) => r.verificationMethod?.controller));
   if (controllers.size !== 1) throw fail('proof.issuer_mismatch', 'The proofs of the document are made by different controllers');
-  return {
-    controller: String(vm.controller),
-    verificationMethod: String(vm.id),
-    cryptosuites: names,
-    ...(isRecord(vm.publicKeyJwk) ? { publicKeyJwk: vm.publicKeyJwk as JWK } : {}),
-  };
+  const publicKeyJwk = record.keys.get(String(vm.id));
+  return { controller: String(vm.controller), verificationMethod: String(vm.id), cryptosuites: names, ...(publicKeyJwk ? { publicKeyJwk } : {}) };
 }

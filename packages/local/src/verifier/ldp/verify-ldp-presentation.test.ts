@@ -195,7 +195,7 @@ describe('localVerifier: Data Integrity presentations (ldp_vp) with credentials 
     });
 
     it('a context the verifier does not have is refused as data_integrity.context_unknown', async () => {
-      expect(errorsOf(await verify(await present([vc], { loader: issuerDocumentLoader({ [CUSTOM]: customContext }) })))).toEqual(['.:holderBinding:data_integrity.context_unknown']);
+      expect(errorsOf(await verify(await present([vc], { loader: issuerDocumentLoader({ [CUSTOM]: customContext }) })))).toEqual(['.:format:data_integrity.context_unknown']);
     });
 
     it('the same credential verifies once the operator adds the context', async () => {

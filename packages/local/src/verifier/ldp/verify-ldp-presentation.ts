@@ -1,7 +1,6 @@
 import type { ParsedLdp, PolicyResult, VerifyInput } from '@vp-authorizer/core';
 import { CREDENTIALS_V1_URL, CREDENTIALS_V2_URL } from '../../data-integrity/bundled-contexts.js';
-import { measureDocument } from '../../data-integrity/document-limits.js';
-import { verifyDataIntegrityProof, type DataIntegrityEnvironment, type VerifiedProof } from '../../data-integrity/verify-data-integrity-proof.js';
+import { checkDocument, verifyDataIntegrityProof, type DataIntegrityEnvironment, type VerifiedProof } from '../../data-integrity/verify-data-integrity-proof.js';
 import { isRecord } from '../encoding.js';
 import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
 import { unsupportedTransactionData } from '../unsupported-transaction-data.js';
@@ -81,11 +80,14 @@ export async function verifyLdp(presentation: ParsedLdp, input: VerifyInput, ctx
   const raw = presentation.raw;
   const env = dataIntegrityEnvironment(ctx);
   try {
-    measureDocument(raw, env.limits);
+    checkDocument(raw, env);
   } catch (error) {
+    // Refused before any proof is looked at: too large, or naming a context the verifier does not have.
     if (error instanceof PolicyFailure) return [failed(path, 'format', error.code, error.detail)];
     throw error;
   }
+  // Measured as a whole: its parts (the embedded credentials) need no second walk.
+  env.measured = new WeakSet([raw, ...typesOf(raw.verifiableCredential).filter(isRecord)]);
   const types = typesOf(raw.type);
   if (types.includes('VerifiablePresentation')) return verifyPresentation(presentation, raw, input, env, ctx);
   if (!types.includes('VerifiableCredential')) return [failed(path, 'format', 'format.malformed', 'A Data Integrity presentation must be a VerifiablePresentation or a VerifiableCredential')];
