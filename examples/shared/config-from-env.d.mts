@@ -17,6 +17,8 @@ export interface ExampleConfig {
   issuerRoots: string[];
   redisUrl?: string;
   cors: CorsConfigInput;
+  /** `localVerifier({ dataIntegrity })` from DATA_INTEGRITY_ENABLED, _CRYPTOSUITES and _CONTEXTS_FILE. */
+  dataIntegrity: { enabled?: boolean; cryptosuites?: import('@vp-authorizer/local').DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
 export function storeFromConfig(config: { redisUrl?: string }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;

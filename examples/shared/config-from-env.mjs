@@ -5,7 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { corsConfigFromEnv, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
+import { DATA_INTEGRITY_CRYPTOSUITES, localValidator, localVerifier } from '@vp-authorizer/local';
 
 export class EnvConfigError extends Error {
   /** @param {{ variable: string; message: string }[]} problems */
@@ -113,8 +113,37 @@ export function configFromEnv(env, { defaultPort }) {
     }
   }
 
+  // W3C Data Integrity (ldp_vc / ldp_vp) in localVerifier: on/off, accepted suites, extra contexts.
+  const dataIntegrity = {};
+  const enabled = value('DATA_INTEGRITY_ENABLED');
+  if (enabled !== undefined) {
+    if (!/^(true|false|1|0)$/.test(enabled)) problems.push({ variable: 'DATA_INTEGRITY_ENABLED', message: `must be true, false, 1 or 0, got "${enabled}"` });
+    else dataIntegrity.enabled = enabled === 'true' || enabled === '1';
+  }
+  const suites = value('DATA_INTEGRITY_CRYPTOSUITES');
+  if (suites !== undefined) {
+    const list = suites.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = list.filter((s) => !DATA_INTEGRITY_CRYPTOSUITES.includes(s));
+    if (list.length === 0 || unknown.length > 0) problems.push({ variable: 'DATA_INTEGRITY_CRYPTOSUITES', message: `must list some of ${DATA_INTEGRITY_CRYPTOSUITES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` });
+    else dataIntegrity.cryptosuites = list;
+  }
+  for (const path of (value('DATA_INTEGRITY_CONTEXTS_FILE') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    let contexts;
+    try {
+      contexts = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      problems.push({ variable: 'DATA_INTEGRITY_CONTEXTS_FILE', message: `cannot read "${path}" as JSON (${error?.code ?? 'invalid JSON'})` });
+      continue;
+    }
+    if (typeof contexts !== 'object' || contexts === null || Array.isArray(contexts)) {
+      problems.push({ variable: 'DATA_INTEGRITY_CONTEXTS_FILE', message: `"${path}" must hold an object of context documents by URL` });
+      continue;
+    }
+    dataIntegrity.contexts = { ...dataIntegrity.contexts, ...contexts };
+  }
+
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, apiKey, issuerRoots, redisUrl, cors };
+  return { port, host, publicBaseUrl, redirectUri, apiKey, issuerRoots, redisUrl, cors, dataIntegrity };
 }
 
 /**
@@ -163,7 +192,7 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
         apiKeys: [apiKey],
         signing,
         validator: localValidator({ trustedIssuers: trusted }),
-        verifier: localVerifier({ trustAnchors: trusted }),
+        verifier: localVerifier({ trustAnchors: trusted, dataIntegrity: config.dataIntegrity ?? {} }),
         config: instanceConfigFromEnv(config),
       },
     ],
