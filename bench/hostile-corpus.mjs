@@ -57,6 +57,35 @@ const MDOC_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'ms
 const SD_JWT_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } };
 const PE_DEFINITION = { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.vct'] }] } }] };
 
+// Data Integrity credentials (ldp_vc) whose JSON-LD expansion or RDF canonicalization is costly,
+// at the local verifier's default document limits, each with a well-formed proof (a real did:key,
+// a signature that cannot match) so that all the work happens before the signature check.
+const DI_ISSUER = 'did:key:z6MkrJVnaZkeFzdQyMZu1cgjg7k1pZZ6pvBQ7XJPt4swbTQ2';
+const DI_CONTEXT = ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2'];
+const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+const diCredential = (subject, context = DI_CONTEXT) => ({
+  '@context': context,
+  type: ['VerifiableCredential'],
+  issuer: DI_ISSUER,
+  validFrom: '2024-01-01T00:00:00Z',
+  credentialSubject: { id: 'did:example:holder', ...subject },
+  proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod', verificationMethod: `${DI_ISSUER}#${DI_ISSUER.slice(8)}`, created: '2024-01-01T00:00:00Z', proofValue: 'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKiPaeCuyFF5y6gbjGT' },
+});
+const LDP_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'vc', format: 'ldp_vc', require_cryptographic_holder_binding: false }] } };
+const ldpAttack = (name, build) => ({
+  name,
+  create: { responseMode: 'direct_post', query: LDP_DCQL },
+  request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ vc: [build()] }) }) }),
+});
+/** The Data Integrity attacks, also measured alone by `worstCanonicalizationMs` in hostile-stalls.mjs. */
+export const HOSTILE_LDP = [
+  ldpAttack('ldp_vc poison graph: 11 blank nodes all linked (110 references)', () => diCredential({ graph: range(11, (i) => ({ id: `_:b${i}`, knows: range(11, (j) => `_:b${j}`).filter((_, j) => j !== i) })) }, [...DI_CONTEXT, { knows: { '@id': 'https://example.org/knows', '@type': '@id' } }])),
+  ldpAttack('ldp_vc blank-node chain 20 deep', () => diCredential({ n: range(20, () => 0).reduce((inner) => ({ n: inner }), { v: 'x' }) })),
+  ldpAttack('ldp_vc 15 arrays of 128 strings', () => diCredential(Object.fromEntries(range(15, (i) => [`p${i}`, range(128, (j) => `x${j}`)])))),
+  ldpAttack('ldp_vc 124 distinct blank nodes', () => diCredential({ items: range(124, (j) => ({ a: `x${j}`, b: `y${j}`, c: j })) })),
+  ldpAttack('ldp_vc 40 identical blank-node trees', () => diCredential({ items: range(40, () => ({ a: { b: { c: 'same' } } })) })),
+];
+
 /**
  * An SD-JWT VC (no KB-JWT) signed by a key of the attacker's: with `x5c` it carries a chain copied
  * from a trusted issuer (the chain checks out, the signature does not), without one its issuer is
@@ -203,4 +232,5 @@ export const HOSTILE = [
     create: null,
     request: () => ({ method: 'POST', path: '/openid4/vp/v1_0/authorizations', type: 'application/json', body: '{"__proto__":{"admin":true},"constructor":{"prototype":{}},"query":{"type":"DCQL","dcql":{"credentials":[{"id":"__proto__","format":"dc+sd-jwt"}]}}}', rp: true }),
   },
+  ...HOSTILE_LDP,
 ];

@@ -25,6 +25,8 @@ export interface ExampleConfig {
   /** AUTHZ_MEMORY_STORE_MAX_RECORDS / AUTHZ_MEMORY_STORE_MAX_BYTES; undefined when neither is set. */
   memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number };
   cors: CorsConfigInput;
+  /** `localVerifier({ dataIntegrity })` from DATA_INTEGRITY_ENABLED, _CRYPTOSUITES and _CONTEXTS_FILE. */
+  dataIntegrity: { enabled?: boolean; cryptosuites?: import('@vp-authorizer/local').DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
 export function storeFromConfig(config: { redisUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;

@@ -5,7 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { corsConfigFromEnv, createAuthorizer, generateDevSigningKey, memoryStore } from '@vp-authorizer/core';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
+import { DATA_INTEGRITY_CRYPTOSUITES, localValidator, localVerifier } from '@vp-authorizer/local';
 
 export class EnvConfigError extends Error {
   /** @param {{ variable: string; message: string }[]} problems */
@@ -195,8 +195,37 @@ export function configFromEnv(env, { defaultPort }) {
     }
   }
 
+  // W3C Data Integrity (ldp_vc / ldp_vp) in localVerifier: on/off, accepted suites, extra contexts.
+  const dataIntegrity = {};
+  const enabled = value('DATA_INTEGRITY_ENABLED');
+  if (enabled !== undefined) {
+    if (!/^(true|false|1|0)$/.test(enabled)) problems.push({ variable: 'DATA_INTEGRITY_ENABLED', message: `must be true, false, 1 or 0, got "${enabled}"` });
+    else dataIntegrity.enabled = enabled === 'true' || enabled === '1';
+  }
+  const suites = value('DATA_INTEGRITY_CRYPTOSUITES');
+  if (suites !== undefined) {
+    const list = suites.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = list.filter((s) => !DATA_INTEGRITY_CRYPTOSUITES.includes(s));
+    if (list.length === 0 || unknown.length > 0) problems.push({ variable: 'DATA_INTEGRITY_CRYPTOSUITES', message: `must list some of ${DATA_INTEGRITY_CRYPTOSUITES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` });
+    else dataIntegrity.cryptosuites = list;
+  }
+  for (const path of (value('DATA_INTEGRITY_CONTEXTS_FILE') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    let contexts;
+    try {
+      contexts = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      problems.push({ variable: 'DATA_INTEGRITY_CONTEXTS_FILE', message: `cannot read "${path}" as JSON (${error?.code ?? 'invalid JSON'})` });
+      continue;
+    }
+    if (typeof contexts !== 'object' || contexts === null || Array.isArray(contexts)) {
+      problems.push({ variable: 'DATA_INTEGRITY_CONTEXTS_FILE', message: `"${path}" must hold an object of context documents by URL` });
+      continue;
+    }
+    dataIntegrity.contexts = { ...dataIntegrity.contexts, ...contexts };
+  }
+
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, apiKey, issuerRoots, redisUrl, trustLists, memoryStoreQuota, cors };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, apiKey, issuerRoots, redisUrl, trustLists, memoryStoreQuota, cors, dataIntegrity };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -288,7 +317,7 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
         apiKeys: [apiKey],
         signing,
         validator: localValidator({ ...(trusted.length > 0 ? { trustedIssuers: trusted } : {}), ...(lists ? { issuerAnchors: lists } : {}) }),
-        verifier: localVerifier({ trustAnchors: trusted, ...(lists ? { issuerAnchors: lists } : {}) }),
+        verifier: localVerifier({ trustAnchors: trusted, dataIntegrity: config.dataIntegrity ?? {}, ...(lists ? { issuerAnchors: lists } : {}) }),
         config: instanceConfigFromEnv(config),
       },
     ],

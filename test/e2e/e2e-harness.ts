@@ -59,6 +59,11 @@ export async function startE2eEnvironment(
     additionalSigning?: SigningInput[];
     /** Merged over the instance's openId4vp settings. */
     openId4vp?: NonNullable<NonNullable<InstanceConfigInput>['openId4vp']>;
+    /**
+     * false: the validator checks no issuer trust (a DID-signed W3C credential has no chain to a
+     * PEM root, so with roots configured it is untrusted by design).
+     */
+    validatorTrust?: false;
     /** Authorizer-wide options passed through (logs, tracing, another store). */
     authorizer?: Pick<AuthorizerOptions, 'logger' | 'instrumentation' | 'store'>;
   } = {},
@@ -88,7 +93,7 @@ export async function startE2eEnvironment(
         signing: options.additionalSigning ? [dev.signing, ...options.additionalSigning] : dev.signing,
         // Unsigned DC API responses are only accepted from these origins (see dc-api.test.ts).
         config: { openId4vp: { redirectUri: RP_CALLBACK, dcApi: { allowedOrigins: ['https://rp.example'] }, ...options.openId4vp } },
-        validator: localValidator({ ...(trustAnchors.length > 0 ? { trustedIssuers: trustAnchors } : {}), ...(options.issuerAnchors ? { issuerAnchors: options.issuerAnchors } : {}) }),
+        validator: options.validatorTrust === false ? localValidator() : localValidator({ ...(trustAnchors.length > 0 ? { trustedIssuers: trustAnchors } : {}), ...(options.issuerAnchors ? { issuerAnchors: options.issuerAnchors } : {}) }),
         // The test issuer's status list server is plain http on 127.0.0.1; production stays https-only.
         verifier: localVerifier({ trustAnchors, ...(options.issuerAnchors ? { issuerAnchors: options.issuerAnchors } : {}), outboundFetch: { dangerouslyAllowAnyDestination: true } }),
       },

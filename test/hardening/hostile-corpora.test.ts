@@ -27,7 +27,7 @@ import {
   type FuzzEnv,
 } from './__fixtures__/fuzz-authorizer.js';
 import { countCases, measureAsync, measureSync, reportTally } from './__fixtures__/fuzz-harness.js';
-import { bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sdJwtDisclosing, sharedReferenceLaughs, sharedReferences } from './__fixtures__/hostile.js';
+import { HOSTILE_DATA_INTEGRITY, bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sharedReferenceLaughs, sharedReferences } from './__fixtures__/hostile.js';
 
 let env: FuzzEnv;
 const stalls: [string, number, number][] = [];
@@ -107,6 +107,23 @@ describe('CBOR bombs in an mdoc vp_token', () => {
       const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
       const res = await send(name, 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ mdl: [b64] }), state: auth.state }));
       await expectRefusedOrRejected(auth.id, res);
+    });
+  }
+});
+
+describe('Data Integrity documents that are costly to expand or canonicalize (ldp_vc)', () => {
+  const LDP_DCQL = { credentials: [{ id: 'vc', format: 'ldp_vc', require_cryptographic_holder_binding: false }] };
+
+  for (const [name, build, code] of HOSTILE_DATA_INTEGRITY) {
+    it(`${name}: rejected with ${code}`, { timeout: TIMEOUT }, async () => {
+      const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: LDP_DCQL } });
+      const res = await send(`ldp_vc ${name}`, 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ vc: [build()] }), state: auth.state }));
+      // A rejected presentation is answered 400 (authorization.presentation_rejected).
+      expect(res.status).toBe(400);
+      expect(await statusOf(env, auth.id)).toBe('rejected');
+      const policy = await env.handle(env.req('GET', `${V}/authorizations/${auth.id}/policy-response`));
+      const codes = (JSON.parse(policy.body!) as { data: { error?: { code: string } }[] }).data.flatMap((r) => (r.error ? [r.error.code] : []));
+      expect(codes).toContain(code);
     });
   }
 });

@@ -35,7 +35,21 @@ describe('configFromEnv', () => {
       issuerRoots: [],
       redisUrl: undefined,
       cors: { enabled: false },
+      dataIntegrity: {},
     });
+  });
+
+  it('reads the Data Integrity settings of localVerifier: on/off, the accepted cryptosuites and context files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vpa-contexts-'));
+    const context = { '@context': { grade: 'https://vocab.example/grade' } };
+    writeFileSync(join(dir, 'contexts.json'), JSON.stringify({ 'https://vocab.example/v1': context }));
+    const config = configFromEnv({ DATA_INTEGRITY_ENABLED: 'true', DATA_INTEGRITY_CRYPTOSUITES: 'eddsa-rdfc-2022, ecdsa-rdfc-2019', DATA_INTEGRITY_CONTEXTS_FILE: join(dir, 'contexts.json') }, { defaultPort: 1 });
+    expect(config.dataIntegrity).toEqual({ enabled: true, cryptosuites: ['eddsa-rdfc-2022', 'ecdsa-rdfc-2019'], contexts: { 'https://vocab.example/v1': context } });
+    expect(problemsOf({ DATA_INTEGRITY_ENABLED: 'yes', DATA_INTEGRITY_CRYPTOSUITES: 'eddsa-rdfc-2022,rsa-2017', DATA_INTEGRITY_CONTEXTS_FILE: join(dir, 'missing.json') }).map((p) => p.variable)).toEqual([
+      'DATA_INTEGRITY_ENABLED',
+      'DATA_INTEGRITY_CRYPTOSUITES',
+      'DATA_INTEGRITY_CONTEXTS_FILE',
+    ]);
   });
 
   it('reads issuer roots inline (one-line values with \\n escapes) and from several files, each holding several', () => {
