@@ -27,7 +27,7 @@ import {
   type FuzzEnv,
 } from './__fixtures__/fuzz-authorizer.js';
 import { countCases, measureAsync, measureSync, reportTally } from './__fixtures__/fuzz-harness.js';
-import { HOSTILE_DATA_INTEGRITY, bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sharedReferenceLaughs, sharedReferences } from './__fixtures__/hostile.js';
+import { HOSTILE_DATA_INTEGRITY, bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sdJwtDisclosing, sharedReferenceLaughs, sharedReferences } from './__fixtures__/hostile.js';
 
 let env: FuzzEnv;
 const stalls: [string, number, number][] = [];

@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Create an authorization request
-         * @description Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*).
+         * @description Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*); a Presentation Exchange filter pattern that cannot run in linear time answers 400 request.unsupported_pattern with its pointer.
          */
         post: operations["createAuthorization"];
         delete?: never;
