@@ -18,7 +18,7 @@ import { refuseParsedOverLimit } from './http/node-body-limits.js';
 import { isExpectedError, refusalResponse } from './wire/responses.js';
 import { checkJsonDepth } from './wire/parse-body.js';
 import { Refusal } from './errors/refusal.js';
-import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
+import { answerTo, audienceOfPath, matchRoute } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
 import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
 import { createAuthorization, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
@@ -176,15 +176,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   async function handleRequest(request: CoreRequest, handleOptions: HandleOptions = {}, span?: RequestSpan): Promise<CoreResponse> {
     // Read only for the log line that reports it.
     const started = log['request.handled'] ? ctx.clock.now() : 0;
-    // The matched route's; without a match, taken from the path on failure (so that even a 404/405
-    // on a wallet path answers OAuth-style). Never computed for a request that succeeds.
-    let audience: RouteAudience | undefined;
     let routeName = 'unmatched';
     try {
       // A body a host parser consumed was never measured by the adapter's stream reader.
       if (request.body?.kind === 'parsed') refuseParsedOverLimit(request.body.value, request.headers.get('content-type'), parsed.bodyLimitBytes);
       const { route, params } = matchRoute(request.method, request.path);
-      audience = route.audience;
       routeName = route.name;
       span?.route({ operationId: route.operationId, path: route.path });
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
@@ -192,12 +188,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       const input = { ctx, request, params, instance: instance! };
       const answer = route.runOrRefuse ? await route.runOrRefuse(input) : await route.run(input);
       const refused = answer instanceof Refusal;
-      const response = refused ? refusalResponse(answer, audience === 'wallet' ? 'wallet' : 'rp') : answer;
-      if (request.method.toUpperCase() === 'HEAD') {
-        delete response.body;
-        response.stream?.cancel(); // nobody will read it: release its slot and timers now
-        delete response.stream;
-      }
+      const response = answerTo(request.method, refused ? refusalResponse(answer, audienceOfPath(request.path)) : answer);
       if (refused) {
         // Logged and traced as a thrown refusal is, below.
         log['request.refused']?.({ route: routeName, status: response.status, code: answer.refused });
@@ -208,7 +199,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       span?.answered(response.status);
       return response;
     } catch (error) {
-      const response = failureResponse(error, request, (audience ?? audienceOfPath(request.path)) === 'wallet' ? 'wallet' : 'rp');
+      const response = failureResponse(error, request);
       const expected = isExpectedError(error);
       if (expected) {
         log['request.refused']?.({ route: routeName, status: response.status, code: (error as { code?: string }).code });

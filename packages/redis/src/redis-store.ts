@@ -162,6 +162,15 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
 
     get: (instanceId, id) => guarded(() => client.get(keys.authorization(instanceId, id)), decodeRecordReply),
 
+    // One MGET (one round trip); under Cluster the keys sit in different slots, so one GET each, in parallel.
+    getInAny: (instanceIds, id) =>
+      guarded(async () => {
+        if (instanceIds.length === 0) return null;
+        const ids = instanceIds.map((instanceId) => keys.authorization(instanceId, id));
+        const replies = client.isCluster ? await Promise.all(ids.map((key) => client.get(key))) : await client.mget(ids);
+        return replies.find((raw) => raw !== null) ?? null;
+      }, decodeRecordReply),
+
     compareAndSet: (next, expectedVersion, ttlMs) =>
       guarded(async () => {
         checkNextVersion(next, expectedVersion);

@@ -124,10 +124,16 @@ export function loadForInstance(ctx: AuthorizerContext, instanceId: string, id: 
   });
 }
 
-/** Load a record by id alone (wallet routes carry no API key): look in every instance. */
+/**
+ * Load a record by id alone (wallet routes carry no API key): one store call across every
+ * instance (`getInAny`; a store without it is asked once per instance).
+ */
 export async function loadAnyInstance(ctx: AuthorizerContext, id: string): Promise<AuthorizationRecord> {
   if (!ID_PATTERN.test(id)) throw new AuthorizerError('authorization.not_found');
-  const found = (await Promise.all([...ctx.instances.keys()].map((instanceId) => ctx.store.get(instanceId, id)))).find((r) => r !== null);
+  const instanceIds = [...ctx.instances.keys()];
+  const found = ctx.store.getInAny
+    ? await ctx.store.getInAny(instanceIds, id)
+    : (await Promise.all(instanceIds.map((instanceId) => ctx.store.get(instanceId, id)))).find((r) => r !== null);
   if (!found) throw new AuthorizerError('authorization.not_found');
   return asItStands(ctx, found);
 }

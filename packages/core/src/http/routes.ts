@@ -1,6 +1,8 @@
 import { ENDPOINTS } from '../endpoints/index.js';
 import type { Audience, Endpoint, EndpointInput } from '../endpoints/endpoint.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import type { CoreResponse } from '../wire/core-request.js';
+import type { ErrorAudience } from '../wire/responses.js';
 
 /** Who may call a route: RP routes need an API key; wallet routes answer OAuth-style errors. */
 export type RouteAudience = Audience;
@@ -73,6 +75,19 @@ export function matchRoute(method: string, path: string): RouteMatch {
   throw new AuthorizerError('request.route_not_found');
 }
 
+/**
+ * The answer as `method` gets it: a HEAD answer keeps the GET's status and headers and drops its
+ * body (RFC 9110 §9.3.2), and its stream is cancelled (nobody will read it: its slot and timers
+ * are released now). With matchRoute, the one place HEAD is decided.
+ */
+export function answerTo(method: string, response: CoreResponse): CoreResponse {
+  if (method.toUpperCase() !== 'HEAD') return response;
+  delete response.body;
+  response.stream?.cancel();
+  delete response.stream;
+  return response;
+}
+
 function decodeSegment(segment: string): string {
   if (!segment.includes('%')) return segment;
   try {
@@ -92,9 +107,10 @@ export class MethodNotAllowedError extends AuthorizerError {
 }
 
 /**
- * Wallet paths answer OAuth-style errors even before (or without) a route match: any path a
- * wallet endpoint serves, whatever the method, is the wallet's.
+ * The one decision of an error's format. Wallet paths answer OAuth-style errors even before (or
+ * without) a route match: any path a wallet endpoint serves, whatever the method, is the wallet's
+ * (so a matched route's audience never disagrees with its path's).
  */
-export function audienceOfPath(path: string): RouteAudience {
+export function audienceOfPath(path: string): ErrorAudience {
   return candidates(path).some((route) => route.audience === 'wallet' && route.pattern.test(path)) ? 'wallet' : 'rp';
 }

@@ -23,6 +23,13 @@ export interface AuthorizationStore {
    */
   get(instanceId: string, id: string): Promise<AuthorizationRecord | null>;
   /**
+   * The record with this id in the first of `instanceIds` that holds one (as `get` would return
+   * it), or null. The wallet's endpoints carry no API key, so the core looks a record up by id
+   * alone with this one call. Needs no atomicity across instances: ids are random and a record
+   * never moves between instances. Optional: without it the core calls `get` once per instance.
+   */
+  getInAny?(instanceIds: readonly string[], id: string): Promise<AuthorizationRecord | null>;
+  /**
    * Atomic compare-and-set: replace the stored record with `next` only if the stored version is
    * `expectedVersion` (callers set `next.version = expectedVersion + 1`). Keeps the record's TTL,
    * unless `ttlMs` is given: then, in the same atomic step, the record is kept `ttlMs` from now

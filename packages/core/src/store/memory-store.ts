@@ -196,6 +196,15 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       return entry === undefined ? null : entry.value;
     },
 
+    async getInAny(instanceIds, id) {
+      const now = clock.now();
+      for (const instanceId of instanceIds) {
+        const entry = liveRecord(recordKey(instanceId, id), now);
+        if (entry !== undefined) return entry.value;
+      }
+      return null;
+    },
+
     async compareAndSet(next, expectedVersion, ttlMs) {
       checkNextVersion(next, expectedVersion);
       const now = clock.now();

@@ -148,6 +148,20 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         expect(await store.get(instanceId, token())).toBeNull();
         expect(await store.get(`${instanceId}-other`, mine.id)).toBeNull();
       });
+
+      it('getInAny (optional) returns the record of the first listed instance holding the id, and null when none of them does', async () => {
+        // Optional in the contract: a store without it is read once per instance by the core.
+        if (store.getInAny === undefined) return;
+        const mine = record();
+        const theirs = record({ id: mine.id, instanceId: `${instanceId}-other`, status: 'pending' });
+        await store.create(mine, KEEP_MS);
+        await store.create(theirs, KEEP_MS);
+        expect(await store.getInAny([`${instanceId}-none`, instanceId, theirs.instanceId], mine.id)).toEqual(mine);
+        expect(await store.getInAny([theirs.instanceId, instanceId], mine.id)).toEqual(theirs);
+        expect(await store.getInAny([`${instanceId}-none`], mine.id)).toBeNull();
+        expect(await store.getInAny([instanceId, theirs.instanceId], token())).toBeNull();
+        expect(await store.getInAny([], mine.id)).toBeNull();
+      });
     });
 
     describe('compare-and-set', () => {
