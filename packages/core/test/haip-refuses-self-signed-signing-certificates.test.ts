@@ -1,11 +1,10 @@
-// HAIP forbids a self-signed request-signing certificate. "Self-signed" is RFC 5280's: subject and
-// issuer are the same name and the signature verifies under the certificate's own key — whatever
-// its extensions say. An end-entity certificate without keyCertSign is self-signed too, although
+// HAIP forbids a self-signed request-signing certificate: one whose signature verifies under its own
+// key, whatever its extensions say and whatever its issuer name is spelled as. An end-entity certificate without keyCertSign is self-signed too, although
 // OpenSSL's issuer check (X509Certificate.checkIssued) answers false for it.
 import 'reflect-metadata';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { X509Certificate, webcrypto } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
@@ -32,6 +31,24 @@ function opensslEndEntity(): SigningInput {
     'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', cert, '-days', '30',
     '-subj', '/CN=rp.example', '-addext', 'basicConstraints=critical,CA:FALSE', '-addext', 'keyUsage=critical,digitalSignature', '-addext', 'subjectAltName=DNS:rp.example',
   ], { stdio: 'pipe' });
+  return { privateKey: readFileSync(key, 'utf8'), certificateChain: [readFileSync(cert, 'utf8')] };
+}
+
+/**
+ * An end-entity certificate signed with its own key but naming `issuer` (another case of the
+ * subject, or any other name): `openssl x509 -req` against a stand-in "CA" certificate of that name
+ * made from the leaf's own key. Nobody but the key holder vouches for it.
+ */
+function opensslOwnKeyNamingIssuer(issuer: string): SigningInput {
+  const key = join(dir, 'own.key.pem');
+  const csr = join(dir, 'own.csr');
+  const ca = join(dir, 'own-ca.pem');
+  const ext = join(dir, 'own-ext.cnf');
+  const cert = join(dir, 'own.pem');
+  execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=rp.example'], { stdio: 'pipe' });
+  execFileSync('openssl', ['req', '-x509', '-key', key, '-out', ca, '-days', '30', '-subj', issuer], { stdio: 'pipe' });
+  writeFileSync(ext, 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectAltName=DNS:rp.example\n');
+  execFileSync('openssl', ['x509', '-req', '-in', csr, '-CA', ca, '-CAkey', key, '-CAcreateserial', '-out', cert, '-days', '30', '-extfile', ext], { stdio: 'pipe' });
   return { privateKey: readFileSync(key, 'utf8'), certificateChain: [readFileSync(cert, 'utf8')] };
 }
 
@@ -73,6 +90,26 @@ describe('HAIP refuses a self-signed request-signing certificate', () => {
       });
       // Outside HAIP a self-signed certificate stays usable (x509_hash pins the certificate itself).
       expect(await authorizer.createAuthorization('main', plain)).toMatchObject({ authorizationId: expect.any(String) });
+    } finally {
+      await authorizer.close();
+    }
+  });
+
+  it.each([
+    ['the subject in another case', '/CN=RP.EXAMPLE'],
+    ['another name altogether', '/CN=Totally Real CA'],
+  ])('a certificate signed by its own key is self-signed whatever its issuer name says (%s)', async (_, issuer) => {
+    const signing = opensslOwnKeyNamingIssuer(issuer);
+    const cert = new X509Certificate(signing.certificateChain[0]!);
+    // The shape of the certificate this case is about: the names differ, the signature is its own.
+    expect(cert.issuer).not.toBe(cert.subject);
+    expect(cert.verify(cert.publicKey)).toBe(true);
+    const authorizer = build(signing);
+    try {
+      await expect(authorizer.createAuthorization('main', haip)).rejects.toMatchObject({
+        code: 'haip.certificate_chain',
+        errors: [{ code: 'haip.certificate_chain', detail: 'HAIP forbids a self-signed request-signing certificate' }],
+      });
     } finally {
       await authorizer.close();
     }

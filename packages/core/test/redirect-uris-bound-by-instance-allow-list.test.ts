@@ -49,6 +49,41 @@ describe('redirect URIs', () => {
     }
   });
 
+  // The URL parser reads `\\` as `/` and drops tabs and newlines: each of these is one URI as a
+  // string and another as followed (several reach evil.example), so none is accepted, list or not.
+  const disguised = [
+    'https://rp.example\\@evil.example/',
+    'https://rp.example\\\\evil.example/x',
+    'https://rp.example\t/@evil.example',
+    'https://rp.example\n@evil.example/',
+    'https://rp.example/call back',
+    'https://rp.example/\u0000x',
+    'https://rp.example/\u007fx',
+    'https://rp.example/\u00a0x',
+  ];
+
+  it.each([
+    ['with an allow-list', { allowedRedirectUris: ['https://rp.example'] }],
+    ['without an allow-list', {}],
+  ])('a create body whose redirectUri holds a backslash, whitespace or a control character is refused with a pointer (%s)', async (_, openId4vp) => {
+    env = await startAuthorizer(withOpenId4vp(openId4vp));
+    for (const redirectUri of disguised) {
+      const { res, json } = await createDcqlAuthorization(env.api, { redirectUri });
+      expect(res.status, JSON.stringify(redirectUri)).toBe(400);
+      expect(json, JSON.stringify(redirectUri)).toMatchObject({ type: 'request.invalid_body', errors: expect.arrayContaining([{ pointer: '/redirectUri', detail: expect.stringContaining('backslash') }]) });
+    }
+    expect((await createDcqlAuthorization(env.api, { redirectUri: 'https://rp.example/callback' })).res.status).toBe(201);
+  });
+
+  it('an instance redirectUri or allow-list entry with a backslash, whitespace or a control character is refused at construction', async () => {
+    for (const uri of disguised) {
+      expect(await build({ redirectUri: uri }), JSON.stringify(uri)).toThrow(ConfigError);
+      expect(await build({ redirectUri: uri }), JSON.stringify(uri)).toThrow(/redirectUri/);
+      expect(await build({ redirectUri: uri, allowedRedirectUris: ['https://rp.example'] }), JSON.stringify(uri)).toThrow(ConfigError);
+      expect(await build({ allowedRedirectUris: [uri] }), JSON.stringify(uri)).toThrow(/backslash/);
+    }
+  });
+
   it('the wallet is sent to the allowed URI the request named', async () => {
     env = await startAuthorizer(withOpenId4vp({ allowedRedirectUris: ['https://app.example'] }));
     const { redirectUri } = await finishWithResponseCode(env.api, { redirectUri: 'https://app.example/done' });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { corsConfigSchema } from './cors-config.js';
 import { didMethodsConfigSchema } from '../model/did-methods-config.js';
 import { isExpectedOrigin } from './origin.js';
-import { allowListEntryProblem, hasCredentials } from './redirect-uri.js';
+import { allowListEntryProblem, hasCredentials, hasUnsafeCharacters } from './redirect-uri.js';
 
 /**
  * `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by
@@ -47,12 +47,13 @@ export const instanceConfigSchema = v.optional(
         requireResponseCodeAuthorizationId: v.optional(v.boolean(), false),
         /** How long a finished record stays readable after it expired, in milliseconds. */
         retention: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 86_400_000),
-        /** Default redirect URI for direct_post flows (the response code is appended). Never with credentials. */
+        /** Default redirect URI for direct_post flows (the response code is appended). Never with credentials, a backslash, whitespace or control characters. */
         redirectUri: v.optional(
           v.pipe(
             v.string(),
             v.url('redirectUri must be an absolute URL'),
             v.check((uri) => !hasCredentials(uri), 'redirectUri must not carry credentials (user:password@)'),
+            v.check((uri) => !hasUnsafeCharacters(uri), 'redirectUri must not contain a backslash, whitespace or control characters'),
           ),
         ),
         /**

@@ -14,15 +14,27 @@ export function hasCredentials(uri: string): boolean {
   }
 }
 
+/**
+ * True when `uri` holds a backslash, an ASCII control character or any whitespace. The URL parser
+ * reads `\` as `/` and drops tabs and newlines, so `https://rp.example\@evil.example/` or
+ * `https://rp.example\t/@evil.example` would be compared as one string and followed as another:
+ * refused outright rather than normalised, since the raw string is what gets stored and sent.
+ */
+export function hasUnsafeCharacters(uri: string): boolean {
+  return /[\\\s\u0000-\u001f\u007f]/.test(uri);
+}
+
 /** An allow-list entry that stands for a whole origin (`https://app.example`), not one URI. */
 const isOriginEntry = (entry: string): boolean => !entry.startsWith('android:') && isExpectedOrigin(entry);
 
 /**
  * Whether `uri` may be a redirect URI under `allowList` (`openId4vp.allowedRedirectUris`): equal to
  * an entry, compared as strings (RFC 9700 section 4.1.3: no normalisation, no prefix or pattern
- * matching), or on the origin of an entry that is an origin. Without a list, every URI is allowed.
+ * matching), or on the origin of an entry that is an origin. Without a list, every URI is allowed
+ * that has no unsafe characters (hasUnsafeCharacters).
  */
 export function isAllowedRedirectUri(uri: string, allowList: readonly string[] | undefined): boolean {
+  if (hasUnsafeCharacters(uri)) return false;
   if (allowList === undefined) return true;
   if (allowList.includes(uri)) return true;
   let origin: string;
@@ -36,6 +48,7 @@ export function isAllowedRedirectUri(uri: string, allowList: readonly string[] |
 
 /** What is wrong with an allow-list entry, or undefined when it is fine. */
 export function allowListEntryProblem(entry: string): string | undefined {
+  if (hasUnsafeCharacters(entry)) return 'an entry must not contain a backslash, whitespace or control characters';
   let url: URL;
   try {
     url = new URL(entry);

@@ -10,7 +10,7 @@ import { bindTransactionData, transactionDataIssues } from './transaction-data.j
 import { walletMetadataShapeIssues } from './wallet-metadata.js';
 import { parseCommonCreateBody } from './create-body-fast-path.js';
 import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
-import { hasCredentials } from '../config/redirect-uri.js';
+import { hasCredentials, hasUnsafeCharacters } from '../config/redirect-uri.js';
 import { createBodySizeIssues } from './create-body-size-limits.js';
 
 export { NONCE_PATTERN };
@@ -32,6 +32,7 @@ const httpUrlSchema = v.pipe(
   v.check(isHttpUrl, 'redirectUri must be an absolute https or http URL'),
   // The detail never quotes the URI: it holds the credentials.
   v.check((uri) => !hasCredentials(uri), 'redirectUri must not carry credentials (user:password@)'),
+  v.check((uri) => !hasUnsafeCharacters(uri), 'redirectUri must not contain a backslash, whitespace or control characters'),
 );
 const originSchema = v.pipe(v.string(), v.check(isExpectedOrigin, 'each expected origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash)'));
 

@@ -2,6 +2,17 @@ import { compileFilterPattern, MAX_DEFINITION_PATTERN_PROGRAM, MAX_PATTERN_INPUT
 import { MatchBudget } from '../match-budget.js';
 
 /**
+ * A value the filter refuses to evaluate (longer than MAX_PATTERN_INPUT for a `pattern`): it fails
+ * the whole filter, not just the keyword, or `not: { pattern }` would turn "too long to test" into a pass.
+ */
+export class FilterValueRefused extends Error {
+  override readonly name = 'FilterValueRefused';
+  constructor(detail: string) {
+    super(detail);
+  }
+}
+
+/**
  * The filter patterns of one wallet response: each distinct pattern compiled once for the
  * linear-time engine, all of them together within the definition's program limit (what creation
  * enforces, held again here for a definition stored before it), and every test charged to the
@@ -29,9 +40,9 @@ export class FilterPatterns {
     return result;
   }
 
-  /** Whether `value` matches `source`; a value longer than MAX_PATTERN_INPUT does not. Throws MatchBudgetExceeded. */
+  /** Whether `value` matches `source`. Throws FilterValueRefused for a value longer than MAX_PATTERN_INPUT, MatchBudgetExceeded when the budget is spent. */
   test(source: string, value: string): boolean {
-    if (value.length > MAX_PATTERN_INPUT) return false;
+    if (value.length > MAX_PATTERN_INPUT) throw new FilterValueRefused(`a value longer than ${MAX_PATTERN_INPUT} characters is not tested against a pattern`);
     const result = this.compile(source);
     if (!result.ok) return false;
     return this.budget.test(result.pattern, value);

@@ -83,6 +83,18 @@ describe('JSON Schema pattern on wallet strings', () => {
     expect(matchesFilter('a'.repeat(4_097), { pattern: '^a+$' }, patterns())).toBe(false);
   });
 
+  it('a value too long to test fails the whole filter, at any depth: no not turns it into a pass', () => {
+    const long = 'a'.repeat(4_097);
+    expect(matchesFilter(long, { not: { pattern: '^b$' } }, patterns())).toBe(false);
+    expect(matchesFilter(long, { not: { not: { not: { pattern: '^b$' } } } }, patterns())).toBe(false);
+    expect(matchesFilter([long], { not: { items: { pattern: '^b$' } } }, patterns())).toBe(false);
+    expect(matchesFilter([long], { not: { contains: { pattern: '^a+$' } } }, patterns())).toBe(false);
+    expect(matchesFilter([long], { items: { not: { pattern: '^b$' } } }, patterns())).toBe(false);
+    // The same filters still pass a value short enough to test.
+    expect(matchesFilter('a'.repeat(4_096), { not: { pattern: '^b$' } }, patterns())).toBe(true);
+    expect(matchesFilter(['a'], { items: { not: { pattern: '^b$' } } }, patterns())).toBe(true);
+  });
+
   it('every test is charged to one budget; once spent, evaluation stops, even under not', () => {
     // '^a+$' compiles to a handful of instructions: 4,097 characters cost a few ten thousand units.
     const p = new FilterPatterns(new MatchBudget(100_000));

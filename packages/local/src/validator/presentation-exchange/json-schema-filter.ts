@@ -1,4 +1,4 @@
-import type { FilterPatterns } from './filter-patterns.js';
+import { FilterValueRefused, type FilterPatterns } from './filter-patterns.js';
 
 /**
  * A small, safe JSON Schema evaluator for Presentation Exchange `filter`: type, const, enum,
@@ -72,9 +72,22 @@ function dateValue(value: unknown, format: string): number | undefined {
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
-/** Evaluate a filter already accepted by `unsupportedFilterKeyword`, charging the response's budget. Throws MatchBudgetExceeded. */
-export function matchesFilter(value: unknown, schema: JsonSchema, patterns: FilterPatterns, depth = 0): boolean {
-  if (depth > MAX_DEPTH) return false;
+/**
+ * Evaluate a filter already accepted by `unsupportedFilterKeyword`, charging the response's budget.
+ * A value refused at any depth (FilterValueRefused) fails the whole filter: caught here, above
+ * every `not`, so no negation can invert it. Throws MatchBudgetExceeded.
+ */
+export function matchesFilter(value: unknown, schema: JsonSchema, patterns: FilterPatterns): boolean {
+  try {
+    return evaluate(value, schema, patterns, 0);
+  } catch (error) {
+    if (error instanceof FilterValueRefused) return false;
+    throw error;
+  }
+}
+
+function evaluate(value: unknown, schema: JsonSchema, patterns: FilterPatterns, depth: number): boolean {
+  if (depth > MAX_DEPTH) throw new FilterValueRefused(`the filter nests deeper than ${MAX_DEPTH} levels`);
   patterns.spend(1);
   const s = schema;
   if (s.type !== undefined) {
@@ -99,10 +112,10 @@ export function matchesFilter(value: unknown, schema: JsonSchema, patterns: Filt
   if (Array.isArray(value)) {
     if (num(s.minItems) !== undefined && value.length < (s.minItems as number)) return false;
     if (num(s.maxItems) !== undefined && value.length > (s.maxItems as number)) return false;
-    if (isSchema(s.items) && !value.every((item) => matchesFilter(item, s.items as JsonSchema, patterns, depth + 1))) return false;
-    if (isSchema(s.contains) && !value.some((item) => matchesFilter(item, s.contains as JsonSchema, patterns, depth + 1))) return false;
+    if (isSchema(s.items) && !value.every((item) => evaluate(item, s.items as JsonSchema, patterns, depth + 1))) return false;
+    if (isSchema(s.contains) && !value.some((item) => evaluate(item, s.contains as JsonSchema, patterns, depth + 1))) return false;
   }
-  if (isSchema(s.not) && matchesFilter(value, s.not, patterns, depth + 1)) return false;
+  if (isSchema(s.not) && evaluate(value, s.not, patterns, depth + 1)) return false;
   if (typeof s.format === 'string' && typeof value === 'string') {
     const time = dateValue(value, s.format);
     if (time === undefined) return false;
