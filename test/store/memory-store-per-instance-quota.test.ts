@@ -36,7 +36,7 @@ describe('memoryStore: a quota per instance', () => {
     expect(store.usage('b').records).toBe(1);
   });
 
-  it('refuses the record that would pass maxBytesPerInstance (bytes of JSON), and accepts one that fits', async () => {
+  it('refuses the record that would pass maxBytesPerInstance (accounted bytes), and accepts one that fits', async () => {
     const clock = createTestClock();
     const size = await sizeOf(record('a'));
     store = memoryStore({ clock, sweepIntervalMs: 0, maxBytesPerInstance: 2 * size + 100 });
@@ -45,6 +45,20 @@ describe('memoryStore: a quota per instance', () => {
     await refusal(store.create(record('a'), MINUTE));
     // Another instance has its own budget.
     await store.create(record('b'), MINUTE);
+  });
+
+  it('counts what a record holds in memory, not its JSON length: many empty objects reach the quota far sooner', async () => {
+    const clock = createTestClock();
+    const plain = record('a');
+    // `{}` is 2 characters of JSON (3 with its comma) but some 60 bytes of heap.
+    const heavy = record('a', { request: { ...plain.request, verifierInfo: Array.from({ length: 2_000 }, () => ({})) } });
+    const jsonExtra = JSON.stringify(heavy).length - JSON.stringify(plain).length;
+    const accountedExtra = (await sizeOf(heavy)) - (await sizeOf(plain));
+    expect(accountedExtra).toBeGreaterThan(20 * jsonExtra);
+    // A quota ten times the record's JSON length, which JSON length would fill only at the tenth record, refuses the first.
+    store = memoryStore({ clock, sweepIntervalMs: 0, maxBytesPerInstance: 10 * JSON.stringify(heavy).length });
+    await refusal(store.create(heavy, MINUTE));
+    await store.create(plain, MINUTE);
   });
 
   it('counts a record until it leaves: after its TTL the slot is free again, swept or not', async () => {

@@ -1,6 +1,6 @@
 import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
 import { frozenJsonCopy, frozenJsonCopyOver, jsonCopy } from './json-copy.js';
-import { jsonSize } from './json-size.js';
+import { NODE_OVERHEAD_BYTES, SCALAR_OVERHEAD_BYTES, accountedBytes } from './json-size.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StoreQuotaExceededError } from '../errors/store-quota-exceeded-error.js';
 import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorization-store.js';
@@ -14,8 +14,10 @@ export interface MemoryStoreQuota {
   /** Authorization records held at once, those past their TTL but not yet dropped included. Default 100 000. */
   maxRecordsPerInstance: number;
   /**
-   * Bytes of those records, each measured as its JSON text in UTF-8 (a finished SD-JWT VC flow is
-   * about 3 to 4 KB; the heap holds roughly twice that). Default 256 MiB.
+   * Accounted bytes of those records (≈ heap, see `accountedBytes`): each record's JSON length plus
+   * 64 per object or array and 16 per scalar and per key, so many small nodes (`{}` is 2 characters
+   * of JSON but about 60 bytes of heap) count what they hold in memory. A finished SD-JWT VC flow
+   * is about 2 to 4 KB of JSON and some 5 to 8 KB accounted. Default 256 MiB.
    */
   maxBytesPerInstance: number;
 }
@@ -57,7 +59,7 @@ interface Timed<T> {
 
 /** A record entry with what it counts against its instance's quota. */
 interface StoredRecord extends Timed<AuthorizationRecord> {
-  /** jsonSize of the value. */
+  /** accountedBytes of the value. */
   bytes: number;
 }
 
@@ -267,11 +269,11 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 }
 
 /**
- * jsonSize of a stored record (to within one character): one for the braces and the comma they
- * miss, then each member's cost.
+ * accountedBytes of a stored record (to within one character): the object's own, one for the
+ * braces and the comma they miss, then each member's cost.
  */
 function recordSize(record: AuthorizationRecord): number {
-  let size = 1;
+  let size = NODE_OVERHEAD_BYTES + 1;
   for (const key in record) size += memberCost(key, record[key as keyof AuthorizationRecord]);
   return size;
 }
@@ -292,8 +294,8 @@ function resizedRecord(previous: AuthorizationRecord, previousSize: number, next
   return size;
 }
 
-/** A member's quoted key, colon, value and comma; nothing when JSON leaves it out. */
-const memberCost = (key: string, value: unknown): number => (value === undefined ? 0 : key.length + 4 + jsonSize(value));
+/** A member's quoted key (and its overhead), colon, value and comma; nothing when JSON leaves it out. */
+const memberCost = (key: string, value: unknown): number => (value === undefined ? 0 : key.length + 4 + SCALAR_OVERHEAD_BYTES + accountedBytes(value));
 
 // The length prefix makes the pair recoverable from the key, whatever characters either holds.
 const recordKey = (instanceId: string, id: string): string => `${instanceId.length}:${instanceId}${id}`;
