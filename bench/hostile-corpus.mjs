@@ -1,7 +1,9 @@
 // Hostile wallet and RP requests for the load benchmark. Each entry builds one request against a
 // fresh authorization (created by the caller in the mode the attack needs) and names the status
 // classes an honest server may answer with. Bodies stay within the default 1 MiB body limit
-// except the one that tests the limit itself.
+// except the one that tests the limit itself. `request(ctx)` gets the authorization's `id` and
+// `state`, and `issuerX5c`: the x5c chain of the issuer the authorizer trusts.
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 
 /** Minimal CBOR writer: enough to hand-assemble hostile DeviceResponses byte by byte. */
 const head = (major, n) => {
@@ -55,6 +57,62 @@ const MDOC_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'ms
 const SD_JWT_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } };
 const PE_DEFINITION = { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.vct'] }] } }] };
 
+// Data Integrity credentials (ldp_vc) whose JSON-LD expansion or RDF canonicalization is costly,
+// at the local verifier's default document limits, each with a well-formed proof (a real did:key,
+// a signature that cannot match) so that all the work happens before the signature check.
+const DI_ISSUER = 'did:key:z6MkrJVnaZkeFzdQyMZu1cgjg7k1pZZ6pvBQ7XJPt4swbTQ2';
+const DI_CONTEXT = ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2'];
+const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+const diCredential = (subject, context = DI_CONTEXT) => ({
+  '@context': context,
+  type: ['VerifiableCredential'],
+  issuer: DI_ISSUER,
+  validFrom: '2024-01-01T00:00:00Z',
+  credentialSubject: { id: 'did:example:holder', ...subject },
+  proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod', verificationMethod: `${DI_ISSUER}#${DI_ISSUER.slice(8)}`, created: '2024-01-01T00:00:00Z', proofValue: 'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKiPaeCuyFF5y6gbjGT' },
+});
+const LDP_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'vc', format: 'ldp_vc', require_cryptographic_holder_binding: false }] } };
+const ldpAttack = (name, build) => ({
+  name,
+  create: { responseMode: 'direct_post', query: LDP_DCQL },
+  request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ vc: [build()] }) }) }),
+});
+/** The Data Integrity attacks, also measured alone by `worstCanonicalizationMs` in hostile-stalls.mjs. */
+export const HOSTILE_LDP = [
+  ldpAttack('ldp_vc poison graph: 11 blank nodes all linked (110 references)', () => diCredential({ graph: range(11, (i) => ({ id: `_:b${i}`, knows: range(11, (j) => `_:b${j}`).filter((_, j) => j !== i) })) }, [...DI_CONTEXT, { knows: { '@id': 'https://example.org/knows', '@type': '@id' } }])),
+  ldpAttack('ldp_vc blank-node chain 20 deep', () => diCredential({ n: range(20, () => 0).reduce((inner) => ({ n: inner }), { v: 'x' }) })),
+  ldpAttack('ldp_vc 15 arrays of 128 strings', () => diCredential(Object.fromEntries(range(15, (i) => [`p${i}`, range(128, (j) => `x${j}`)])))),
+  ldpAttack('ldp_vc 124 distinct blank nodes', () => diCredential({ items: range(124, (j) => ({ a: `x${j}`, b: `y${j}`, c: j })) })),
+  ldpAttack('ldp_vc 40 identical blank-node trees', () => diCredential({ items: range(40, () => ({ a: { b: { c: 'same' } } })) })),
+];
+
+/**
+ * An SD-JWT VC (no KB-JWT) signed by a key of the attacker's: with `x5c` it carries a chain copied
+ * from a trusted issuer (the chain checks out, the signature does not), without one its issuer is
+ * simply unknown. Either way the verifier refuses it; what matters is the work it causes first.
+ */
+const attackerKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+function forgedSdJwt(claims, x5c) {
+  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const disclosures = Object.entries(claims).map(([name, value], i) => b64([`salt-${i}`, name, value]));
+  const header = { alg: 'ES256', typ: 'dc+sd-jwt', ...(x5c ? { x5c } : {}) };
+  const payload = { iss: 'https://issuer.example', vct: 'urn:eudi:pid:1', _sd_alg: 'sha-256', _sd: disclosures.map((d) => createHash('sha256').update(d).digest('base64url')) };
+  const input = `${b64(header)}.${b64(payload)}`;
+  const signature = sign('sha256', Buffer.from(input), { key: attackerKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+  return `${input}.${signature}~${disclosures.join('~')}~`;
+}
+/** A PE definition whose one field runs `pattern` on `given_name`, and the submission answering it. */
+const patternDefinition = (pattern) => ({
+  type: 'DIF.PresentationExchange',
+  presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.given_name'], filter: { type: 'string', pattern } }] } }] },
+});
+const THOUSAND_CLAIMS = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`claim_${i}`, `value ${i}`]));
+const PATTERN_SUBMISSION = JSON.stringify({ id: 's', definition_id: 'pd', descriptor_map: [{ id: 'pid', format: 'vc+sd-jwt', path: '$' }] });
+// Exponential on a backtracking engine: each character added to the value doubles the work.
+const NESTED_QUANTIFIER = '^(\\w+\\s?)*$';
+// Cubic on a backtracking engine: three ways to split a run of digits, tried for every start.
+const ADJACENT_QUANTIFIERS = '^\\d+\\s*\\d+\\s*\\d+$';
+
 /**
  * `create`: the authorization body the attack targets (null: no authorization needed).
  * `request(ctx)`: {method, path, headers, body} relative to the authorizer's base URL.
@@ -87,6 +145,43 @@ export const HOSTILE = [
         presentation_submission: JSON.stringify({ id: 's', definition_id: 'pd', descriptor_map: Array.from({ length: 1_000 }, () => ({ id: 'pid', format: 'vc+sd-jwt', path: '$' })) }),
       }),
     }),
+  },
+  {
+    name: 'PE pattern ^(\\w+\\s?)*$ on 26 × a + "!", unknown issuer',
+    create: { responseMode: 'direct_post', query: patternDefinition(NESTED_QUANTIFIER) },
+    request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt({ given_name: `${'a'.repeat(26)}!` }), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
+    name: 'PE pattern ^(\\w+\\s?)*$ on 4,095 × a + "!", trusted chain copied',
+    create: { responseMode: 'direct_post', query: patternDefinition(NESTED_QUANTIFIER) },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt({ given_name: `${'a'.repeat(4_095)}!` }, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
+    name: 'PE pattern ^\\d+\\s*\\d+\\s*\\d+$ on 4,095 digits + "x", trusted chain copied',
+    create: { responseMode: 'direct_post', query: patternDefinition(ADJACENT_QUANTIFIERS) },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt({ given_name: `${'1'.repeat(4_095)}x` }, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
+    // At the limits: one pattern of almost the 1,000 RE2 instructions a definition may compile to
+    // (the costliest shape to compile: a long optional repetition, anchored), tested on a value
+    // that spends almost the whole per-response budget (1,002 × 984 units of 1,000,000).
+    name: 'PE pattern ^[a-z]{0,490}$ at the limits, on 1,000 × a + "!", trusted chain copied',
+    create: { responseMode: 'direct_post', query: patternDefinition('^[a-z]{0,490}$') },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt({ given_name: `${'a'.repeat(1_000)}!` }, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
+    // A relying party's query times a wallet's values: without a bound, 2 s of matching.
+    name: 'PE 1,500 fields of $.* (a query near the 64 KiB cap) over 1,000 disclosed claims, trusted chain copied',
+    create: {
+      responseMode: 'direct_post',
+      query: { type: 'DIF.PresentationExchange', presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: Array.from({ length: 1_500 }, () => ({ path: ['$.*'], filter: { const: 'x' } })) } }] } },
+    },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: forgedSdJwt(THOUSAND_CLAIMS, issuerX5c), presentation_submission: PATTERN_SUBMISSION }) }),
+  },
+  {
+    name: 'DCQL 1,200 claims of [list, null] (a query near the 64 KiB cap) over a 1,000-element list, trusted chain copied',
+    create: { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: Array.from({ length: 1_200 }, (_, i) => ({ id: `c${i}`, path: ['list', null], values: ['x'] })) }] } } },
+    request: ({ id, state, issuerX5c }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ pid: [forgedSdJwt({ list: Array.from({ length: 1_000 }, (_, i) => `value ${i}`) }, issuerX5c)] }) }) }),
   },
   {
     name: 'vp_token nested 50k deep',
@@ -137,4 +232,5 @@ export const HOSTILE = [
     create: null,
     request: () => ({ method: 'POST', path: '/openid4/vp/v1_0/authorizations', type: 'application/json', body: '{"__proto__":{"admin":true},"constructor":{"prototype":{}},"query":{"type":"DCQL","dcql":{"credentials":[{"id":"__proto__","format":"dc+sd-jwt"}]}}}', rp: true }),
   },
+  ...HOSTILE_LDP,
 ];

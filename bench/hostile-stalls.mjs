@@ -6,7 +6,8 @@
 // A stall is the largest gap between two turns of a setImmediate chain that runs while the
 // request is handled, so waiting on the thread pool does not count and the stall is attributed
 // to the request that caused it. Each request runs `BENCH_STALL_REPEAT` (5) times; the median counts.
-import { HOSTILE } from './hostile-corpus.mjs';
+// `BENCH_STALL_ONLY=<text>` measures only the requests whose name contains it.
+import { HOSTILE, HOSTILE_LDP } from './hostile-corpus.mjs';
 import { inProcessAuthorizer } from './lib/in-process-authorizer.mjs';
 import { isMain, printJson } from './lib/main.mjs';
 
@@ -14,7 +15,7 @@ export const STALL_REQUIREMENT_MS = 250;
 const BASE = 'https://verifier.example';
 const API_KEY = 'bench-stalls-api-key-0001';
 
-export async function run({ repeat = Number(process.env.BENCH_STALL_REPEAT ?? 5) } = {}) {
+export async function run({ repeat = Number(process.env.BENCH_STALL_REPEAT ?? 5), only = process.env.BENCH_STALL_ONLY } = {}) {
   const { createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
   const issuer = await createTestIssuer({ commonName: 'bench issuer' });
   const { authorizer, dev } = await inProcessAuthorizer({ base: BASE, apiKey: API_KEY, instanceId: 'stalls', issuer });
@@ -37,7 +38,7 @@ export async function run({ repeat = Number(process.env.BENCH_STALL_REPEAT ?? 5)
     const requestUri = new URL(created.authorizeUrl).searchParams.get('request_uri');
     const jwt = await (await authorizer.fetch(new Request(requestUri))).text();
     const claims = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
-    return { id: created.authorizationId, state: claims.state, authorizeUrl: created.authorizeUrl };
+    return { id: created.authorizationId, state: claims.state, authorizeUrl: created.authorizeUrl, issuerX5c: issuer.x5c };
   };
 
   const wallet = await createTestWallet();
@@ -57,11 +58,11 @@ export async function run({ repeat = Number(process.env.BENCH_STALL_REPEAT ?? 5)
   const honestStalls = [];
   for (let r = 0; r < repeat; r++) honestStalls.push((await stallOf(await honest())).stallMs);
   const honestMs = median(honestStalls);
-  for (const attack of HOSTILE) {
+  for (const attack of HOSTILE.filter((a) => only === undefined || a.name.includes(only))) {
     const stalls = [];
     const statuses = new Set();
     for (let r = 0; r < repeat; r++) {
-      const ctx = attack.create ? await create(attack.create) : {};
+      const ctx = attack.create ? await create(attack.create) : { issuerX5c: issuer.x5c };
       const request = requestOf(attack.request(ctx)); // built outside: the client's work
       const { stallMs, status } = await stallOf(async () => {
         const res = await authorizer.fetch(request);
@@ -77,7 +78,10 @@ export async function run({ repeat = Number(process.env.BENCH_STALL_REPEAT ?? 5)
   globalThis.fetch = realFetch;
   await authorizer.close();
   const worst = rows.reduce((a, b) => (b.stallMs > a.stallMs ? b : a));
-  return { repeat, requirementMs: STALL_REQUIREMENT_MS, honestMs: +honestMs.toFixed(2), worst: worst.name, worstMs: worst.stallMs, rows };
+  // The Data Integrity documents alone: the worst JSON-LD expansion and RDF canonicalization.
+  const ldpNames = new Set(HOSTILE_LDP.map((a) => a.name));
+  const worstLdp = rows.filter((r) => ldpNames.has(r.name)).reduce((a, b) => (b.stallMs > a.stallMs ? b : a));
+  return { repeat, requirementMs: STALL_REQUIREMENT_MS, honestMs: +honestMs.toFixed(2), worst: worst.name, worstMs: worst.stallMs, worstCanonicalization: worstLdp.name, worstCanonicalizationMs: worstLdp.stallMs, rows };
 }
 
 /** The longest time without an event-loop turn while `fn` runs. */

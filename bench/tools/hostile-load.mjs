@@ -160,7 +160,7 @@ async function runDriver() {
   let hostileIndex = 0;
   async function hostileRequest() {
     const attack = HOSTILE[hostileIndex++ % HOSTILE.length];
-    const target = {};
+    const target = { issuerX5c: issuer.x5c };
     if (attack.create) {
       const created = await call('create', '/openid4/vp/v1_0/authorizations', { method: 'POST', type: 'application/json', body: JSON.stringify(attack.create) });
       if (created.status !== 201) return;

@@ -66,7 +66,7 @@ export async function startDemo({ port, host, env = process.env } = {}) {
         apiKeys: [apiKey],
         signing,
         validator: localValidator({ trustedIssuers: trusted }),
-        verifier: localVerifier({ trustAnchors: trusted }),
+        verifier: localVerifier({ trustAnchors: trusted, dataIntegrity: config.dataIntegrity }),
         // AUTHZ_REDIRECT_URI replaces the demo's own callback page.
         config: instanceConfigFromEnv(config, { redirectUri: `${origin}/demo/callback` }),
       },

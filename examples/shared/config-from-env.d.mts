@@ -13,14 +13,28 @@ export interface ExampleConfig {
   host: string;
   publicBaseUrl?: string;
   redirectUri?: string;
+  /** AUTHZ_ALLOWED_REDIRECT_URIS: the instance's openId4vp.allowedRedirectUris. */
+  allowedRedirectUris?: string[];
+  /** AUTHZ_DC_API_ALLOWED_ORIGINS: the instance's openId4vp.dcApi.allowedOrigins ("none": []). */
+  dcApiAllowedOrigins?: string[];
   apiKey?: string;
   issuerRoots: string[];
+  /** AUTHZ_TRUST_LISTS, AUTHZ_TRUST_LIST_SIGNERS (PEM texts), AUTHZ_TRUST_LISTS_WAIT. */
+  trustLists?: { sources: string[]; signers: string[]; wait: boolean };
   redisUrl?: string;
+  /** AUTHZ_MEMORY_STORE_MAX_RECORDS / AUTHZ_MEMORY_STORE_MAX_BYTES; undefined when neither is set. */
+  memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number };
   cors: CorsConfigInput;
+  /** `localVerifier({ dataIntegrity })` from DATA_INTEGRITY_ENABLED, _CRYPTOSUITES and _CONTEXTS_FILE. */
+  dataIntegrity: { enabled?: boolean; cryptosuites?: import('@vp-authorizer/local').DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
-export function storeFromConfig(config: { redisUrl?: string }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
-export function instanceConfigFromEnv(config: { redirectUri?: string }, defaults?: { redirectUri?: string }): { openId4vp?: { redirectUri: string } };
+export function storeFromConfig(config: { redisUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
+export function instanceConfigFromEnv(
+  config: { redirectUri?: string; allowedRedirectUris?: string[]; dcApiAllowedOrigins?: string[] },
+  defaults?: { redirectUri?: string },
+): { openId4vp?: { redirectUri?: string; allowedRedirectUris?: string[]; dcApi?: { allowedOrigins: string[] } } };
 export function startOrExit<T>(start: () => Promise<T>): Promise<T>;
-export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; close(): Promise<void> }>;
+export function trustListsFromConfig(config: { trustLists?: ExampleConfig['trustLists'] }): Promise<import('@vp-authorizer/trust-lists').TrustLists | undefined>;
+export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; trustLists: import('@vp-authorizer/trust-lists').TrustLists | undefined; close(): Promise<void> }>;
 export function describeConfig(config: ExampleConfig, runtime: { apiKey: string; publicBaseUrl: string; defaults?: { redirectUri?: string; issuerRoots?: string } }): string;

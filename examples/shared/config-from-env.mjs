@@ -4,9 +4,9 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { corsConfigFromEnv, createAuthorizer } from '@vp-authorizer/core';
+import { corsConfigFromEnv, createAuthorizer, memoryStore } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
+import { DATA_INTEGRITY_CRYPTOSUITES, localValidator, localVerifier } from '@vp-authorizer/local';
 
 export class EnvConfigError extends Error {
   /** @param {{ variable: string; message: string }[]} problems */
@@ -91,10 +91,92 @@ export function configFromEnv(env, { defaultPort }) {
     addPem('ISSUER_ROOT_PEM_FILE', text, `"${path}"`);
   }
 
+  // Comma-separated lists; the rules mirror the core's, so that a bad entry stops the start here
+  // (naming its variable) rather than when the authorizer is built.
+  const list = (name) => value(name)?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const origin = (text) => {
+    try {
+      const parsed = new URL(text);
+      return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const dcApiText = value('AUTHZ_DC_API_ALLOWED_ORIGINS');
+  const dcApiAllowedOrigins = dcApiText?.toLowerCase() === 'none' ? [] : list('AUTHZ_DC_API_ALLOWED_ORIGINS');
+  for (const entry of dcApiAllowedOrigins ?? []) {
+    if (/^android:apk-key-hash:[A-Za-z0-9_-]+={0,2}$/.test(entry) || origin(entry) === entry) continue;
+    problems.push({ variable: 'AUTHZ_DC_API_ALLOWED_ORIGINS', message: `"${entry}" is not an origin such as https://rp.example (as browsers write it: no path, no trailing slash) or android:apk-key-hash:…` });
+  }
+  const allowedRedirectUris = list('AUTHZ_ALLOWED_REDIRECT_URIS');
+  for (const entry of allowedRedirectUris ?? []) {
+    let parsed;
+    try {
+      parsed = new URL(entry);
+    } catch {}
+    // Neither this message nor another quotes an entry with credentials.
+    if (parsed?.username || parsed?.password) problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: 'an entry carries credentials (user:password@); redirect URIs never may' });
+    else if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `"${entry}" is not an absolute http(s) URI or origin` });
+    else if (parsed.hash) problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `"${entry}" must not have a #fragment` });
+    else if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\//i.test(entry) && origin(entry) !== entry) {
+      problems.push({ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `"${entry}" is written as an origin but is not one as browsers write it: use "${parsed.origin}", or a full URI with a path` });
+    }
+  }
+  if (redirectUri !== undefined && allowedRedirectUris !== undefined && !redirectAllowed(redirectUri, allowedRedirectUris)) {
+    problems.push({ variable: 'AUTHZ_REDIRECT_URI', message: 'is neither listed in AUTHZ_ALLOWED_REDIRECT_URIS nor on an origin listed there' });
+  }
+  // Trusted lists (TS 119 612 / LoTL, TS 119 602 LoTE, VICAL): sources and the certificates
+  // accepted as their signers. Each list's own signature is checked when it loads.
+  const trustListSources = (value('AUTHZ_TRUST_LISTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const source of trustListSources) {
+    const kind = /^([a-z]+):(?!\/\/)/.exec(source)?.[1];
+    if (kind !== undefined && !['lotl', 'tl', 'lote', 'vical'].includes(kind)) problems.push({ variable: 'AUTHZ_TRUST_LISTS', message: `"${source}": the kind prefix must be lotl:, tl:, lote: or vical:` });
+    else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source.replace(/^[a-z]+:(?!\/\/)/, '')) && !source.replace(/^[a-z]+:(?!\/\/)/, '').startsWith('https://')) problems.push({ variable: 'AUTHZ_TRUST_LISTS', message: `"${source}": lists are fetched over https only (or read from a file path)` });
+  }
+  const trustListSigners = [];
+  for (const path of (value('AUTHZ_TRUST_LIST_SIGNERS') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    let text;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      problems.push({ variable: 'AUTHZ_TRUST_LIST_SIGNERS', message: `cannot read "${path}" (${error?.code ?? 'error'})` });
+      continue;
+    }
+    const blocks = text.match(PEM_BLOCK) ?? [];
+    if (blocks.length === 0) problems.push({ variable: 'AUTHZ_TRUST_LIST_SIGNERS', message: `"${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----)` });
+    trustListSigners.push(...blocks);
+  }
+  if (trustListSources.length > 0 && trustListSigners.length === 0 && !problems.some((p) => p.variable === 'AUTHZ_TRUST_LIST_SIGNERS')) {
+    problems.push({ variable: 'AUTHZ_TRUST_LIST_SIGNERS', message: 'is required with AUTHZ_TRUST_LISTS: a PEM file of the certificates that sign the lists (the LoTL signers the Official Journal publishes, a VICAL signer root)' });
+  }
+  const waitText = value('AUTHZ_TRUST_LISTS_WAIT');
+  if (waitText !== undefined && !['true', 'false', '1', '0'].includes(waitText)) problems.push({ variable: 'AUTHZ_TRUST_LISTS_WAIT', message: 'must be true, false, 1 or 0' });
+  const trustLists = trustListSources.length > 0 ? { sources: trustListSources, signers: trustListSigners, wait: waitText === 'true' || waitText === '1' } : undefined;
+
   const redisUrl = value('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
     // Not quoted: the URL may carry a password.
     problems.push({ variable: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
+  }
+
+  // The memory store's per-instance quota (memoryStore({ maxRecordsPerInstance, maxBytesPerInstance })).
+  const wholeNumber = (name) => {
+    const text = value(name);
+    if (text === undefined) return undefined;
+    const number = Number(text);
+    if (!/^\d+$/.test(text) || number < 1 || !Number.isSafeInteger(number)) problems.push({ variable: name, message: `must be a whole number ≥ 1, got "${text}"` });
+    return number;
+  };
+  const maxRecordsPerInstance = wholeNumber('AUTHZ_MEMORY_STORE_MAX_RECORDS');
+  const maxBytesPerInstance = wholeNumber('AUTHZ_MEMORY_STORE_MAX_BYTES');
+  const memoryStoreQuota =
+    maxRecordsPerInstance === undefined && maxBytesPerInstance === undefined
+      ? undefined
+      : { ...(maxRecordsPerInstance !== undefined ? { maxRecordsPerInstance } : {}), ...(maxBytesPerInstance !== undefined ? { maxBytesPerInstance } : {}) };
+  if (memoryStoreQuota && redisUrl !== undefined) {
+    for (const variable of ['AUTHZ_MEMORY_STORE_MAX_RECORDS', 'AUTHZ_MEMORY_STORE_MAX_BYTES'].filter((name) => value(name) !== undefined)) {
+      problems.push({ variable, message: 'bounds the memory store, and REDIS_URL selects the Redis store: unset one of them' });
+    }
   }
 
   let cors = { enabled: false };
@@ -114,16 +196,61 @@ export function configFromEnv(env, { defaultPort }) {
     }
   }
 
+  // W3C Data Integrity (ldp_vc / ldp_vp) in localVerifier: on/off, accepted suites, extra contexts.
+  const dataIntegrity = {};
+  const enabled = value('DATA_INTEGRITY_ENABLED');
+  if (enabled !== undefined) {
+    if (!/^(true|false|1|0)$/.test(enabled)) problems.push({ variable: 'DATA_INTEGRITY_ENABLED', message: `must be true, false, 1 or 0, got "${enabled}"` });
+    else dataIntegrity.enabled = enabled === 'true' || enabled === '1';
+  }
+  const suites = value('DATA_INTEGRITY_CRYPTOSUITES');
+  if (suites !== undefined) {
+    const list = suites.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = list.filter((s) => !DATA_INTEGRITY_CRYPTOSUITES.includes(s));
+    if (list.length === 0 || unknown.length > 0) problems.push({ variable: 'DATA_INTEGRITY_CRYPTOSUITES', message: `must list some of ${DATA_INTEGRITY_CRYPTOSUITES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` });
+    else dataIntegrity.cryptosuites = list;
+  }
+  for (const path of (value('DATA_INTEGRITY_CONTEXTS_FILE') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    let contexts;
+    try {
+      contexts = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      problems.push({ variable: 'DATA_INTEGRITY_CONTEXTS_FILE', message: `cannot read "${path}" as JSON (${error?.code ?? 'invalid JSON'})` });
+      continue;
+    }
+    if (typeof contexts !== 'object' || contexts === null || Array.isArray(contexts)) {
+      problems.push({ variable: 'DATA_INTEGRITY_CONTEXTS_FILE', message: `"${path}" must hold an object of context documents by URL` });
+      continue;
+    }
+    dataIntegrity.contexts = { ...dataIntegrity.contexts, ...contexts };
+  }
+
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, apiKey, issuerRoots, redisUrl, cors };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, apiKey, issuerRoots, redisUrl, trustLists, memoryStoreQuota, cors, dataIntegrity };
+}
+
+/** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
+function redirectAllowed(uri, allowList) {
+  if (allowList.includes(uri)) return true;
+  try {
+    return allowList.includes(new URL(uri).origin);
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The store the settings ask for: `@vp-authorizer/redis` on REDIS_URL, else undefined (the
- * authorizer's memory store). `close()` quits the Redis client after the authorizer closed.
- * @param {{ redisUrl?: string }} config
+ * The store the settings ask for: `@vp-authorizer/redis` on REDIS_URL; a memory store with the
+ * quota of AUTHZ_MEMORY_STORE_MAX_*; else undefined (the authorizer's own memory store, default
+ * quota). `close()` quits the Redis client (or stops the memory store's sweep) after the
+ * authorizer closed.
+ * @param {{ redisUrl?: string; memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number } }} config
  */
 export async function storeFromConfig(config) {
+  if (!config.redisUrl && config.memoryStoreQuota) {
+    const store = memoryStore(config.memoryStoreQuota);
+    return { store, close: async () => store.close() };
+  }
   if (!config.redisUrl) return { store: undefined, close: async () => {} };
   const { redisStore } = await import('@vp-authorizer/redis');
   let store;
@@ -136,17 +263,43 @@ export async function storeFromConfig(config) {
   return { store, close: () => store.close() };
 }
 
-/** The instance's `config` from the settings (the redirect URI; undefined keys are left out). */
+/**
+ * The instance's `config` from the settings (the redirect URI, the redirect allow-list, the DC API
+ * allowed origins; undefined keys are left out). A default redirect URI (the demo's own callback)
+ * outside AUTHZ_ALLOWED_REDIRECT_URIS is refused here, naming the variable.
+ */
 export function instanceConfigFromEnv(config, defaults = {}) {
   const redirectUri = config.redirectUri ?? defaults.redirectUri;
-  return redirectUri ? { openId4vp: { redirectUri } } : {};
+  if (redirectUri !== undefined && config.allowedRedirectUris !== undefined && !redirectAllowed(redirectUri, config.allowedRedirectUris)) {
+    throw new EnvConfigError([{ variable: 'AUTHZ_ALLOWED_REDIRECT_URIS', message: `does not allow the default redirect URI ${redirectUri}: add it (or its origin), or set AUTHZ_REDIRECT_URI` }]);
+  }
+  const openId4vp = {
+    ...(redirectUri ? { redirectUri } : {}),
+    ...(config.allowedRedirectUris ? { allowedRedirectUris: config.allowedRedirectUris } : {}),
+    ...(config.dcApiAllowedOrigins ? { dcApi: { allowedOrigins: config.dcApiAllowedOrigins } } : {}),
+  };
+  return Object.keys(openId4vp).length > 0 ? { openId4vp } : {};
+}
+
+/**
+ * Issuer roots from trusted lists (`@vp-authorizer/trust-lists`) when AUTHZ_TRUST_LISTS is set:
+ * loaded in the background, or before the server starts with AUTHZ_TRUST_LISTS_WAIT.
+ * @param {{ trustLists?: { sources: string[]; signers: string[]; wait: boolean } }} config
+ */
+export async function trustListsFromConfig(config) {
+  if (!config.trustLists) return undefined;
+  const { trustLists } = await import('@vp-authorizer/trust-lists');
+  const lists = trustLists({ sources: config.trustLists.sources, signers: config.trustLists.signers });
+  if (config.trustLists.wait) await lists.ready();
+  else void lists.start();
+  return lists;
 }
 
 /**
  * The authorizer of the example apps: one instance `main` with the settings' API key (a random one
  * when unset), a generated dev signing chain, the local validator and verifier trusting the
- * settings' issuer roots (a throwaway root, trusting nobody, when unset), the redirect URI, and the
- * Redis store when REDIS_URL is set.
+ * settings' issuer roots and trusted lists (a throwaway root, trusting nobody, when neither is
+ * set), the redirect URI, and the Redis store when REDIS_URL is set.
  * @param {ReturnType<typeof configFromEnv>} config
  * @param {{ origin: string; mountPath: string }} where  the listening origin and where the authorizer is mounted
  */
@@ -154,7 +307,8 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
   const { store, close: closeStore } = await storeFromConfig(config);
   const apiKey = config.apiKey ?? randomBytes(18).toString('base64url');
   const { signing, rootCertificatePem } = await generateDevSigningKey();
-  const trusted = config.issuerRoots.length > 0 ? config.issuerRoots : [rootCertificatePem];
+  const lists = await trustListsFromConfig(config);
+  const trusted = config.issuerRoots.length > 0 ? config.issuerRoots : lists ? [] : [rootCertificatePem];
   const authorizer = createAuthorizer({
     publicBaseUrl: config.publicBaseUrl ?? `${origin}${mountPath}`,
     ...(store ? { store } : {}),
@@ -163,8 +317,8 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
         id: 'main',
         apiKeys: [apiKey],
         signing,
-        validator: localValidator({ trustedIssuers: trusted }),
-        verifier: localVerifier({ trustAnchors: trusted }),
+        validator: localValidator({ ...(trusted.length > 0 ? { trustedIssuers: trusted } : {}), ...(lists ? { issuerAnchors: lists } : {}) }),
+        verifier: localVerifier({ trustAnchors: trusted, dataIntegrity: config.dataIntegrity ?? {}, ...(lists ? { issuerAnchors: lists } : {}) }),
         config: instanceConfigFromEnv(config),
       },
     ],
@@ -172,7 +326,9 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
   return {
     authorizer,
     apiKey,
+    trustLists: lists,
     async close() {
+      lists?.close();
       await authorizer.close();
       await closeStore();
     },
@@ -185,10 +341,20 @@ export function describeConfig(config, { apiKey, publicBaseUrl, defaults = {} })
     `  public base URL: ${publicBaseUrl}`,
     `  API key:         ${config.apiKey ? '(from AUTHZ_API_KEY)' : `${apiKey}   (generated; set AUTHZ_API_KEY to choose one)`}`,
     `  redirect URI:    ${config.redirectUri ?? defaults.redirectUri ?? '(unset: wallets get {} — set AUTHZ_REDIRECT_URI for same-device flows)'}`,
+    `  redirects to:    ${config.allowedRedirectUris?.join(', ') ?? '(any URI a create request names — set AUTHZ_ALLOWED_REDIRECT_URIS to bound them)'}`,
+    `  DC API origins:  ${config.dcApiAllowedOrigins === undefined ? `${new URL(publicBaseUrl).origin} (default; AUTHZ_DC_API_ALLOWED_ORIGINS)` : config.dcApiAllowedOrigins.join(', ') || 'none (unsigned requests need expectedOrigins)'}`,
     `  issuer roots:    ${[defaults.issuerRoots, config.issuerRoots.length > 0 ? `${config.issuerRoots.length} from ISSUER_ROOT_PEM / ISSUER_ROOT_PEM_FILE` : undefined].filter(Boolean).join(' + ') || '(unset: a throwaway root that trusts nobody)'}`,
-    `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : 'memory'}`,
+    `  trusted lists:   ${config.trustLists ? `${config.trustLists.sources.join(', ')} (AUTHZ_TRUST_LISTS; ${config.trustLists.signers.length} list signer(s))` : '(none: AUTHZ_TRUST_LISTS)'}`,
+    `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,
     `  CORS:            ${config.cors.enabled ? `on for ${(config.cors.origin ?? ['*']).join(', ')}` : 'off (EXPRESS_CORS_ENABLED)'}`,
   ].join('\n');
+}
+
+/** The memory store's per-instance bounds as set, or its defaults. */
+function describeQuota(quota = {}) {
+  const records = quota.maxRecordsPerInstance ?? 100_000;
+  const bytes = quota.maxBytesPerInstance ?? 256 * 1024 * 1024;
+  return `per instance at most ${records} records and ${bytes} bytes; AUTHZ_MEMORY_STORE_MAX_RECORDS / _MAX_BYTES`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type SigningInput, createAuthorizer } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
+import { type IssuerAnchorSource, localValidator, localVerifier } from '@vp-authorizer/local';
 import { type RespondOptions, type TestIssuer, type TestWallet, createTestIssuer } from '@vp-authorizer/testing';
 
 export const API_KEY = 'e2e-api-key-0123456789';
@@ -54,10 +54,17 @@ export async function startE2eEnvironment(
   options: {
     issuer?: TestIssuer;
     trustAnchors?: string[];
+    /** Issuer roots from trusted lists, beside `trustAnchors` (pass `trustAnchors: []` for lists alone). */
+    issuerAnchors?: IssuerAnchorSource;
     /** More signing identities after the generated primary (multi-signed DC API requests). */
     additionalSigning?: SigningInput[];
     /** Merged over the instance's openId4vp settings. */
     openId4vp?: NonNullable<NonNullable<InstanceConfigInput>['openId4vp']>;
+    /**
+     * false: the validator checks no issuer trust (a DID-signed W3C credential has no chain to a
+     * PEM root, so with roots configured it is untrusted by design).
+     */
+    validatorTrust?: false;
     /** Authorizer-wide options passed through (logs, tracing, another store). */
     authorizer?: Pick<AuthorizerOptions, 'logger' | 'instrumentation' | 'store'>;
   } = {},
@@ -87,9 +94,9 @@ export async function startE2eEnvironment(
         signing: options.additionalSigning ? [dev.signing, ...options.additionalSigning] : dev.signing,
         // Unsigned DC API responses are only accepted from these origins (see dc-api.test.ts).
         config: { openId4vp: { redirectUri: RP_CALLBACK, dcApi: { allowedOrigins: ['https://rp.example'] }, ...options.openId4vp } },
-        validator: localValidator({ trustedIssuers: trustAnchors }),
+        validator: options.validatorTrust === false ? localValidator() : localValidator({ ...(trustAnchors.length > 0 ? { trustedIssuers: trustAnchors } : {}), ...(options.issuerAnchors ? { issuerAnchors: options.issuerAnchors } : {}) }),
         // The test issuer's status list server is plain http on 127.0.0.1; production stays https-only.
-        verifier: localVerifier({ trustAnchors, outboundFetch: { dangerouslyAllowAnyDestination: true } }),
+        verifier: localVerifier({ trustAnchors, ...(options.issuerAnchors ? { issuerAnchors: options.issuerAnchors } : {}), outboundFetch: { dangerouslyAllowAnyDestination: true } }),
       },
     ],
   });

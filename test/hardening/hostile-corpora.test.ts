@@ -1,6 +1,7 @@
 /**
  * Explicit hostile corpora (not random), each within the default body limit (1 MiB): CBOR bombs,
- * a Presentation Exchange submission that points 1000 times at a 400 KB vp_token, 1 MB of
+ * a Presentation Exchange submission that points 1000 times at a 400 KB vp_token, filter patterns
+ * that stall a backtracking engine (exponential and cubic) on the values they are made for, 1 MB of
  * 10,000-deep JSON, forms with 100,000 parameters, oversized SD-JWTs and queries. Each is sent
  * through authorizer.handle() with the real local validator/verifier and must be refused (4xx,
  * authorization still pending) or end rejected/error, never 5xx. The CBOR bombs are also fed to
@@ -26,7 +27,7 @@ import {
   type FuzzEnv,
 } from './__fixtures__/fuzz-authorizer.js';
 import { countCases, measureAsync, measureSync, reportTally } from './__fixtures__/fuzz-harness.js';
-import { bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sharedReferenceLaughs, sharedReferences } from './__fixtures__/hostile.js';
+import { HOSTILE_DATA_INTEGRITY, bigSdJwt, deepJson, deviceResponse, head, issuerSignedItem, nestedTag24, sdJwtDisclosing, sharedReferenceLaughs, sharedReferences } from './__fixtures__/hostile.js';
 
 let env: FuzzEnv;
 const stalls: [string, number, number][] = [];
@@ -110,6 +111,23 @@ describe('CBOR bombs in an mdoc vp_token', () => {
   }
 });
 
+describe('Data Integrity documents that are costly to expand or canonicalize (ldp_vc)', () => {
+  const LDP_DCQL = { credentials: [{ id: 'vc', format: 'ldp_vc', require_cryptographic_holder_binding: false }] };
+
+  for (const [name, build, code] of HOSTILE_DATA_INTEGRITY) {
+    it(`${name}: rejected with ${code}`, { timeout: TIMEOUT }, async () => {
+      const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: LDP_DCQL } });
+      const res = await send(`ldp_vc ${name}`, 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ vc: [build()] }), state: auth.state }));
+      // A rejected presentation is answered 400 (authorization.presentation_rejected).
+      expect(res.status).toBe(400);
+      expect(await statusOf(env, auth.id)).toBe('rejected');
+      const policy = await env.handle(env.req('GET', `${V}/authorizations/${auth.id}/policy-response`));
+      const codes = (JSON.parse(policy.body!) as { data: { error?: { code: string } }[] }).data.flatMap((r) => (r.error ? [r.error.code] : []));
+      expect(codes).toContain(code);
+    });
+  }
+});
+
 describe('Presentation Exchange amplification', () => {
   it('1000 descriptor_map entries all pointing at one 400 KB SD-JWT vp_token: refused or rejected', { timeout: TIMEOUT }, async () => {
     const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } });
@@ -126,6 +144,61 @@ describe('Presentation Exchange amplification', () => {
     const submission = { id: 's', definition_id: 'pd', descriptor_map: Array.from({ length: 1000 }, (_, i) => ({ id: 'd1', format: 'vc+sd-jwt', path: `$[${i}]` })) };
     const res = await send('PE 1000 × "$[n]"', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify(Array.from({ length: 1000 }, () => one)), presentation_submission: JSON.stringify(submission), state: auth.state }));
     await expectRefusedOrRejected(auth.id, res);
+  });
+});
+
+describe('Presentation Exchange filter patterns, and queries times values', () => {
+  const definition = (pattern: string) => ({ id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.given_name'], filter: { type: 'string', pattern } }] } }] });
+  const submission = JSON.stringify({ id: 's', definition_id: 'pd', descriptor_map: [{ id: 'pid', format: 'vc+sd-jwt', path: '$' }] });
+  const policyCodes = async (id: string) => {
+    const res = await env.handle(env.req('GET', `${V}/authorizations/${id}/policy-response`));
+    expect(res.status, res.body).toBe(200);
+    return (JSON.parse(res.body!) as { data: { error?: { code: string } }[] }).data.flatMap((r) => (r.error ? [r.error.code] : []));
+  };
+
+  // A backtracking engine holds the loop ~1 s on the first, doubling per character; forever on
+  // the second; ~40 s on the third. The validator here trusts every issuer, so each is evaluated.
+  const corpus: [string, string, string, string][] = [
+    ['^(\\w+\\s?)*$ on 26 × a + "!"', '^(\\w+\\s?)*$', `${'a'.repeat(26)}!`, 'presentation_exchange.fields_unsatisfied'],
+    ['^(\\w+\\s?)*$ on 4,095 × a + "!"', '^(\\w+\\s?)*$', `${'a'.repeat(4_095)}!`, 'presentation_exchange.fields_unsatisfied'],
+    ['^\\d+\\s*\\d+\\s*\\d+$ on 4,095 digits + "x"', '^\\d+\\s*\\d+\\s*\\d+$', `${'1'.repeat(4_095)}x`, 'presentation_exchange.fields_unsatisfied'],
+    ['^[a-z]{0,490}$ (the program limit) on 1,000 × a + "!"', '^[a-z]{0,490}$', `${'a'.repeat(1_000)}!`, 'presentation_exchange.fields_unsatisfied'],
+    ['^[a-z]{0,490}$ on 4,096 × a: past the budget', '^[a-z]{0,490}$', 'a'.repeat(4_096), 'presentation_exchange.match_budget_exceeded'],
+  ];
+  for (const [name, pattern, value, code] of corpus) {
+    it(`${name}: answered by the linear-time engine (${code}), refused or rejected`, { timeout: TIMEOUT }, async () => {
+      const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: definition(pattern) } });
+      const res = await send(`PE pattern ${name}`, 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: sdJwtDisclosing({ given_name: value }), presentation_submission: submission, state: auth.state }));
+      await expectRefusedOrRejected(auth.id, res);
+      expect(await policyCodes(auth.id)).toContain(code);
+    });
+  }
+
+  it('1,500 fields of $.* (a query near the 64 KiB cap) over 1,000 disclosed claims: matching stops at the response budget', { timeout: TIMEOUT }, async () => {
+    const fields = Array.from({ length: 1_500 }, () => ({ path: ['$.*'], filter: { const: 'x' } }));
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'pid', constraints: { fields } }] } } });
+    const claims = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`claim_${i}`, `value ${i}`]));
+    const res = await send('PE 1,500 fields × 1,000 claims', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: sdJwtDisclosing(claims), presentation_submission: submission, state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+    expect(await policyCodes(auth.id)).toContain('presentation_exchange.match_budget_exceeded');
+  });
+
+  it('DCQL: 1,200 claims of [list, null] (a query near the 64 KiB cap) over a 1,000-element list: matching stops at the response budget', { timeout: TIMEOUT }, async () => {
+    const claims = Array.from({ length: 1_200 }, (_, i) => ({ id: `c${i}`, path: ['list', null], values: ['x'] }));
+    const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims }] } } });
+    const list = Array.from({ length: 1_000 }, (_, i) => `value ${i}`);
+    const res = await send('DCQL 1,200 claims × 1,000 values', 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ pid: [sdJwtDisclosing({ list })] }), state: auth.state }));
+    await expectRefusedOrRejected(auth.id, res);
+    expect(await policyCodes(auth.id)).toContain('credential_query.match_budget_exceeded');
+  });
+
+  it('patterns a linear-time engine cannot run, or past the definition limits, are refused at creation', { timeout: TIMEOUT }, async () => {
+    for (const pattern of ['^(a+)\\1$', '^(?=a)(\\w+\\s?)*$', '(?<!x)y', Array.from({ length: 60 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}{1000}`).join('|')]) {
+      const body = JSON.stringify({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: definition(pattern) } });
+      const res = await send(`create with pattern ${pattern.slice(0, 24)}`, 'POST', `${V}/authorizations`, 'application/json', body);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body!)).toMatchObject({ type: 'request.unsupported_pattern', errors: [{ pointer: '/query/presentationDefinition/input_descriptors/0/constraints/fields/0/filter/pattern' }] });
+    }
   });
 });
 

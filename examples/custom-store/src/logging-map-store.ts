@@ -59,12 +59,15 @@ export function loggingMapStore(options: LoggingMapStoreOptions = {}): Authorize
       return entry === undefined ? null : structuredClone(entry.value);
     },
 
-    async compareAndSet(next, expectedVersion) {
+    async compareAndSet(next, expectedVersion, ttlMs) {
       const entry = live(keyOf(next.instanceId, next.id));
       const ok = entry !== undefined && entry.value.version === expectedVersion;
-      // Keep `until`: a compare-and-set does not extend the record's TTL.
-      if (ok) entry.value = structuredClone(next);
-      log(`store.compareAndSet instance=${next.instanceId} id=${next.id} v${expectedVersion}→v${next.version} status=${next.status} → ${ok ? 'ok' : 'conflict'}`);
+      if (ok) {
+        entry.value = structuredClone(next);
+        // Keep `until` unless the core gives a new TTL (when a wallet first fetches the request).
+        if (ttlMs !== undefined) entry.until = now() + ttlMs;
+      }
+      log(`store.compareAndSet instance=${next.instanceId} id=${next.id} v${expectedVersion}→v${next.version} status=${next.status}${ttlMs === undefined ? '' : ` ttlMs=${ttlMs}`} → ${ok ? 'ok' : 'conflict'}`);
       return ok;
     },
 

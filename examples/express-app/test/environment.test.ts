@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowInsecureUrlsForTests, createTestIssuer, createTestWallet, type TestIssuer } from '@vp-authorizer/testing';
+import { allowInsecureUrlsForTests, buildSignedList, createListSigner, createTestIssuer, createTestWallet, GRANTED, type TestIssuer } from '@vp-authorizer/testing';
 
 const SERVER = fileURLToPath(new URL('../server.mjs', import.meta.url));
 const API_KEY = 'env-configured-key-7Qx9-do-not-print';
@@ -108,6 +108,56 @@ describe('the Express example configured from the environment', () => {
   it('never prints the API key it was given', () => {
     expect(server.output()).toContain('(from AUTHZ_API_KEY)');
     expect(server.output()).not.toContain(API_KEY);
+  });
+});
+
+describe('the Express example trusting issuers only through AUTHZ_TRUST_LISTS', () => {
+  it('authorizes a PID whose issuer root a signed trusted list grants, with no ISSUER_ROOT_PEM set', async () => {
+    allowInsecureUrlsForTests();
+    const issuer = await createTestIssuer();
+    const signer = await createListSigner('Example scheme operator');
+    const dir = mkdtempSync(join(tmpdir(), 'vpa-example-lists-'));
+    const listFile = join(dir, 'tl.xml');
+    const signersFile = join(dir, 'list-signers.pem');
+    const root = issuer.rootCertificatePem.replace(/-----[^-]+-----|\s/g, '');
+    writeFileSync(listFile, buildSignedList({ services: [{ type: 'http://uri.etsi.org/19602/SvcType/PID/Issuance', status: GRANTED, since: new Date(Date.now() - 86_400_000), certificates: [root] }] }, signer));
+    writeFileSync(signersFile, signer.pem);
+    const port = await freePort();
+    const listBase = `http://127.0.0.1:${port}/authz`;
+    const server = startServer({ PORT: String(port), PUBLIC_BASE_URL: listBase, AUTHZ_API_KEY: API_KEY, AUTHZ_TRUST_LISTS: `tl:${listFile}`, AUTHZ_TRUST_LIST_SIGNERS: signersFile, AUTHZ_TRUST_LISTS_WAIT: 'true' });
+    try {
+      await server.started;
+      expect(server.output()).toContain('AUTHZ_TRUST_LISTS; 1 list signer');
+      const rp = async (path: string, body?: unknown) => {
+        const res = await fetch(`${listBase}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      const anchor = await rp('/instances/oid4vp-trust-anchor');
+      const created = await rp('/openid4/vp/v1_0/authorizations', {
+        responseMode: 'direct_post.jwt',
+        query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }] }] } },
+      });
+      const wallet = await createTestWallet();
+      await wallet.addSdJwtVc(issuer, { vct: 'urn:eudi:pid:1', claims: { given_name: 'Erika', family_name: 'Mustermann' } });
+      const answer = await wallet.respond(await wallet.receive(String(created.body.authorizeUrl), { verifierTrustAnchors: [String(anchor.body.certificate)] }));
+      expect(answer.status).toBe(200);
+      const status = await rp(`/openid4/vp/v1_0/authorizations/${String(created.body.authorizationId)}/status`);
+      expect(status.body.status).toBe('authorized');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
+  it('refuses AUTHZ_TRUST_LISTS without AUTHZ_TRUST_LIST_SIGNERS at start', async () => {
+    const server = startServer({ PORT: '0', AUTHZ_TRUST_LISTS: 'lotl:https://ec.europa.eu/tools/lotl/eu-lotl.xml' });
+    await expect(server.started).rejects.toThrow();
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('AUTHZ_TRUST_LIST_SIGNERS: is required with AUTHZ_TRUST_LISTS');
   });
 });
 

@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Create an authorization request
-         * @description Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*).
+         * @description Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*); a Presentation Exchange filter pattern that cannot run in linear time answers 400 request.unsupported_pattern with its pointer.
          */
         post: operations["createAuthorization"];
         delete?: never;
@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * Fetch the signed request object (request_uri)
-         * @description The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405).
+         * @description The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405). HEAD answers 405 and changes nothing: the fetch has an effect, and HEAD must not (a link scanner sending it would otherwise use up the fetch).
          */
         get: operations["getAuthorizationRequestJwt"];
         put?: never;
@@ -705,6 +705,17 @@ export interface operations {
             /** @description The content type is not supported by this endpoint. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This instance holds as many authorizations as the store allows it (`store.quota_exceeded`, the memory store's per-instance quota); `Retry-After` says when its oldest one leaves the store. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { deleteKeys, redisUrlForTests, testClient } from '@vp-authorizer/testing/redis';
-import { configFromEnv, EnvConfigError } from '../config-from-env.mjs';
+import { configFromEnv, EnvConfigError, instanceConfigFromEnv } from '../config-from-env.mjs';
 import { startExample as startHono } from '../../hono-app/app.mjs';
 
 const problemsOf = (env: Record<string, string>) => {
@@ -35,7 +35,21 @@ describe('configFromEnv', () => {
       issuerRoots: [],
       redisUrl: undefined,
       cors: { enabled: false },
+      dataIntegrity: {},
     });
+  });
+
+  it('reads the Data Integrity settings of localVerifier: on/off, the accepted cryptosuites and context files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vpa-contexts-'));
+    const context = { '@context': { grade: 'https://vocab.example/grade' } };
+    writeFileSync(join(dir, 'contexts.json'), JSON.stringify({ 'https://vocab.example/v1': context }));
+    const config = configFromEnv({ DATA_INTEGRITY_ENABLED: 'true', DATA_INTEGRITY_CRYPTOSUITES: 'eddsa-rdfc-2022, ecdsa-rdfc-2019', DATA_INTEGRITY_CONTEXTS_FILE: join(dir, 'contexts.json') }, { defaultPort: 1 });
+    expect(config.dataIntegrity).toEqual({ enabled: true, cryptosuites: ['eddsa-rdfc-2022', 'ecdsa-rdfc-2019'], contexts: { 'https://vocab.example/v1': context } });
+    expect(problemsOf({ DATA_INTEGRITY_ENABLED: 'yes', DATA_INTEGRITY_CRYPTOSUITES: 'eddsa-rdfc-2022,rsa-2017', DATA_INTEGRITY_CONTEXTS_FILE: join(dir, 'missing.json') }).map((p) => p.variable)).toEqual([
+      'DATA_INTEGRITY_ENABLED',
+      'DATA_INTEGRITY_CRYPTOSUITES',
+      'DATA_INTEGRITY_CONTEXTS_FILE',
+    ]);
   });
 
   it('reads issuer roots inline (one-line values with \\n escapes) and from several files, each holding several', () => {
@@ -65,6 +79,92 @@ describe('configFromEnv', () => {
         EXPRESS_CORS_ORIGIN: 'rp.example',
       }).map((p) => p.variable),
     ).toEqual(['PORT', 'PUBLIC_BASE_URL', 'AUTHZ_REDIRECT_URI', 'ISSUER_ROOT_PEM', 'ISSUER_ROOT_PEM_FILE', 'REDIS_URL', 'EXPRESS_CORS_ORIGIN']);
+  });
+
+  it('bounds the memory store per instance from AUTHZ_MEMORY_STORE_MAX_RECORDS / _MAX_BYTES, and names bad values', () => {
+    expect(configFromEnv({ AUTHZ_MEMORY_STORE_MAX_RECORDS: '5000', AUTHZ_MEMORY_STORE_MAX_BYTES: '67108864' }, { defaultPort: 1 }).memoryStoreQuota).toEqual({
+      maxRecordsPerInstance: 5000,
+      maxBytesPerInstance: 67108864,
+    });
+    expect(problemsOf({ AUTHZ_MEMORY_STORE_MAX_RECORDS: '0', AUTHZ_MEMORY_STORE_MAX_BYTES: '64MB' })).toEqual([
+      { variable: 'AUTHZ_MEMORY_STORE_MAX_RECORDS', message: expect.stringContaining('whole number') },
+      { variable: 'AUTHZ_MEMORY_STORE_MAX_BYTES', message: expect.stringContaining('whole number') },
+    ]);
+    // The Redis store has no such bound: a setting that would do nothing is refused.
+    expect(problemsOf({ AUTHZ_MEMORY_STORE_MAX_RECORDS: '10', REDIS_URL: 'redis://127.0.0.1:6379' }).map((p) => p.variable)).toEqual(['AUTHZ_MEMORY_STORE_MAX_RECORDS']);
+  });
+
+  it('an example app past AUTHZ_MEMORY_STORE_MAX_RECORDS answers 429 with Retry-After', async () => {
+    const example = await startHono({ port: 0, env: { AUTHZ_API_KEY: 'quota-example-key-01', AUTHZ_MEMORY_STORE_MAX_RECORDS: '1' } });
+    try {
+      const create = () =>
+        fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer quota-example-key-01', 'content-type': 'application/json' },
+          body: JSON.stringify({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] } } }),
+        });
+      expect((await create()).status).toBe(201);
+      const refused = await create();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await example.close();
+    }
+  });
+
+  it('reads the redirect allow-list and the DC API allowed origins (comma-separated) into the instance configuration', () => {
+    const config = configFromEnv(
+      {
+        AUTHZ_REDIRECT_URI: 'https://rp.example/login/callback',
+        AUTHZ_ALLOWED_REDIRECT_URIS: 'https://rp.example/login/callback, https://shop.example',
+        AUTHZ_DC_API_ALLOWED_ORIGINS: 'https://rp.example,android:apk-key-hash:abc_-123',
+      },
+      { defaultPort: 1 },
+    );
+    expect(instanceConfigFromEnv(config)).toEqual({
+      openId4vp: {
+        redirectUri: 'https://rp.example/login/callback',
+        allowedRedirectUris: ['https://rp.example/login/callback', 'https://shop.example'],
+        dcApi: { allowedOrigins: ['https://rp.example', 'android:apk-key-hash:abc_-123'] },
+      },
+    });
+    // "none": no default origins, so unsigned DC API requests must name expectedOrigins.
+    expect(instanceConfigFromEnv(configFromEnv({ AUTHZ_DC_API_ALLOWED_ORIGINS: 'none' }, { defaultPort: 1 }))).toEqual({ openId4vp: { dcApi: { allowedOrigins: [] } } });
+  });
+
+  it('names bad allow-list and origin entries, and a redirect URI its own allow-list refuses, never quoting credentials', () => {
+    const problems = problemsOf({
+      AUTHZ_DC_API_ALLOWED_ORIGINS: 'https://rp.example/, *',
+      AUTHZ_ALLOWED_REDIRECT_URIS: 'https://user:secret-pw@rp.example/cb, https://RP.example, ftp://rp.example/x',
+    });
+    expect(problems.map((p) => p.variable)).toEqual(['AUTHZ_DC_API_ALLOWED_ORIGINS', 'AUTHZ_DC_API_ALLOWED_ORIGINS', 'AUTHZ_ALLOWED_REDIRECT_URIS', 'AUTHZ_ALLOWED_REDIRECT_URIS', 'AUTHZ_ALLOWED_REDIRECT_URIS']);
+    expect(JSON.stringify(problems)).not.toContain('secret-pw');
+    expect(problems[3]!.message).toContain('https://rp.example');
+    expect(problemsOf({ AUTHZ_REDIRECT_URI: 'https://evil.example/cb', AUTHZ_ALLOWED_REDIRECT_URIS: 'https://rp.example' })).toEqual([
+      { variable: 'AUTHZ_REDIRECT_URI', message: expect.stringContaining('AUTHZ_ALLOWED_REDIRECT_URIS') },
+    ]);
+  });
+
+  it('an example app applies both: a redirect outside the list and a DC API response from another origin are refused', async () => {
+    const key = 'allow-list-example-key-01';
+    const example = await startHono({ port: 0, env: { AUTHZ_API_KEY: key, AUTHZ_ALLOWED_REDIRECT_URIS: 'https://rp.example', AUTHZ_DC_API_ALLOWED_ORIGINS: 'https://shop.example' } });
+    try {
+      const call = (path: string, body: unknown) =>
+        fetch(`${example.origin}/authz/openid4/vp/v1_0${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const query = { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] } };
+      expect((await call('/authorizations', { responseMode: 'direct_post', query, redirectUri: 'https://rp.example/done' })).status).toBe(201);
+      const evil = await call('/authorizations', { responseMode: 'direct_post', query, redirectUri: 'https://evil.example/' });
+      expect(await evil.json()).toMatchObject({ type: 'request.redirect_uri_not_allowed' });
+
+      const created = await call('/authorizations', { responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', query });
+      expect(created.status).toBe(201);
+      const { authorizationId } = (await created.json()) as { authorizationId: string };
+      const answer = (origin: string) => call(`/${authorizationId}/dc_api`, { origin, digitalCredentialGetResponse: { vp_token: { pid: ['not-a-presentation'] } } });
+      expect(await (await answer(example.origin)).json()).toMatchObject({ type: 'authorization.origin_mismatch' });
+      expect(await (await answer('https://shop.example')).json()).toEqual({ status: 'rejected' });
+    } finally {
+      await example.close();
+    }
   });
 
   it('describes a bad API key without quoting it', () => {

@@ -16,8 +16,9 @@ import type { CoreRequest, CoreResponse, HandleOptions } from './wire/core-reque
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
 import { refuseParsedOverLimit } from './http/node-body-limits.js';
 import { isExpectedError, refusalResponse } from './wire/responses.js';
+import { checkJsonDepth } from './wire/parse-body.js';
 import { Refusal } from './errors/refusal.js';
-import { audienceOfPath, matchRoute, type RouteAudience } from './http/routes.js';
+import { answerTo, audienceOfPath, matchRoute } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
 import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
 import { createAuthorization, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
@@ -85,7 +86,7 @@ export interface Authorizer {
 /** Build an authorizer. Options and every instance configuration are validated here, once. */
 export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const parsed = parseConfig(authorizerOptionsSchema, options, 'authorizer options');
-  const instances = new Map<string, InstanceRuntime>(parsed.instances.map((instance, i) => [instance.id, createInstanceRuntime(instance, i, parsed.clients)]));
+  const instances = new Map<string, InstanceRuntime>(parsed.instances.map((instance, i) => [instance.id, createInstanceRuntime(instance, i, parsed.clients, parsed)]));
   const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
   const log = createEventLog(guardLogger(parsed.logger ?? silentLogger));
   const onEvent = parsed.onEvent;
@@ -175,15 +176,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   async function handleRequest(request: CoreRequest, handleOptions: HandleOptions = {}, span?: RequestSpan): Promise<CoreResponse> {
     // Read only for the log line that reports it.
     const started = log['request.handled'] ? ctx.clock.now() : 0;
-    // The matched route's; without a match, taken from the path on failure (so that even a 404/405
-    // on a wallet path answers OAuth-style). Never computed for a request that succeeds.
-    let audience: RouteAudience | undefined;
     let routeName = 'unmatched';
     try {
       // A body a host parser consumed was never measured by the adapter's stream reader.
       if (request.body?.kind === 'parsed') refuseParsedOverLimit(request.body.value, request.headers.get('content-type'), parsed.bodyLimitBytes);
       const { route, params } = matchRoute(request.method, request.path);
-      audience = route.audience;
       routeName = route.name;
       span?.route({ operationId: route.operationId, path: route.path });
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
@@ -191,12 +188,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       const input = { ctx, request, params, instance: instance! };
       const answer = route.runOrRefuse ? await route.runOrRefuse(input) : await route.run(input);
       const refused = answer instanceof Refusal;
-      const response = refused ? refusalResponse(answer, audience === 'wallet' ? 'wallet' : 'rp') : answer;
-      if (request.method.toUpperCase() === 'HEAD') {
-        delete response.body;
-        response.stream?.cancel(); // nobody will read it: release its slot and timers now
-        delete response.stream;
-      }
+      const response = answerTo(request.method, refused ? refusalResponse(answer, audienceOfPath(request.path)) : answer);
       if (refused) {
         // Logged and traced as a thrown refusal is, below.
         log['request.refused']?.({ route: routeName, status: response.status, code: answer.refused });
@@ -207,7 +199,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       span?.answered(response.status);
       return response;
     } catch (error) {
-      const response = failureResponse(error, request, (audience ?? audienceOfPath(request.path)) === 'wallet' ? 'wallet' : 'rp');
+      const response = failureResponse(error, request);
       const expected = isExpectedError(error);
       if (expected) {
         log['request.refused']?.({ route: routeName, status: response.status, code: (error as { code?: string }).code });
@@ -251,7 +243,13 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     corsConfig: () => (cors ??= corsConfigFromInstances(options.instances)),
     reportError: report,
     bodyLimitBytes: parsed.bodyLimitBytes,
-    createAuthorization: (instanceId, body) => createAuthorization(ctx, instanceFor(instanceId), body),
+    // In-process bodies get the depth check an HTTP body gets when it is parsed (no JS recursion
+    // may meet a hostile depth later: valibot, the store's copies, JSON encoding).
+    createAuthorization: async (instanceId, body) => {
+      const instance = instanceFor(instanceId);
+      checkJsonDepth(body);
+      return createAuthorization(ctx, instance, body);
+    },
     getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),
     // A store may hand out read-only records (the memory store's are frozen): the caller gets its own copy.
     getPolicyResponse: async (instanceId, id) => jsonCopy(await getPolicyResponse(ctx, instanceFor(instanceId).id, id)),

@@ -74,7 +74,7 @@ export { httpVerifierClient } from './clients/http-verifier-client.js';
 export type { HttpServiceClientOptions } from './clients/http-service-options.js';
 export { passThroughValidator, passThroughVerifier } from './clients/pass-through-clients.js';
 export { ServiceCallError, isServiceCallError, type ServiceCallErrorCode } from './clients/service-call-error.js';
-export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
+export { memoryStore, type MemoryStore, type MemoryStoreOptions, type MemoryStoreQuota } from './store/memory-store.js';
 export type { AuthorizerEvent, AuthorizationEventType, EventHook } from './events/authorizer-event.js';
 export type { Logger } from './events/logger.js';
 export { LOG_EVENTS, type LogEventName, type LogEventSpec, type LogLevel } from './events/log-events.js';
@@ -117,3 +117,4 @@ export {
 export { AuthorizerError, isAuthorizerError, type FieldError } from './errors/authorizer-error.js';
 export { ConfigError } from './errors/config-error.js';
 export { StoreUnavailableError, isStoreUnavailableError } from './errors/store-unavailable-error.js';
+export { StoreQuotaExceededError, isStoreQuotaExceededError } from './errors/store-quota-exceeded-error.js';

@@ -1,4 +1,4 @@
-// `@vp-authorizer/core/internal`: what the project's own packages (@vp-authorizer/local) build on
+// `@vp-authorizer/core/internal`: what the project's own packages (@vp-authorizer/local, @vp-authorizer/trust-lists) build on
 // and applications do not need. No stability promise: it follows the packages that use it.
 
 // Fetching through the outbound policy (did:web documents, status lists).

@@ -109,6 +109,16 @@ describe('create', () => {
     expect(body.errors.map((e) => e.pointer)).toContain('/query/dcql/credentials/0/id');
   });
 
+  it('a Presentation Exchange filter pattern a linear-time engine cannot run: 400 request.unsupported_pattern naming it', async () => {
+    env = await startAuthorizer();
+    const fields = [{ path: ['$.given_name'], filter: { type: 'string', pattern: '^(\\w+\\s?)*$' } }, { path: ['$.family_name'], filter: { type: 'string', pattern: '^(?!x)(\\w)\\1$' } }];
+    const res = await create({ responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: { id: 'pd', input_descriptors: [{ id: 'd1', constraints: { fields } }] } } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { type: string; errors: { pointer: string; code: string; detail: string }[] };
+    expect(body.type).toBe('request.unsupported_pattern');
+    expect(body.errors).toEqual([{ pointer: '/query/presentationDefinition/input_descriptors/0/constraints/fields/1/filter/pattern', code: 'request.unsupported_pattern', detail: expect.stringMatching(/lookahead/) }]);
+  });
+
   it('HAIP violations answer 400 with the rule code', async () => {
     env = await startAuthorizer();
     const cases: [Record<string, unknown>, string][] = [

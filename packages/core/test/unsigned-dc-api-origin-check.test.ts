@@ -1,6 +1,9 @@
 // Unsigned DC API requests carry no expected_origins to the wallet, so the verifier must check the
 // origin the RP reports against something: the request's expectedOrigins or the instance's
-// openId4vp.dcApi.allowedOrigins. With neither, the request is refused at creation.
+// openId4vp.dcApi.allowedOrigins. Without that setting, the instance allows the origin of its
+// publicBaseUrl and its explicit CORS origins (never "*"): a client written for the hosted API,
+// whose unsigned create carries no origins, works on a default instance. An explicit empty list
+// turns that off, and an unsigned request without expectedOrigins is then refused at creation.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createAuthorizer, passThroughVerifier } from '@vp-authorizer/core';
 import { devSigning, makeSdJwt, startAuthorizer } from './__fixtures__/test-authorizer.js';
@@ -41,8 +44,31 @@ describe('unsigned DC API responses are checked against the allowed origins', ()
     expect(await (await respond(authorizationId, 'https://shop.example')).json()).toEqual({ status: 'authorized' });
   });
 
-  it('refuses to create an unsigned request when there is nothing to check the origin against', async () => {
+  it("on a default instance, accepts an unsigned create without origins and checks the response against its publicBaseUrl's origin", async () => {
     env = await startAuthorizer(instanceConfig({}));
+    const res = await create();
+    expect(res.status).toBe(201);
+    const { authorizationId } = (await res.json()) as { authorizationId: string };
+    expect((await respond(authorizationId, 'https://evil.example')).status).toBe(400);
+    expect(await statusOf(authorizationId)).toBe('pending');
+    expect(await (await respond(authorizationId, new URL(env.base).origin)).json()).toEqual({ status: 'authorized' });
+  });
+
+  it('adds the instance\'s explicit CORS origins to that default, never "*"', async () => {
+    env = await startAuthorizer({ instance: { config: { cors: { enabled: true, origin: ['https://shop.example', '*'] } } } });
+    const first = ((await (await create()).json()) as { authorizationId: string }).authorizationId;
+    expect((await respond(first, 'https://anything.example')).status).toBe(400);
+    expect(await (await respond(first, 'https://shop.example')).json()).toEqual({ status: 'authorized' });
+  });
+
+  it('a CORS configuration that is not enabled adds nothing', async () => {
+    env = await startAuthorizer({ instance: { config: { cors: { enabled: false, origin: ['https://shop.example'] } } } });
+    const id = ((await (await create()).json()) as { authorizationId: string }).authorizationId;
+    expect((await respond(id, 'https://shop.example')).status).toBe(400);
+  });
+
+  it('with allowedOrigins: [] there is no default: an unsigned request without expectedOrigins is refused at creation', async () => {
+    env = await startAuthorizer(instanceConfig({ dcApi: { allowedOrigins: [] } }));
     const res = await create();
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ type: 'request.expected_origins_required', errors: [{ pointer: '/expectedOrigins' }] });

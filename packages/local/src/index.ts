@@ -41,3 +41,10 @@ export {
 
 // The outbound-fetch policy (from @vp-authorizer/core), for code that configured the local verifier with it.
 export { isPublicAddress, outboundFetchPolicy, OutboundFetchError, type OutboundFetchPolicy, type OutboundFetchFailure, type OutboundLookup, type ResolvedAddress } from './outbound/index.js';
+
+// W3C Data Integrity.
+export { DATA_INTEGRITY_CRYPTOSUITES, type DataIntegrityCryptosuite } from './data-integrity/cryptosuites.js';
+export { BUNDLED_CONTEXTS_VERSION } from './data-integrity/bundled-contexts.js';
+
+// Trust from lists (ETSI TS 119 612/602, VICAL) through @vp-authorizer/trust-lists.
+export type { IssuerAnchorSource, IssuerAnchorQuery, IssuerAnchorAnswer } from './x509/issuer-anchors.js';

@@ -162,18 +162,28 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
 
     get: (instanceId, id) => guarded(() => client.get(keys.authorization(instanceId, id)), decodeRecordReply),
 
-    compareAndSet: (next, expectedVersion) =>
+    // One MGET (one round trip); under Cluster the keys sit in different slots, so one GET each, in parallel.
+    getInAny: (instanceIds, id) =>
+      guarded(async () => {
+        if (instanceIds.length === 0) return null;
+        const ids = instanceIds.map((instanceId) => keys.authorization(instanceId, id));
+        const replies = client.isCluster ? await Promise.all(ids.map((key) => client.get(key))) : await client.mget(ids);
+        return replies.find((raw) => raw !== null) ?? null;
+      }, decodeRecordReply),
+
+    compareAndSet: (next, expectedVersion, ttlMs) =>
       guarded(async () => {
         checkNextVersion(next, expectedVersion);
+        const px = ttlMs === undefined ? undefined : checkTtl(ttlMs);
         const key = keys.authorization(next.instanceId, next.id);
         const member = expiryMember(next.instanceId, next.id);
         // A claim (or its release) moves the due time without touching expiresAt: re-score after
         // every non-terminal write, drop the entry after a terminal one.
         const score = isTerminalStatus(next.status) ? undefined : expiryDueAt(next);
         // One round trip where the script may move the index entry itself.
-        const shared = await sharedScript((redis) => runCompareAndSet(redis, key, expectedVersion, encodeRecord(next), next.expiresAt, { key: keys.expiry, member, score }));
+        const shared = await sharedScript((redis) => runCompareAndSet(redis, key, expectedVersion, encodeRecord(next), next.expiresAt, px, { key: keys.expiry, member, score }));
         if (shared !== undefined) return shared !== 0;
-        const outcome = await runCompareAndSet(client, key, expectedVersion, encodeRecord(next), next.expiresAt);
+        const outcome = await runCompareAndSet(client, key, expectedVersion, encodeRecord(next), next.expiresAt, px);
         if (outcome === 0) return false;
         if (score === undefined) await bestEffort(client.zrem(keys.expiry, member));
         else await bestEffort(client.zadd(keys.expiry, score, member));

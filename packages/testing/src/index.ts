@@ -54,3 +54,7 @@ export { startTcpProxy, type TcpProxy } from './net/tcp-proxy.js';
 // Status webhooks.
 export { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './webhooks/webhook-receiver.js';
 export { webhookSignatureProblem } from './webhooks/verify-webhook-signature.js';
+
+// Signed trusted lists (ETSI TS 119 612) for tests of trust-list sources.
+export { createListSigner, type ListSigner } from './trust-lists/list-signer.js';
+export { trustedListXml, signTrustedList, buildSignedList, GRANTED, WITHDRAWN, GENERIC, LOTL, type ListSpec, type ServiceSpec, type PointerSpec } from './trust-lists/trusted-list.js';

@@ -101,9 +101,68 @@ export function bigSdJwt(count: number, size: number): string {
   return `${jwt}~${disclosures.join('~')}~`;
 }
 
+/**
+ * An SD-JWT VC (no KB-JWT) whose disclosures carry `claims`: digests match, the signature is junk.
+ * The validator matches it against the query while the verifier, at the same time, refuses it.
+ */
+export function sdJwtDisclosing(claims: Record<string, unknown>): string {
+  const disclosures = Object.entries(claims).map(([name, value], i) => toBase64Url(JSON.stringify([`salt-${i}`, name, value])));
+  const payload = { iss: 'https://issuer.example', vct: 'urn:eudi:pid:1', _sd_alg: 'sha-256', _sd: disclosures.map(sha) };
+  return `${toBase64Url('{"alg":"ES256","typ":"dc+sd-jwt"}')}.${toBase64Url(JSON.stringify(payload))}.c2ln~${disclosures.join('~')}~`;
+}
+
 /** JSON text nested `depth` deep and padded (wide string member) to about `totalBytes`. */
 export function deepJson(depth: number, totalBytes: number): string {
   const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
   const pad = Math.max(0, totalBytes - nested.length - 20);
   return `{"pad":"${'x'.repeat(pad)}","a":${nested}}`;
 }
+
+/**
+ * Hostile Data Integrity credentials (ldp_vc): JSON-LD documents whose expansion or RDF
+ * canonicalization is costly, each carrying a well-formed DataIntegrityProof (a valid did:key,
+ * a signature that cannot match) so that the verifier does all the work before the signature
+ * check. Sizes sit at the local verifier's default document limits unless the name says "over".
+ */
+const DI_ISSUER = 'did:key:z6MkrJVnaZkeFzdQyMZu1cgjg7k1pZZ6pvBQ7XJPt4swbTQ2';
+const DI_CONTEXT = ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2'];
+const diCredential = (subject: Record<string, unknown>, context: unknown[] = DI_CONTEXT): Record<string, unknown> => ({
+  '@context': context,
+  type: ['VerifiableCredential'],
+  issuer: DI_ISSUER,
+  validFrom: '2024-01-01T00:00:00Z',
+  credentialSubject: { id: 'did:example:holder', ...subject },
+  proof: {
+    type: 'DataIntegrityProof',
+    cryptosuite: 'eddsa-rdfc-2022',
+    proofPurpose: 'assertionMethod',
+    verificationMethod: `${DI_ISSUER}#${DI_ISSUER.slice('did:key:'.length)}`,
+    created: '2024-01-01T00:00:00Z',
+    proofValue: 'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKiPaeCuyFF5y6gbjGT',
+  },
+});
+const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+export const HOSTILE_DATA_INTEGRITY: [name: string, build: () => Record<string, unknown>, expectedCode: string][] = [
+  // A complete graph of blank nodes: every node looks the same to first-degree hashing, the
+  // textbook poison graph of RDF canonicalization. References as strings (a term coerced to @id).
+  [
+    'poison graph: 11 blank nodes, all linked (110 references)',
+    () => diCredential({ graph: range(11, (i) => ({ id: `_:b${i}`, knows: range(11, (j) => `_:b${j}`).filter((_, j) => j !== i) })) }, [...DI_CONTEXT, { knows: { '@id': 'https://example.org/knows', '@type': '@id' } }]),
+    'data_integrity.limit_exceeded',
+  ],
+  ['poison graph: 11 blank node objects, all linked', () => diCredential({ graph: range(11, (i) => ({ id: `_:b${i}`, knows: range(11, (j) => ({ id: `_:b${j}` })).filter((_, j) => j !== i) })) }), 'data_integrity.limit_exceeded'],
+  [
+    'over: poison graph of 43 blank nodes, all linked (1,850 references)',
+    () => diCredential({ graph: range(43, (i) => ({ id: `_:b${i}`, knows: range(43, (j) => `_:b${j}`).filter((_, j) => j !== i) })) }, [...DI_CONTEXT, { knows: { '@id': 'https://example.org/knows', '@type': '@id' } }]),
+    'data_integrity.limit_exceeded',
+  ],
+  ['blank-node chain 20 deep (same predicate)', () => diCredential({ n: range(20, () => 0).reduce<Record<string, unknown>>((inner) => ({ n: inner }), { v: 'x' }) }), 'data_integrity.limit_exceeded'],
+  ['wide: 15 arrays of 128 strings', () => diCredential(Object.fromEntries(range(15, (i) => [`p${i}`, range(128, (j) => `x${j}`)]))), 'proof.signature_invalid'],
+  ['wide: 124 distinct blank nodes', () => diCredential({ items: range(124, (j) => ({ a: `x${j}`, b: `y${j}`, c: j })) }), 'proof.signature_invalid'],
+  ['wide: 40 identical blank-node trees', () => diCredential({ items: range(40, () => ({ a: { b: { c: 'same' } } })) }), 'proof.signature_invalid'],
+  ['over: an array of 30,000 strings', () => diCredential({ items: range(30_000, (j) => `x${j}`) }), 'data_integrity.limit_exceeded'],
+  ['over: 2,100 strings in arrays of 100', () => diCredential(Object.fromEntries(range(21, (i) => [`p${i}`, range(100, (j) => `x${j}`)]))), 'data_integrity.limit_exceeded'],
+  ['over: 5,000 blank nodes', () => diCredential({ items: range(50, () => ({ items: range(100, () => ({})) })) }), 'data_integrity.limit_exceeded'],
+  ['over: nested 40 deep', () => diCredential({ n: range(40, () => 0).reduce<unknown>((inner) => [inner], 'x') }), 'data_integrity.limit_exceeded'],
+];

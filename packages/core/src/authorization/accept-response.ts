@@ -18,11 +18,6 @@ export function assertAcceptsResponse(record: AuthorizationRecord): void {
   if (isTerminalStatus(record.status) || record.responseClaimedAt !== undefined) throw new AuthorizerError('authorization.already_answered');
 }
 
-/** A retry reaching the process that still owes this record's claim back releases it first. */
-export async function settleOwedClaim(ctx: AuthorizerContext, record: AuthorizationRecord): Promise<AuthorizationRecord> {
-  return (await ctx.claimReleases?.settle(record)) ?? record;
-}
-
 export interface AcceptedResponse {
   /** The record with its terminal status. */
   record: AuthorizationRecord;
@@ -38,7 +33,7 @@ export interface AcceptedResponse {
 const INTERNAL_FAILURE: PolicyError = policyProblem('authorizer.internal_error');
 
 /**
- * Claim the record for this response (compare-and-set, so exactly one of any number of
+ * Claim the record for this response (checked by the pipeline, wallet-response-pipeline.ts) (compare-and-set, so exactly one of any number of
  * concurrent responses wins), evaluate it, issue the response code, and store the terminal
  * outcome.
  *
@@ -147,10 +142,13 @@ async function recoverFromStoreFailure(
 }
 
 
+/**
+ * `record` was checked by the pipeline (assertAcceptsResponse, owed claim settled); a record read
+ * again after a lost race is checked here.
+ */
 async function claim(ctx: AuthorizerContext, instance: InstanceRuntime, record: AuthorizationRecord): Promise<AuthorizationRecord> {
-  let current = await settleOwedClaim(ctx, record);
+  let current = record;
   for (let attempt = 0; attempt < 5; attempt++) {
-    assertAcceptsResponse(current);
     const now = ctx.clock.now();
     const changes = { status: 'pending', responseClaimedAt: now, claimExpiresAt: now + instance.claimGraceMs } as const;
     let claimed: AuthorizationRecord | null;
@@ -167,6 +165,7 @@ async function claim(ctx: AuthorizerContext, instance: InstanceRuntime, record: 
     // Lost a race: someone else claimed it, or an unrelated change (created → pending) moved the version.
     const reread = await ctx.store.get(current.instanceId, current.id);
     if (!reread) throw new AuthorizerError('authorization.not_found');
+    assertAcceptsResponse(reread);
     current = reread;
   }
   throw new AuthorizerError('authorization.already_answered');

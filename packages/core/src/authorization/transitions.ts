@@ -6,14 +6,16 @@ import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } 
 
 /**
  * Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change.
- * A change whose value is `undefined` removes that member.
+ * A change whose value is `undefined` removes that member. `ttlMs`: keep the record that long
+ * from now on (in the same compare-and-set), instead of its current TTL.
  */
-export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>): Promise<AuthorizationRecord | null> {
+export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>, ttlMs?: number): Promise<AuthorizationRecord | null> {
   if (isTerminalStatus(current.status)) return null; // terminal states never change
   const merged: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.clock.now() };
   // Once terminal, nothing may be decrypted with this authorization's key again: drop it.
   const next = withoutRemoved(merged, changes, isTerminalStatus(merged.status));
-  const ok = await ctx.store.compareAndSet(next, current.version);
+  // Without a TTL, the two-argument call every store has always had.
+  const ok = await (ttlMs === undefined ? ctx.store.compareAndSet(next, current.version) : ctx.store.compareAndSet(next, current.version, ttlMs));
   if (!ok) return null;
   if (next.status !== current.status) emitStatus(ctx, next, current.status);
   return next;
@@ -122,10 +124,16 @@ export function loadForInstance(ctx: AuthorizerContext, instanceId: string, id: 
   });
 }
 
-/** Load a record by id alone (wallet routes carry no API key): look in every instance. */
+/**
+ * Load a record by id alone (wallet routes carry no API key): one store call across every
+ * instance (`getInAny`; a store without it is asked once per instance).
+ */
 export async function loadAnyInstance(ctx: AuthorizerContext, id: string): Promise<AuthorizationRecord> {
   if (!ID_PATTERN.test(id)) throw new AuthorizerError('authorization.not_found');
-  const found = (await Promise.all([...ctx.instances.keys()].map((instanceId) => ctx.store.get(instanceId, id)))).find((r) => r !== null);
+  const instanceIds = [...ctx.instances.keys()];
+  const found = ctx.store.getInAny
+    ? await ctx.store.getInAny(instanceIds, id)
+    : (await Promise.all(instanceIds.map((instanceId) => ctx.store.get(instanceId, id)))).find((r) => r !== null);
   if (!found) throw new AuthorizerError('authorization.not_found');
   return asItStands(ctx, found);
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { corsConfigSchema } from './cors-config.js';
 import { didMethodsConfigSchema } from '../model/did-methods-config.js';
 import { isExpectedOrigin } from './origin.js';
+import { allowListEntryProblem, hasCredentials, hasUnsafeCharacters } from './redirect-uri.js';
 
 /**
  * `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by
@@ -12,6 +13,12 @@ export const serviceInstanceReferenceSchema = v.variant('type', [
   v.object({ type: v.literal('instance'), resourceId: v.pipe(v.string(), v.minLength(1)) }),
 ]);
 export type ServiceInstanceReference = v.InferOutput<typeof serviceInstanceReferenceSchema>;
+
+/** One `allowedRedirectUris` entry, with the reason it is refused (allowListEntryProblem). */
+const redirectAllowListEntry = v.rawCheck<string>(({ dataset, addIssue }) => {
+  const problem = dataset.typed ? allowListEntryProblem(dataset.value) : undefined;
+  if (problem !== undefined) addIssue({ message: `allowedRedirectUris: ${problem}` });
+});
 
 const timeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(600_000)), 10_000);
 
@@ -40,8 +47,27 @@ export const instanceConfigSchema = v.optional(
         requireResponseCodeAuthorizationId: v.optional(v.boolean(), false),
         /** How long a finished record stays readable after it expired, in milliseconds. */
         retention: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 86_400_000),
-        /** Default redirect URI for direct_post flows (the response code is appended). */
-        redirectUri: v.optional(v.pipe(v.string(), v.url('redirectUri must be an absolute URL'))),
+        /** Default redirect URI for direct_post flows (the response code is appended). Never with credentials, a backslash, whitespace or control characters. */
+        redirectUri: v.optional(
+          v.pipe(
+            v.string(),
+            v.url('redirectUri must be an absolute URL'),
+            v.check((uri) => !hasCredentials(uri), 'redirectUri must not carry credentials (user:password@)'),
+            v.check((uri) => !hasUnsafeCharacters(uri), 'redirectUri must not contain a backslash, whitespace or control characters'),
+          ),
+        ),
+        /**
+         * Where wallets may send users back: exact URIs (compared as strings) or origins
+         * (`https://app.example`: any URI on it). When set, binds `redirectUri` above (checked
+         * at construction) and the `redirectUri` of every create request (400 otherwise). Unset: any http(s)
+         * URI a request names.
+         */
+        allowedRedirectUris: v.optional(
+          v.pipe(
+            v.array(v.pipe(v.string('allowedRedirectUris entries must be strings'), redirectAllowListEntry)),
+            v.minLength(1, 'allowedRedirectUris must list at least one URI or origin (leave it out to allow any)'),
+          ),
+        ),
         clientIdPrefix: v.optional(v.picklist(['x509_hash', 'x509_san_dns']), 'x509_hash'),
         clientMetadata: v.optional(
           v.object({
@@ -99,12 +125,13 @@ export const instanceConfigSchema = v.optional(
           v.object({
             /**
              * Origins an unsigned DC API response may come from when the create request gave no
-             * expectedOrigins (the request itself carries none to the wallet). With neither,
-             * unsigned requests are refused at creation: the response origin must be checked.
+             * expectedOrigins (the request itself carries none to the wallet). Left out: the
+             * origin of `publicBaseUrl` and the instance's CORS origins when CORS is enabled
+             * (never "*"; see dcApiAllowedOrigins). `[]`: none, so an unsigned request without
+             * expectedOrigins is refused at creation (the response origin must be checked).
              */
             allowedOrigins: v.optional(
               v.array(v.pipe(v.string(), v.check(isExpectedOrigin, 'each allowed origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash) or android:apk-key-hash:…'))),
-              [],
             ),
           }),
           {},

@@ -3,7 +3,8 @@ import { randomId } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { buildAuthorization } from '../request/build-authorization.js';
-import { createAuthorizationBodySchema, parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
+import { createAuthorizationBodySchema, isDcApiBody, parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
+import { isAllowedRedirectUri } from '../config/redirect-uri.js';
 import { enforceHaipOnCreate } from '../request/haip-rules.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
@@ -26,6 +27,7 @@ export type CreateAuthorizationRequest = v.InferInput<typeof createAuthorization
 export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<CreateAuthorizationResponse> {
   const parsed = parseCreateAuthorizationBody(body, { requireTransactionDataCredentialIds: instance.config.openId4vp.transactionData.requireCredentialIds });
   if (parsed.webhookUrl !== undefined) checkRequestWebhookUrl(ctx, instance, parsed.webhookUrl);
+  if (!isDcApiBody(parsed) && parsed.redirectUri !== undefined) checkRequestRedirectUri(instance, parsed.redirectUri);
   const signing = await instance.signing();
   const algorithms = acceptedAlgorithms(instance.verifier, parsed.profile);
   if (parsed.profile === 'haip') enforceHaipOnCreate(parsed, { clientIdPrefix: instance.config.openId4vp.clientIdPrefix, signers: instance.haipSigners, algorithms });
@@ -40,9 +42,12 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     publicBaseUrl: ctx.publicBaseUrl,
     now,
     algorithms,
+    dcApiAllowedOrigins: instance.dcApiAllowedOrigins,
   });
-  // Kept past its expiry (processing grace + retention) so the RP can still read the outcome.
-  await ctx.store.create(record, instance.recordTtlMs);
+  // A record no wallet has fetched yet is kept until shortly after its expiry; the first fetch of
+  // its request object gives it the retention (processing grace + retention past its expiry) so
+  // that the RP can read the outcome. DC API requests are handed out now: they get it at once.
+  await ctx.store.create(record, record.status === 'created' ? instance.unfetchedTtlMs : instance.recordTtlMs);
   ctx.emit({ type: 'authorization.created', instanceId: record.instanceId, authorizationId: record.id, status: record.status, at: now }, record);
   if (record.status === 'pending') {
     ctx.emit({ type: 'authorization.pending', instanceId: record.instanceId, authorizationId: record.id, status: 'pending', previousStatus: 'created', at: now }, record);
@@ -64,6 +69,15 @@ function checkRequestWebhookUrl(ctx: AuthorizerContext, instance: InstanceRuntim
   }
 }
 
+/** A relying party's own redirect URI: only one the instance's `allowedRedirectUris` allows (any, without a list). */
+function checkRequestRedirectUri(instance: InstanceRuntime, uri: string): void {
+  const allowList = instance.config.openId4vp.allowedRedirectUris;
+  if (isAllowedRedirectUri(uri, allowList)) return;
+  throw new AuthorizerError('request.redirect_uri_not_allowed', {
+    errors: [{ pointer: '/redirectUri', detail: 'redirectUri is neither listed in this instance\'s openId4vp.allowedRedirectUris nor on an origin listed there', code: 'request.redirect_uri_not_allowed' }],
+  });
+}
+
 export const createAuthorizationEndpoint = defineEndpoint({
   operationId: 'createAuthorization',
   name: 'authorizations.create',
@@ -72,11 +86,14 @@ export const createAuthorizationEndpoint = defineEndpoint({
   audience: 'rp',
   summary: 'Create an authorization request',
   description:
-    'Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*).',
+    'Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*); a Presentation Exchange filter pattern that cannot run in linear time answers 400 request.unsupported_pattern with its pointer.',
   body: { contentType: 'application/json', schema: createAuthorizationBodySchema, required: true },
   responses: {
     201: { description: 'Created.', contentType: 'application/json', schema: createAuthorizationResponseSchema },
   },
-  errors: [503],
+  errors: [429, 503],
+  errorDescriptions: {
+    429: 'This instance holds as many authorizations as the store allows it (`store.quota_exceeded`, the memory store\'s per-instance quota); `Retry-After` says when its oldest one leaves the store.',
+  },
   run: ({ ctx, request, instance }) => json(201, createAuthorization(ctx, instance, jsonBody(request))),
 });

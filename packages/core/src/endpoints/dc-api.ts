@@ -1,9 +1,7 @@
 import * as v from 'valibot';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { acceptResponse, assertAcceptsResponse, settleOwedClaim } from '../authorization/accept-response.js';
-import { readResponsePayload } from '../authorization/response-payload.js';
-import { loadForInstance } from '../authorization/transitions.js';
-import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
+import { runWalletResponse } from '../authorization/wallet-response-pipeline.js';
+import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
 import { json, jsonBody } from './respond.js';
 import { AUTHORIZATION_ID, terminalStatusSchema } from './shared-schemas.js';
@@ -32,7 +30,8 @@ export const dcApiErrors = [404, 503] as const;
 
 /**
  * The RP forwards what `navigator.credentials.get` returned. The answer is the terminal status,
- * synchronously; the audience for holder binding is `origin:<origin>`.
+ * synchronously; the audience for holder binding is `origin:<origin>`. The pipeline
+ * (wallet-response-pipeline.ts) decides; this parses the body and renders.
  */
 export async function receiveDcApiResponse(
   ctx: AuthorizerContext,
@@ -48,19 +47,8 @@ export async function receiveDcApiResponse(
     });
   }
   const { origin, digitalCredentialGetResponse } = parsed.output;
-  const record = await settleOwedClaim(ctx, await loadForInstance(ctx, instanceId, id));
-  if (record.request.responseMode !== endpoint) throw new AuthorizerError('authorization.wrong_response_mode');
-  if (record.status === 'expired') return { status: 'expired' };
-  assertAcceptsResponse(record);
-  // Origins are opaque strings compared exactly (OpenID4VP 1.0 errata). Signed requests carry
-  // expectedOrigins; unsigned ones fall back to the instance's allowed origins. Nothing to
-  // compare with (a record created before that setting existed) is a mismatch, not a pass.
-  const expected = record.request.expectedOrigins ?? instanceOf(ctx, instanceId).config.openId4vp.dcApi.allowedOrigins;
-  if (!expected.includes(origin)) throw new AuthorizerError('authorization.origin_mismatch');
-
-  const { payload, encryptionJwk } = await readResponsePayload(record, digitalCredentialGetResponse);
-  const { record: done } = await acceptResponse(ctx, record, payload, { origin, encryptionJwk });
-  // acceptResponse stores a terminal status or throws; anything else is a bug, not an answer.
+  const { record: done } = await runWalletResponse(ctx, { endpoint, instanceId, id, fields: digitalCredentialGetResponse, origin });
+  // The pipeline ends in a terminal status or throws; anything else is a bug, not an answer.
   if (!v.is(terminalStatusSchema, done.status)) throw new AuthorizerError('server.internal_error');
   return { status: done.status };
 }

@@ -1,9 +1,6 @@
 import type { PolicyError } from '../model/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { acceptResponse, assertAcceptsResponse, settleOwedClaim } from '../authorization/accept-response.js';
-import { readResponsePayload } from '../authorization/response-payload.js';
-import { loadAnyInstance } from '../authorization/transitions.js';
-import { constantTimeEqual } from '../crypto/secrets.js';
+import { runWalletResponse } from '../authorization/wallet-response-pipeline.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import * as v from 'valibot';
 import { defineEndpoint } from './endpoint.js';
@@ -38,12 +35,10 @@ export const walletResponseResponses = {
 export const walletResponseErrors = [404, 503] as const;
 
 /**
- * Receive a wallet's direct_post / direct_post.jwt response. Everything that is wrong with the
- * request itself (mode, state, undecryptable JWE) is refused with a 400 and changes nothing, so a
- * correct response may still follow; once claimed, the authorization ends in a terminal status
- * (or, when the store failed, is released for a retry: see acceptResponse). A presentation
- * rejected by a policy is answered 400 `invalid_request` unless `openId4vp.rejectedResponse` is
- * 'redirect'; a wallet's own error response and a service failure (`error`) get 200.
+ * Receive a wallet's direct_post / direct_post.jwt response: the pipeline (wallet-response-pipeline.ts)
+ * decides; this renders. A presentation rejected by a policy is answered 400 `invalid_request`
+ * unless `openId4vp.rejectedResponse` is 'redirect'; a wallet's own error response and a service
+ * failure (`error`) get 200.
  */
 export async function receiveWalletResponse(
   ctx: AuthorizerContext,
@@ -51,23 +46,7 @@ export async function receiveWalletResponse(
   endpoint: 'direct_post' | 'direct_post.jwt',
   form: Record<string, string>,
 ): Promise<WalletResponseAnswer> {
-  // A claim this process still owes back (store outage) is released before the response is judged.
-  const record = await settleOwedClaim(ctx, await loadAnyInstance(ctx, id));
-  const mode = record.request.responseMode;
-  // The endpoint must be the one in the request's response_uri (a plain error may come to either).
-  if ((mode !== 'direct_post' && mode !== 'direct_post.jwt') || (endpoint !== mode && form.error === undefined)) {
-    throw new AuthorizerError('authorization.wrong_response_mode');
-  }
-  assertAcceptsResponse(record);
-  // The wallet can only know response_uri from the request object: nothing was asked yet.
-  if (record.status === 'created') throw new AuthorizerError('authorization.not_awaiting_response');
-
-  const { payload, state, encryptionJwk } = await readResponsePayload(record, form);
-  const expectedState = record.request.state;
-  if (expectedState !== undefined && (typeof state !== 'string' || !constantTimeEqual(state, expectedState))) {
-    throw new AuthorizerError('authorization.state_mismatch');
-  }
-  const { redirectUri, refusal } = await acceptResponse(ctx, record, payload, { encryptionJwk });
+  const { redirectUri, refusal } = await runWalletResponse(ctx, { endpoint, id, fields: form });
   // The outcome (rejected) is already stored for the RP; the wallet learns it was not accepted.
   if (refusal) throw new AuthorizerError('authorization.presentation_rejected', { message: refusalMessage(refusal) });
   return redirectUri ? { redirect_uri: redirectUri } : {};

@@ -44,6 +44,14 @@ export interface Endpoint {
   name: string;
   method: 'GET' | 'POST';
   path: string;
+  /**
+   * A GET with an effect (the request object's first fetch moves the authorization to pending,
+   * emits `authorization.pending` and may use up its single fetch). HEAD is a safe method (RFC 9110
+   * section 9.2.1), so routing answers HEAD on such a route with 405 and leaves HEAD out of its
+   * Allow list instead of running the GET; on every other GET route HEAD runs the GET and answers
+   * without a body. See `http/routes.ts`.
+   */
+  getHasEffect?: true;
   audience: Audience;
   summary: string;
   description?: string;

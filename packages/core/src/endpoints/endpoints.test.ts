@@ -22,13 +22,22 @@ describe('the endpoint table', () => {
     expect(new Set(ENDPOINTS.map((e) => `${e.method} ${e.path}`)).size).toBe(ENDPOINTS.length);
   });
 
-  it('answers HEAD like GET, 405 with the allowed methods for a known path, 404 for an unknown one', () => {
+  it('answers HEAD like GET where GET has no effect, 405 with the allowed methods for a known path, 404 for an unknown one', () => {
     expect(matchRoute('HEAD', '/health').route.operationId).toBe('getHealth');
     expect(() => matchRoute('DELETE', '/openid4/vp/v1_0/authorizations/x/jwt')).toThrow(MethodNotAllowedError);
     try {
-      matchRoute('PUT', '/openid4/vp/v1_0/authorizations/x/jwt');
+      matchRoute('PUT', '/openid4/vp/v1_0/authorizations/x/status');
     } catch (error) {
-      expect((error as MethodNotAllowedError).allow.sort()).toEqual(['GET', 'HEAD', 'POST']);
+      expect((error as MethodNotAllowedError).allow.sort()).toEqual(['GET', 'HEAD']);
+    }
+    // The request object's fetch has an effect: HEAD is refused there and left out of Allow.
+    for (const method of ['PUT', 'HEAD']) {
+      try {
+        matchRoute(method, '/openid4/vp/v1_0/authorizations/x/jwt');
+        expect.unreachable(`${method} must be refused`);
+      } catch (error) {
+        expect((error as MethodNotAllowedError).allow).toEqual(['GET', 'POST']);
+      }
     }
     expect(() => matchRoute('GET', '/nope')).toThrow(expect.objectContaining({ code: 'request.route_not_found' }));
   });

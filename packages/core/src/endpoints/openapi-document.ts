@@ -33,7 +33,7 @@ function schemaOf(schema: AnySchema): JsonSchema {
 function responseObject(spec: ResponseSpec, status: number): Record<string, unknown> {
   return {
     description: spec.description,
-    ...(status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } } : {}),
+    ...(status === 503 || status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } } : {}),
     ...(spec.contentType && spec.schema ? { content: { [spec.contentType]: { schema: schemaOf(spec.schema) } } } : {}),
   };
 }

@@ -33,8 +33,8 @@ class RequestObjectMethodNotAllowed extends AuthorizerError {
   readonly allow: string[];
   constructor(methods: string[]) {
     super('request.method_not_allowed', { message: `This verifier serves the request object by ${methods.join(' and ')} only.` });
-    // HEAD follows GET, as for every other route.
-    this.allow = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+    // Never HEAD: the fetch has an effect, so routing refuses HEAD here (getHasEffect).
+    this.allow = methods;
   }
 }
 
@@ -78,7 +78,10 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
     now: ctx.clock.now(),
     algorithms,
   });
-  if (record.status === 'created' && !(await commit(ctx, record, { status: 'pending' })) && delivery.singleFetch) {
+  // The first fetch takes the authorization up: from now on it is kept for the retention (counted
+  // from its creation, as for every other record), no longer only until shortly after its expiry.
+  const retained = record.createdAt + instance.recordTtlMs - ctx.clock.now();
+  if (record.status === 'created' && !(await commit(ctx, record, { status: 'pending' }, Math.max(1, retained))) && delivery.singleFetch) {
     // Lost the compare-and-set: another fetch (or a response, or the expiry) changed the record first.
     const current = await loadAnyInstance(ctx, id);
     assertAcceptsResponse(current);
@@ -111,10 +114,11 @@ export const getRequestObjectEndpoint = defineEndpoint({
   name: 'authorizations.request_object',
   method: 'GET',
   path: '/openid4/vp/v1_0/authorizations/{authorizationId}/jwt',
+  getHasEffect: true,
   audience: 'wallet',
   summary: 'Fetch the signed request object (request_uri)',
   description:
-    'The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405).',
+    'The first fetch moves the authorization from created to pending. Wallets may fetch it again unless the instance serves it once (openId4vp.requestObject.singleFetch: a second fetch answers 400); an instance may also refuse GET or POST (405). HEAD answers 405 and changes nothing: the fetch has an effect, and HEAD must not (a link scanner sending it would otherwise use up the fetch).',
   pathParams: AUTHORIZATION_ID,
   query: walletParametersSchema,
   responses: requestObjectResponses,

@@ -46,7 +46,7 @@ export type OAuthErrorValue = 'invalid_request' | 'invalid_client' | 'server_err
 /** Who puts a policy code into a PolicyResult. */
 export type PolicyProducer = 'authorizer' | 'format' | 'localValidator' | 'localVerifier';
 /** Which package throws an error-class code. */
-export type ThrowingPackage = '@vp-authorizer/core' | '@vp-authorizer/local' | '@vp-authorizer/redis';
+export type ThrowingPackage = '@vp-authorizer/core' | '@vp-authorizer/local' | '@vp-authorizer/redis' | '@vp-authorizer/trust-lists';
 
 export interface HttpCodeEntry {
   readonly kind: 'http';
@@ -96,7 +96,13 @@ const VERIFIER = ['localVerifier'] as const;
 export const CODES = {
   // ── HTTP: request shape
   'request.invalid_body': http(400, 'invalid_request', 'The request body is invalid.'),
+  'request.unsupported_pattern': http(
+    400,
+    'invalid_request',
+    'A JSON Schema pattern in the presentation definition cannot be run in linear time: ECMA-262 syntax without backreferences or lookaround, within the size limits.',
+  ),
   'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
+  'request.member_too_large': http(400, 'invalid_request', 'A member of the request body is larger than its cap (the field error names it and the cap); the authorizer stores it for the whole retention.'),
   'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
   'request.body_too_large': http(413, 'invalid_request', 'The request body is larger than the configured limit.'),
   'request.route_not_found': http(404, 'invalid_request', 'No such endpoint.'),
@@ -119,7 +125,7 @@ export const CODES = {
   'request.expected_origins_required': http(
     400,
     'invalid_request',
-    'An unsigned DC API request needs expectedOrigins, or openId4vp.dcApi.allowedOrigins in the instance configuration, so that the response origin can be checked.',
+    'An unsigned DC API request needs expectedOrigins when the instance allows no origin by default (openId4vp.dcApi.allowedOrigins: []), so that the response origin can be checked.',
   ),
   'authorization.invalid_response': http(400, 'invalid_request', 'The wallet response is malformed.'),
   'authorization.invalid_jwe': http(400, 'invalid_request', 'The encrypted response could not be decrypted or is not acceptable.'),
@@ -128,6 +134,7 @@ export const CODES = {
   'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
   'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
   'response_code.authorization_mismatch': http(400, 'invalid_request', 'The response code was not issued for the expected authorization; it has been invalidated.'),
+  'request.redirect_uri_not_allowed': http(400, 'invalid_request', "redirectUri is not one this instance redirects to: neither listed in its openId4vp.allowedRedirectUris nor on an origin listed there."),
   'webhook.not_configured': http(400, 'invalid_request', 'webhookUrl needs webhooks configured for this instance (webhooks.secret); nothing would sign the deliveries.'),
   'webhook.url_refused': http(
     400,
@@ -143,9 +150,10 @@ export const CODES = {
   'haip.credential_format': http(400, 'invalid_request', 'HAIP allows only the dc+sd-jwt and mso_mdoc credential formats.'),
   'haip.holder_binding': http(400, 'invalid_request', 'HAIP requires cryptographic holder binding for every credential.'),
   'haip.wallet_metadata': http(400, 'invalid_request', 'The wallet metadata does not meet the HAIP requirements.'),
-  // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, ServiceCallError)
+  // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, StoreQuotaExceededError, ServiceCallError)
   'config.invalid': http(500, 'server_error', 'The authorizer configuration is invalid.'),
   'store.unavailable': http(503, 'temporarily_unavailable', 'The state store is unavailable; try again shortly.'),
+  'store.quota_exceeded': http(429, 'temporarily_unavailable', "This instance holds as many authorizations as the store allows it; retry after Retry-After seconds, when its oldest ones have left the store."),
   'service.unavailable': http(503, 'temporarily_unavailable', 'A delegated validator or verifier service is unavailable.'),
   'service.bad_response': http(502, 'server_error', 'A delegated validator or verifier service gave an unexpected answer.'),
   'service.timeout': http(504, 'temporarily_unavailable', 'A delegated validator or verifier service did not answer in time.'),
@@ -222,6 +230,10 @@ export const CODES = {
   'credential_query.claims_unsatisfied': policy(VALIDATOR, 'The presentation does not disclose the claims the credential query requires.', { hostedName: 'credential-query-evaluation' }),
   'credential_query.value_mismatch': policy(VALIDATOR, 'A disclosed claim does not have one of the values the credential query allows.', { hostedName: 'credential-query-evaluation' }),
   'credential_query.holder_binding_missing': policy(VALIDATOR, 'The credential query requires cryptographic holder binding and the presentation has no holder proof.', { hostedName: 'credential-query-evaluation' }),
+  'credential_query.match_budget_exceeded': policy(VALIDATOR, 'Matching the presentations against the DCQL query needs more work than allowed.', {
+    note: 'Values the claims paths select and `values` comparisons, 1,000,000 units per response → `rejected`.',
+    hostedName: 'credential-query-evaluation',
+  }),
   'credential_query.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the credential query.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', hostedName: 'credential-query-evaluation', derived: true }),
   'trusted_authorities.no_match': policy(VALIDATOR, 'The credential was not issued under any trusted authority the credential query names.', { hostedName: 'credential-query-evaluation' }),
   'trusted_authorities.unsupported': policy(VALIDATOR, 'The credential query names a trusted authority type this validator cannot evaluate.', { hostedName: 'credential-query-unsupported' }),
@@ -233,10 +245,16 @@ export const CODES = {
   'presentation_exchange.unsupported_jsonpath': policy(VALIDATOR, 'The presentation definition uses a JSONPath expression outside the supported safe subset.', { hostedName: 'credential-query-unsupported' }),
   'presentation_exchange.unsupported_filter': policy(VALIDATOR, 'The presentation definition uses a JSON Schema filter keyword this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
   'presentation_exchange.unsupported_constraint': policy(VALIDATOR, 'The presentation definition uses a constraint this validator does not evaluate.', { hostedName: 'credential-query-unsupported' }),
+  'presentation_exchange.match_budget_exceeded': policy(VALIDATOR, 'Matching the presentations against the presentation definition needs more work than allowed.', {
+    note: 'Values selected, filters evaluated and pattern work (characters × RE2 program size), 1,000,000 units per response → `rejected`.',
+    hostedName: 'credential-query-evaluation',
+  }),
   'presentation_exchange.unsatisfied': policy(VALIDATOR, 'The valid presentations do not satisfy the presentation definition.', { note: 'Derived: listed after the failures that caused it (policy-response, summary error).', hostedName: 'credential-query-evaluation', derived: true }),
 
   // ── Policy: both local clients (validator: trustedIssuer policy; verifier: x5c chains)
   'trusted_issuer.untrusted': policy(['localValidator', 'localVerifier'] as const, 'The issuer certificate chain does not lead to a trusted anchor or configured trusted issuer root.', { hostedName: 'trusted-issuer-untrusted' }),
+  'trusted_issuer.withdrawn': policy(['localValidator', 'localVerifier'] as const, "A trusted list names the issuer, but its service's status is not granted (withdrawn, or not yet granted) at the time judged.", { hostedName: 'trusted-issuer-untrusted' }),
+  'trusted_issuer.list_stale': policy(['localValidator', 'localVerifier'] as const, 'The trusted lists that vouch for the issuer are past their NextUpdate plus the configured grace; no fresh list could be loaded.', { hostedName: 'trusted-issuer-validation-error' }),
 
   // ── Policy: localVerifier (@vp-authorizer/local)
   'format.unsupported': policy(VERIFIER, 'The presentation format is not supported by the local verifier.', { hostedName: 'unsupported-format' }),
@@ -280,6 +298,11 @@ export const CODES = {
   'status.unknown_value': policy(VERIFIER, 'The credential status has a value the verifier does not accept.'),
   'status.unavailable': policy(VERIFIER, 'The credential status could not be determined.'),
   'status.unsupported': policy(VERIFIER, 'The credential status mechanism is not supported.', { hostedName: 'proof-unsupported-feature' }),
+  'data_integrity.context_unknown': policy(VERIFIER, 'The document uses a JSON-LD context that is neither bundled with the verifier nor configured; contexts are never fetched.', { hostedName: 'proof-unsupported-feature' }),
+  'data_integrity.cryptosuite_unsupported': policy(VERIFIER, 'The Data Integrity proof uses a proof type or cryptosuite this verifier does not verify (or has been configured not to).', { hostedName: 'proof-unsupported-feature' }),
+  'data_integrity.limit_exceeded': policy(VERIFIER, 'The Data Integrity document is larger, deeper, has more proofs or needs more canonicalization work than allowed.', { hostedName: 'invalid-format' }),
+  'data_integrity.document_invalid': policy(VERIFIER, 'The document is not JSON-LD that Data Integrity can secure (an undefined term, an invalid IRI or value, a missing member).', { hostedName: 'invalid-format' }),
+  'data_integrity.proof_invalid': policy(VERIFIER, 'The Data Integrity proof is malformed, has the wrong purpose or has expired.', { hostedName: 'proof-verification-failed' }),
   'did.invalid': policy(VERIFIER, 'The DID or DID URL is malformed.', { hostedName: 'proof-resolve-issuer' }),
   'did.method_disabled': policy(VERIFIER, 'The DID method is disabled by configuration.', { hostedName: 'not-allowed-by-configuration' }),
   'did.method_unsupported': policy(VERIFIER, 'The DID method is unknown.', { hostedName: 'proof-unsupported-feature' }),
@@ -309,6 +332,14 @@ export const CODES = {
   'outbound.redirect': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with a redirect, which is never followed.'),
   'outbound.http_status': thrown('@vp-authorizer/core', 'OutboundFetchError: the server answered with an error status.'),
   'outbound.network': thrown('@vp-authorizer/core', 'OutboundFetchError: the request failed.'),
+  'trust_list.malformed': thrown('@vp-authorizer/trust-lists', 'TrustListError: the document is not a trusted list of its kind (syntax, missing element, bad date or certificate, older sequence number).'),
+  'trust_list.xml_refused': thrown('@vp-authorizer/trust-lists', 'TrustListError: the XML has a DOCTYPE, entity declaration or processing instruction, or exceeds the depth, node or attribute bounds.'),
+  'trust_list.too_large': thrown('@vp-authorizer/trust-lists', 'TrustListError: the document is larger than the configured size limit.'),
+  'trust_list.signature_invalid': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list signature does not verify (changed after signing, weak or unknown algorithm, expired signing chain).'),
+  'trust_list.unknown_signer': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list is signed by a certificate that is not a configured (or LoTL-named) list signer.'),
+  'trust_list.stale': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list is past its NextUpdate plus the configured grace.'),
+  'trust_list.fetch_failed': thrown('@vp-authorizer/trust-lists', 'TrustListError: the list could not be fetched or read (the outbound-fetch failure is its cause).'),
+  'trust_list.not_loaded': thrown('@vp-authorizer/trust-lists', 'TrustListError: the source has never loaded successfully.'),
   'store.record_format': thrown('@vp-authorizer/redis', 'RecordFormatError: a stored value was written by a newer version or not by vp-authorizer at all; not retryable.'),
 } as const satisfies Record<string, CodeEntry>;
 

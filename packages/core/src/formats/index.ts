@@ -30,6 +30,9 @@ export { CborBudget, CborBudgetExceeded, DEFAULT_CBOR_BUDGET } from './shared/cb
 export { decodeWalletCbor, WalletCborRefused } from './shared/wallet-cbor.js';
 export { cborToJson } from './shared/cbor-to-json.js';
 export { MAX_JSON_DEPTH, withinJsonDepth } from './shared/json-depth.js';
+// JSON Schema `pattern` of Presentation Exchange filters: the linear-time engine and its limits.
+export { compileFilterPattern, type CompiledFilterPattern, type FilterPattern } from '../pattern/filter-pattern.js';
+export { MAX_DEFINITION_PATTERN_LENGTH, MAX_DEFINITION_PATTERN_PROGRAM, MAX_DEFINITION_PATTERNS, MAX_PATTERN_INPUT } from '../pattern/filter-pattern-limits.js';
 export type * from '../model/parsed-presentation.js';
 export type { ExtractedCredential } from '../model/extracted-credential.js';
 // The handover and session-transcript hashing an mdoc or a DC API verifier repeats.

@@ -5,12 +5,15 @@ import { ROUTES, MethodNotAllowedError, audienceOfPath, matchRoute } from './rou
 
 /** What matching was before the lookup by segment count: every pattern of the table, in order. */
 function scanWholeTable(method: string, path: string): { name: string; params: string[] } | { allow: string[] } | 'not found' {
-  const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+  const head = method.toUpperCase() === 'HEAD';
+  const wanted = head ? 'GET' : method.toUpperCase();
   const allowed: string[] = [];
+  let headServed = false;
   for (const route of ROUTES) {
     const m = route.pattern.exec(path);
     if (!m) continue;
-    if (route.method === wanted) {
+    // HEAD never runs a GET that has an effect (the request object's fetch).
+    if (route.method === wanted && !(head && route.getHasEffect)) {
       return {
         name: route.name,
         params: m.slice(1).map((s) => {
@@ -23,8 +26,9 @@ function scanWholeTable(method: string, path: string): { name: string; params: s
       };
     }
     allowed.push(route.method);
+    if (route.method === 'GET' && !route.getHasEffect) headServed = true;
   }
-  if (allowed.length > 0) return { allow: allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed };
+  if (allowed.length > 0) return { allow: headServed ? [...allowed, 'HEAD'] : allowed };
   return 'not found';
 }
 

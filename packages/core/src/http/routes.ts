@@ -1,6 +1,8 @@
 import { ENDPOINTS } from '../endpoints/index.js';
 import type { Audience, Endpoint, EndpointInput } from '../endpoints/endpoint.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
+import type { CoreResponse } from '../wire/core-request.js';
+import type { ErrorAudience } from '../wire/responses.js';
 
 /** Who may call a route: RP routes need an API key; wallet routes answer OAuth-style errors. */
 export type RouteAudience = Audience;
@@ -45,20 +47,45 @@ export interface RouteMatch {
   params: string[];
 }
 
-/** Find the route for a request; 404 for unknown paths, 405 (with Allow) for known paths. */
+/**
+ * Find the route for a request; 404 for unknown paths, 405 (with Allow) for known paths.
+ *
+ * HEAD is answered like GET, without a body — except on a route whose GET has an effect
+ * (`getHasEffect`: the request object's fetch), where it answers 405 and is not in Allow. The
+ * choice of 405 over "the GET's headers without its effect": those headers depend on what the GET
+ * would decide (served, already fetched under singleFetch, expired, unknown), so they would need a
+ * second, effect-free copy of the operation kept in step with the first, and a store read for a
+ * request no wallet makes (OpenID4VP fetches a request_uri by GET or POST). Refusing here, before
+ * any operation runs, is one place every adapter goes through.
+ */
 export function matchRoute(method: string, path: string): RouteMatch {
   const allowed: string[] = [];
-  // HEAD is answered like GET, without a body.
   const upper = method.toUpperCase();
-  const wanted = upper === 'HEAD' ? 'GET' : upper;
+  const head = upper === 'HEAD';
+  const wanted = head ? 'GET' : upper;
+  let headServed = false;
   for (const route of candidates(path)) {
     const m = route.pattern.exec(path);
     if (!m) continue;
-    if (route.method === wanted) return { route, params: m.length === 1 ? [] : m.slice(1).map(decodeSegment) };
+    if (route.method === wanted && !(head && route.getHasEffect)) return { route, params: m.length === 1 ? [] : m.slice(1).map(decodeSegment) };
     allowed.push(route.method);
+    if (route.method === 'GET' && !route.getHasEffect) headServed = true;
   }
-  if (allowed.length > 0) throw new MethodNotAllowedError(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed);
+  if (allowed.length > 0) throw new MethodNotAllowedError(headServed ? [...allowed, 'HEAD'] : allowed);
   throw new AuthorizerError('request.route_not_found');
+}
+
+/**
+ * The answer as `method` gets it: a HEAD answer keeps the GET's status and headers and drops its
+ * body (RFC 9110 §9.3.2), and its stream is cancelled (nobody will read it: its slot and timers
+ * are released now). With matchRoute, the one place HEAD is decided.
+ */
+export function answerTo(method: string, response: CoreResponse): CoreResponse {
+  if (method.toUpperCase() !== 'HEAD') return response;
+  delete response.body;
+  response.stream?.cancel();
+  delete response.stream;
+  return response;
 }
 
 function decodeSegment(segment: string): string {
@@ -80,9 +107,10 @@ export class MethodNotAllowedError extends AuthorizerError {
 }
 
 /**
- * Wallet paths answer OAuth-style errors even before (or without) a route match: any path a
- * wallet endpoint serves, whatever the method, is the wallet's.
+ * The one decision of an error's format. Wallet paths answer OAuth-style errors even before (or
+ * without) a route match: any path a wallet endpoint serves, whatever the method, is the wallet's
+ * (so a matched route's audience never disagrees with its path's).
  */
-export function audienceOfPath(path: string): RouteAudience {
+export function audienceOfPath(path: string): ErrorAudience {
   return candidates(path).some((route) => route.audience === 'wallet' && route.pattern.test(path)) ? 'wallet' : 'rp';
 }

@@ -1,7 +1,7 @@
 import { isAuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreHandler, CoreRequest, CoreResponse, HandleOptions } from '../wire/core-request.js';
-import { errorResponse, type ErrorAudience } from '../wire/responses.js';
-import { audienceOfPath } from './routes.js';
+import { errorResponse } from '../wire/responses.js';
+import { answerTo, audienceOfPath } from './routes.js';
 
 /**
  * One request as a bridge (fetch or Node) hands it to `serve()`: what is known at once, and the
@@ -65,10 +65,8 @@ export async function serve(handler: CoreHandler, request: BridgedRequest, optio
  * that reveals nothing. Wallet paths answer OAuth-style (decided on the path below the mount, so
  * also before or without a route match); no body for HEAD (RFC 9110 §9.3.2).
  */
-export function failureResponse(error: unknown, request: { method: string; path: string }, audience: ErrorAudience = audienceOfPath(request.path) === 'wallet' ? 'wallet' : 'rp'): CoreResponse {
-  const response = errorResponse(error, audience);
-  if (request.method.toUpperCase() === 'HEAD') delete response.body;
-  return response;
+export function failureResponse(error: unknown, request: { method: string; path: string }): CoreResponse {
+  return answerTo(request.method, errorResponse(error, audienceOfPath(request.path)));
 }
 
 /** The path below `mount` (`/` for the mount point itself), or null when the path is outside it. */

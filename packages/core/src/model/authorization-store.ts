@@ -12,7 +12,8 @@ export interface ExpiryCandidate {
 export interface AuthorizationStore {
   /**
    * Insert a new record, kept for `ttlMs` (its retention, which outlives `expiresAt` so that an
-   * RP can still read the final status). Rejects if a record with the same instance and id exists.
+   * RP can still read the final status). Rejects if a record with the same instance and id exists;
+   * a store that bounds what an instance holds rejects with StoreQuotaExceededError (nothing written).
    */
   create(record: AuthorizationRecord, ttlMs: number): Promise<void>;
   /**
@@ -22,11 +23,21 @@ export interface AuthorizationStore {
    */
   get(instanceId: string, id: string): Promise<AuthorizationRecord | null>;
   /**
+   * The record with this id in the first of `instanceIds` that holds one (as `get` would return
+   * it), or null. The wallet's endpoints carry no API key, so the core looks a record up by id
+   * alone with this one call. Needs no atomicity across instances: ids are random and a record
+   * never moves between instances. Optional: without it the core calls `get` once per instance.
+   */
+  getInAny?(instanceIds: readonly string[], id: string): Promise<AuthorizationRecord | null>;
+  /**
    * Atomic compare-and-set: replace the stored record with `next` only if the stored version is
-   * `expectedVersion` (callers set `next.version = expectedVersion + 1`). Keeps the record's TTL.
+   * `expectedVersion` (callers set `next.version = expectedVersion + 1`). Keeps the record's TTL,
+   * unless `ttlMs` is given: then, in the same atomic step, the record is kept `ttlMs` from now
+   * (the core gives it when a wallet first fetches the request object: a record is created with
+   * a TTL that ends soon after its expiry, and gets its retention only once a wallet takes it up).
    * Returns false on a version conflict or a missing record; never partially writes.
    */
-  compareAndSet(next: AuthorizationRecord, expectedVersion: number): Promise<boolean>;
+  compareAndSet(next: AuthorizationRecord, expectedVersion: number, ttlMs?: number): Promise<boolean>;
   /**
    * Up to `limit` records whose status is not terminal and whose due time ≤ `now`: `claimExpiresAt`
    * when set (a response is being processed), else `expiresAt` (see `expiryDueAt`). Used by the

@@ -33,6 +33,8 @@ export async function buildAuthorization(args: {
   now: number;
   /** The verifier's accepted algorithms (acceptedAlgorithms); default ES256 only. */
   algorithms?: SupportedAlgorithms;
+  /** Origins unsigned DC API responses may come from without expectedOrigins (the instance's dcApiAllowedOrigins); default `config.openId4vp.dcApi.allowedOrigins`, else none. */
+  dcApiAllowedOrigins?: readonly string[];
 }): Promise<{ record: AuthorizationRecord; response: CreateAuthorizationResponse }> {
   const { id, instanceId, body, config, signing, now, algorithms } = args;
   const publicBaseUrl = args.publicBaseUrl.replace(/\/+$/, '');
@@ -42,9 +44,10 @@ export async function buildAuthorization(args: {
   const unsignedDcApi = dcApi && body.protocol === 'openid4vp-v1-unsigned';
   // The response origin is checked against expectedOrigins or the instance's allowed origins;
   // with neither there would be nothing to check it against, so refuse now rather than accept any.
-  if (unsignedDcApi && body.expectedOrigins === undefined && oid.dcApi.allowedOrigins.length === 0) {
+  const allowedOrigins = args.dcApiAllowedOrigins ?? oid.dcApi.allowedOrigins ?? [];
+  if (unsignedDcApi && body.expectedOrigins === undefined && allowedOrigins.length === 0) {
     throw new AuthorizerError('request.expected_origins_required', {
-      errors: [{ pointer: '/expectedOrigins', detail: 'give expectedOrigins, or configure openId4vp.dcApi.allowedOrigins for this instance' }],
+      errors: [{ pointer: '/expectedOrigins', detail: 'give expectedOrigins: this instance allows no origin by default (openId4vp.dcApi.allowedOrigins is [])' }],
     });
   }
 

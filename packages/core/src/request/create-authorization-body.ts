@@ -10,6 +10,8 @@ import { bindTransactionData, transactionDataIssues } from './transaction-data.j
 import { walletMetadataShapeIssues } from './wallet-metadata.js';
 import { parseCommonCreateBody } from './create-body-fast-path.js';
 import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
+import { hasCredentials, hasUnsafeCharacters } from '../config/redirect-uri.js';
+import { createBodySizeIssues } from './create-body-size-limits.js';
 
 export { NONCE_PATTERN };
 
@@ -28,6 +30,9 @@ const verifierInfoSchema = v.pipe(
 const httpUrlSchema = v.pipe(
   v.string(),
   v.check(isHttpUrl, 'redirectUri must be an absolute https or http URL'),
+  // The detail never quotes the URI: it holds the credentials.
+  v.check((uri) => !hasCredentials(uri), 'redirectUri must not carry credentials (user:password@)'),
+  v.check((uri) => !hasUnsafeCharacters(uri), 'redirectUri must not contain a backslash, whitespace or control characters'),
 );
 const originSchema = v.pipe(v.string(), v.check(isExpectedOrigin, 'each expected origin must be an origin such as https://rp.example (scheme://host[:port], no path or trailing slash)'));
 
@@ -113,7 +118,9 @@ export const transactionDataOf = (body: CreateAuthorizationBody): string[] | und
 export const verifierInfoOf = (body: CreateAuthorizationBody): VerifierInfoEntry[] | undefined => body.responseTypeParameters?.verifier_info;
 
 function invalid(errors: FieldError[]): AuthorizerError {
-  return new AuthorizerError('request.invalid_body', { errors, message: `The request body is invalid: ${errors[0]!.detail}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` });
+  // Only unsupported patterns: their own code, so that a client can tell them from a malformed body.
+  const code = errors.every((e) => e.code === 'request.unsupported_pattern') ? 'request.unsupported_pattern' : 'request.invalid_body';
+  return new AuthorizerError(code, { errors, message: `The request body is invalid: ${errors[0]!.detail}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` });
 }
 
 /** valibot's text for a missing member ("Invalid key: Expected …") reads poorly in an API error. */
@@ -194,7 +201,8 @@ function withBoundTransactionData(body: CreateAuthorizationBody): CreateAuthoriz
 }
 
 /**
- * Validate a create-authorization body. Throws AuthorizerError('request.invalid_body') whose
+ * Validate a create-authorization body. Throws AuthorizerError('request.invalid_body', or
+ * 'request.unsupported_pattern' when every problem is an unsupported filter pattern) whose
  * `errors` carry a JSON pointer for every problem found (not only the first).
  */
 export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyOptions = {}): CreateAuthorizationBody {
@@ -209,6 +217,9 @@ export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyO
     if (!result.success) throw invalid(result.issues.map((issue) => ({ pointer: issuePointer(issue), detail: issueDetail(issue) })));
     parsed = result.output as CreateAuthorizationBody;
   }
+  // Before the cross-field rules: an oversized member is refused without any work on its content.
+  const sizeIssues = createBodySizeIssues(parsed);
+  if (sizeIssues.length > 0) throw invalid(sizeIssues);
   const issues = crossFieldIssues(parsed, options);
   if (issues.length > 0) throw invalid(issues);
   return withBoundTransactionData(parsed);

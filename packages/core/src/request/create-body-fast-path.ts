@@ -1,6 +1,7 @@
 import type { CreateAuthorizationBody } from './create-authorization-body.js';
 import { DCQL_ID_PATTERN } from '../model/dcql-id-pattern.js';
 import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
+import { hasCredentials, hasUnsafeCharacters } from '../config/redirect-uri.js';
 
 /**
  * The create body most callers send (a direct_post mode with a DCQL query of credential queries
@@ -134,7 +135,7 @@ const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 const isNonce = (value: unknown): boolean => typeof value === 'string' && NONCE_PATTERN.test(value);
 const isHaip = (value: unknown): boolean => value === 'haip';
 const isWebhookUrl = (value: unknown): boolean => typeof value === 'string' && value.length <= 2048;
-const isHttpUrlString = (value: unknown): boolean => typeof value === 'string' && isHttpUrl(value);
+const isHttpUrlString = (value: unknown): boolean => typeof value === 'string' && isHttpUrl(value) && !hasCredentials(value) && !hasUnsafeCharacters(value);
 const isDcqlId = (value: unknown): boolean => typeof value === 'string' && DCQL_ID_PATTERN.test(value);
 
 /** A non-null, non-array object (what the schema's object checks and `plainObject` accept). */

@@ -80,7 +80,15 @@ function parsePrivateKey(value: unknown, path: string, issues: Issue[]): KeyObje
   return key;
 }
 
-const isSelfSigned = (cert: X509Certificate): boolean => cert.checkIssued(cert) && cert.verify(cert.publicKey);
+/**
+ * Self-signed: the signature verifies under the certificate's own public key. RFC 5280 also asks for
+ * issuer = subject, but names are not compared here: a string comparison misses an issuer spelled
+ * in another case or named anything else, while a signature under the leaf's own key means nobody
+ * else vouched for it, whatever the names say. Not `checkIssued(cert)` either: OpenSSL's issuer
+ * check also demands keyCertSign when keyUsage is present, so it misses a self-signed end-entity
+ * certificate (digitalSignature only), which HAIP forbids as much as a self-signed root.
+ */
+const isSelfSigned = (cert: X509Certificate): boolean => cert.verify(cert.publicKey);
 const issuedBy = (cert: X509Certificate, issuer: X509Certificate): boolean => cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
 
 function parse(input: unknown, path: string): { input: SigningInput; parsed: Parsed } {

@@ -1,4 +1,5 @@
 import type { FieldError } from '../errors/authorizer-error.js';
+import { MAX_JSON_DEPTH, jsonTextWithinDepth } from '../formats/shared/json-depth.js';
 import { jsonPointer } from './json-pointer.js';
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -11,14 +12,30 @@ export interface TransactionDataEntry {
   [k: string]: unknown;
 }
 
-/** Decode one base64url JSON entry, or undefined when it is not one. */
-export function decodeTransactionData(entry: string): unknown {
-  if (!BASE64URL.test(entry)) return undefined;
+/** The JSON text of one base64url entry, or undefined when it is not base64url. */
+function entryText(entry: string): string | undefined {
+  return BASE64URL.test(entry) ? Buffer.from(entry, 'base64url').toString('utf8') : undefined;
+}
+
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(Buffer.from(entry, 'base64url').toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A decoded entry is a JSON document of its own, which the body's depth check never saw: the
+ * same limit applies before it is parsed, walked or re-encoded (bindTransactionData, the store).
+ * Its size is bounded by the body's: base64url decodes to three quarters of its length.
+ */
+const tooDeep = (text: string) => !jsonTextWithinDepth(text);
+
+/** Decode one base64url JSON entry, or undefined when it is not one (or nests too deep). */
+export function decodeTransactionData(entry: string): unknown {
+  const text = entryText(entry);
+  return text === undefined || tooDeep(text) ? undefined : parseJson(text);
 }
 
 /**
@@ -37,7 +54,12 @@ export function transactionDataIssues(
   const issues: FieldError[] = [];
   entries.forEach((entry, i) => {
     const at = [...base, i];
-    const decoded = decodeTransactionData(entry);
+    const text = entryText(entry);
+    if (text !== undefined && tooDeep(text)) {
+      issues.push({ pointer: jsonPointer(at), detail: `the decoded transaction_data entry is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays` });
+      return;
+    }
+    const decoded = text === undefined ? undefined : parseJson(text);
     if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) {
       issues.push({ pointer: jsonPointer(at), detail: 'each transaction_data entry must be base64url (no padding) of a JSON object' });
       return;

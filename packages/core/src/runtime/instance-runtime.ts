@@ -5,6 +5,9 @@ import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
+import { isAllowedRedirectUri } from '../config/redirect-uri.js';
+import { dcApiAllowedOrigins } from '../config/dc-api-allowed-origins.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** One instance, validated and ready: config parsed, clients resolved. */
 export interface InstanceRuntime {
@@ -26,23 +29,44 @@ export interface InstanceRuntime {
    * was abandoned (the process died or lost its store) and the authorization ends `error`.
    */
   claimGraceMs: number;
-  /** Store TTL for a new record: its lifetime, the processing grace, then the retention. */
+  /**
+   * Store TTL of an authorization a wallet has taken up (counted from its creation): its lifetime,
+   * the processing grace, then the retention. A record gets it when the request object is first
+   * fetched, or at creation for the DC API (whose request is handed out at once).
+   */
   recordTtlMs: number;
+  /**
+   * Store TTL of a new record no wallet has fetched yet: its lifetime, then one expiry sweep
+   * interval and a minute, so that the sweep can still announce it `expired` (and a poll read it).
+   * Never fetched, it has no outcome to keep for the retention.
+   */
+  unfetchedTtlMs: number;
+  /** Where unsigned DC API responses may come from when a request names no expectedOrigins (dcApiAllowedOrigins). */
+  dcApiAllowedOrigins: readonly string[];
   /** Status webhooks of this instance: the default URL and the HMAC key (the secret is not kept). */
   webhooks: { url: string | undefined; key: Buffer } | undefined;
 }
 
 /** Added to the slowest client timeout to bound a claim. */
 export const CLAIM_MARGIN_MS = 15_000;
+/** Added to the lifetime and the sweep interval of a record never fetched (a sweep's own time, clocks of several processes). */
+export const UNFETCHED_MARGIN_MS = 60_000;
 
 export function createInstanceRuntime(
   /** Validated by authorizerOptionsSchema: `config` has its defaults. */
   options: ResolvedInstanceOptions,
   index: number,
   registry: { validators?: Record<string, ValidatorClient>; verifiers?: Record<string, VerifierClient> },
+  authorizer: {
+    /** How often the authorizer sweeps overdue authorizations, in ms (0: only lazily on read). */
+    sweepIntervalMs: number;
+    /** The authorizer's public base URL (validated). */
+    publicBaseUrl: string;
+  },
 ): InstanceRuntime {
   const where = `instances[${index}] (${options.id})`;
   const { config } = options;
+  checkRedirectUriAllowed(config, index);
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
   const { validate, verify } = config.policies;
@@ -59,6 +83,8 @@ export function createInstanceRuntime(
     claimGraceMs,
     // A code issued at the last moment must still find its record: keep at least the code's lifetime.
     recordTtlMs: config.openId4vp.expiresAfter + claimGraceMs + Math.max(config.openId4vp.retention, config.openId4vp.responseCodeTtl),
+    unfetchedTtlMs: config.openId4vp.expiresAfter + authorizer.sweepIntervalMs + UNFETCHED_MARGIN_MS,
+    dcApiAllowedOrigins: dcApiAllowedOrigins(config, authorizer.publicBaseUrl),
     validator,
     verifier,
     webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
@@ -66,4 +92,13 @@ export function createInstanceRuntime(
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
   };
+}
+
+/** The instance's own redirect URI must be one its allow-list allows, as every request's must. */
+function checkRedirectUriAllowed(config: InstanceConfig, index: number): void {
+  const { redirectUri, allowedRedirectUris } = config.openId4vp;
+  if (redirectUri === undefined || isAllowedRedirectUri(redirectUri, allowedRedirectUris)) return;
+  throw new ConfigError('Invalid instance configuration:', [
+    { path: `instances.${index}.config.openId4vp.redirectUri`, message: 'is neither listed in openId4vp.allowedRedirectUris nor on an origin listed there: add it (or its origin) to allowedRedirectUris' },
+  ]);
 }

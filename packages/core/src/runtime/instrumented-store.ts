@@ -1,7 +1,7 @@
 import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizerStore } from '../model/authorization-store.js';
 
-type StoreOperation = 'create' | 'get' | 'compareAndSet' | 'listDueForExpiry' | 'put' | 'peek' | 'consume' | 'ping';
+type StoreOperation = 'create' | 'get' | 'getInAny' | 'compareAndSet' | 'listDueForExpiry' | 'put' | 'peek' | 'consume' | 'ping';
 
 /**
  * The store with every call as a `store` step (`vp.store.operation`). Only built when
@@ -12,7 +12,7 @@ export function instrumentedStore(store: AuthorizerStore, instrumentation: Instr
     <A extends unknown[], R>(operation: StoreOperation, call: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
       instrumentation.step('store', { 'vp.store.operation': operation }, () => call.apply(store, args));
-  const ping = store.ping;
+  const { ping, getInAny } = store;
   return {
     create: traced('create', store.create),
     get: traced('get', store.get),
@@ -21,6 +21,7 @@ export function instrumentedStore(store: AuthorizerStore, instrumentation: Instr
     put: traced('put', store.put),
     peek: traced('peek', store.peek),
     consume: traced('consume', store.consume),
+    ...(getInAny ? { getInAny: traced('getInAny', getInAny) } : {}),
     ...(ping ? { ping: traced('ping', ping) } : {}),
   };
 }

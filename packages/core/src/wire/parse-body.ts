@@ -1,6 +1,6 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreRequest, RequestHeaders } from './core-request.js';
-import { withinJsonDepth } from '../formats/shared/json-depth.js';
+import { MAX_JSON_DEPTH, tooDeepPointer, withinJsonDepth } from '../formats/shared/json-depth.js';
 
 export type BodyKind = 'json' | 'form';
 
@@ -55,8 +55,21 @@ export function parseBody(request: CoreRequest, accepted: readonly BodyKind[]): 
 }
 
 function checkedJson(value: unknown): unknown {
-  if (!withinJsonDepth(value)) throw new AuthorizerError('request.invalid_body', { message: 'The JSON body is nested too deeply.' });
+  checkJsonDepth(value);
   return value;
+}
+
+/**
+ * Refuse a JSON value from a client that nests deeper than MAX_JSON_DEPTH: 400
+ * `request.invalid_body` with the pointer of where the limit is crossed. Every JSON that enters
+ * from outside is checked once, at its door (HTTP bodies here; in-process calls in authorizer.ts).
+ */
+export function checkJsonDepth(value: unknown): void {
+  if (withinJsonDepth(value)) return;
+  throw new AuthorizerError('request.invalid_body', {
+    message: 'The JSON body is nested too deeply.',
+    errors: [{ pointer: tooDeepPointer(value) ?? '', detail: `nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays` }],
+  });
 }
 
 /**

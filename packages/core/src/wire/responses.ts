@@ -2,6 +2,7 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import { CODES, type ErrorCode } from '../errors/error-codes.js';
 import type { Refusal } from '../errors/refusal.js';
 import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
+import { isStoreQuotaExceededError } from '../errors/store-quota-exceeded-error.js';
 import type { CoreResponse } from './core-request.js';
 
 const JSON_HEADERS: [string, string][] = [
@@ -32,12 +33,18 @@ export type ErrorAudience = 'rp' | 'wallet';
 
 /**
  * Render any error for an audience. Known errors keep their code and status; a store outage is
- * 503 + Retry-After; anything else is a 500 that reveals nothing (the caller reports it).
+ * 503 + Retry-After, an instance over its store quota 429 + Retry-After; anything else is a 500
+ * that reveals nothing (the caller reports it).
  */
 export function errorResponse(error: unknown, audience: ErrorAudience): CoreResponse {
   if (isStoreUnavailableError(error)) {
     const retry = String((error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1);
     return renderError(new AuthorizerError('store.unavailable'), audience, [['retry-after', retry]]);
+  }
+  // A store's error class (an AuthorizerError with the same code is rendered as one, below).
+  if (isStoreQuotaExceededError(error) && !(error instanceof AuthorizerError)) {
+    // The store's message may name the instance and its numbers: the answer keeps to the table's.
+    return renderError(new AuthorizerError('store.quota_exceeded'), audience, [['retry-after', String(retryAfterOf(error))]]);
   }
   if (error instanceof AuthorizerError) {
     const { allow, retryAfterSeconds } = error as { allow?: string[]; retryAfterSeconds?: number };
@@ -97,5 +104,11 @@ function errorBody(error: Pick<AuthorizerError, 'code' | 'message' | 'status' | 
 
 /** True when an error is one we answer on purpose (not a bug to hand to the host's error path). */
 export function isExpectedError(error: unknown): boolean {
-  return error instanceof AuthorizerError ? error.code !== 'server.internal_error' : isStoreUnavailableError(error);
+  return error instanceof AuthorizerError ? error.code !== 'server.internal_error' : isStoreUnavailableError(error) || isStoreQuotaExceededError(error);
+}
+
+/** A store's Retry-After in whole seconds, at least 1 (a custom store may give anything). */
+function retryAfterOf(error: { retryAfterSeconds?: unknown }): number {
+  const seconds = error.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : 1;
 }

@@ -11,7 +11,7 @@ export async function finishWithResponseCode(api: Api, createExtra: Record<strin
   const response = await encryptResponse(ro.jwt, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
   const post = await fetch(claims.response_uri as string, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }) });
   const { redirect_uri } = (await post.json()) as { redirect_uri: string };
-  return { id: json.authorizationId!, code: new URL(redirect_uri).searchParams.get('response_code')! };
+  return { id: json.authorizationId!, code: new URL(redirect_uri).searchParams.get('response_code')!, redirectUri: redirect_uri };
 }
 
 /** POST …/response-code/resolve with the given JSON body. */

@@ -88,7 +88,9 @@ export function documentFromResolverAnswer(answer: unknown, did: string): DidDoc
  * honouring the DID-method configuration: a disabled method is refused before any request, the
  * Accept header is `response.contentType`, and did:ebsi carries its registry environment. Requests
  * go through the outbound-fetch policy (no redirects, bounded size and time); successful
- * resolutions are cached per request URL and Accept (so per DID) for `cacheTtlMs`.
+ * resolutions are cached per outbound policy, request URL and Accept (so per DID) for `cacheTtlMs`.
+ * A resolver shared by verifiers with different policies never answers one from what another's
+ * policy allowed.
  */
 export function httpDidResolver(options: HttpDidResolverOptions): DidDocumentResolver {
   const base = checkedBaseUrl(options.url, 'url');
@@ -101,6 +103,15 @@ export function httpDidResolver(options: HttpDidResolverOptions): DidDocumentRes
   const strict = outboundFetchPolicy();
   // Map iteration order is insertion order: re-inserting on a hit makes the first key the least recently used.
   const cache = new Map<string, { doc: DidDocument; expires: number }>();
+  // Each policy object gets a number for the cache key (the object itself is the policy: two with
+  // the same settings are kept apart too, which costs a request, never a wrong answer).
+  const policyIds = new WeakMap<OutboundFetchPolicy, number>();
+  let nextPolicyId = 0;
+  const policyId = (policy: OutboundFetchPolicy): number => {
+    let id = policyIds.get(policy);
+    if (id === undefined) policyIds.set(policy, (id = nextPolicyId++));
+    return id;
+  };
 
   function requestUrl(did: string, method: string, didMethods: DidMethodsConfig): string {
     const environment = method === 'ebsi' ? didMethods.methods.ebsi.registry?.environment : undefined;
@@ -115,7 +126,7 @@ export function httpDidResolver(options: HttpDidResolverOptions): DidDocumentRes
       if (!didMethods.methods[method as DidMethod]?.enabled) throw new DidResolutionError('did.method_disabled', `The DID method "${method}" is disabled in the DID-method configuration`);
       const url = requestUrl(did, method, didMethods);
       const accept = didMethods.response.contentType;
-      const key = `${accept} ${url}`;
+      const key = `${policyId(outbound)} ${accept} ${url}`;
       const cached = cache.get(key);
       if (cached !== undefined) {
         cache.delete(key);

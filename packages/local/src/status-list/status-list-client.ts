@@ -4,6 +4,7 @@ import { outboundGet } from '@vp-authorizer/core/internal';
 import { checkCompactSignature } from '../jws/check-compact-signature.js';
 import { publicKeyOf } from '../x509/certificate.js';
 import { sameDer } from '../x509/certificate.js';
+import { anchorsForChain, type IssuerAnchorSource } from '../x509/issuer-anchors.js';
 import { verifyCertificateChain } from '../x509/verify-certificate-chain.js';
 import { decodeStatusList, readStatusValue, type StatusList } from './read-status-value.js';
 import { StatusListError } from './status-list-error.js';
@@ -15,6 +16,8 @@ export interface StatusListClientOptions {
   timeoutMs: number;
   maxBytes: number;
   trustAnchors: readonly string[];
+  /** Listed roots of status-list signers (revocation services of trusted lists). */
+  issuerAnchors?: IssuerAnchorSource;
   clockSkewMs: number;
   /** Upper bound of cached lists (oldest evicted first). */
   maxEntries?: number;
@@ -96,8 +99,9 @@ export class StatusListClient {
     if (header.typ !== 'statuslist+jwt') throw unavailable('The status list token does not have typ statuslist+jwt');
     if (typeof header.alg !== 'string' || !allowedAlgs.includes(header.alg)) throw unavailable('The status list token uses an algorithm that is not allowed');
     if (!Array.isArray(header.x5c) || !header.x5c.every((c) => typeof c === 'string')) throw unavailable('The status list token has no x5c certificate chain');
-    const chain = await verifyCertificateChain(header.x5c as string[], this.options.trustAnchors, new Date(now));
-    if (!chain.valid) throw unavailable(`The status list token certificate is not trusted: ${chain.detail}`);
+    const { anchors, refusal } = await anchorsForChain(this.options.trustAnchors, this.options.issuerAnchors, header.x5c as string[], { purpose: 'status_list', credentialTypes: [] });
+    const chain = await verifyCertificateChain(header.x5c as string[], anchors, new Date(now));
+    if (!chain.valid) throw unavailable(`The status list token certificate is not trusted: ${chain.code === 'trusted_issuer.untrusted' && refusal ? refusal.detail : chain.detail}`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(new TextDecoder().decode(checkCompactSignature(jwt, publicKeyOf(chain.leaf), header.alg)));

@@ -1,5 +1,5 @@
-import { describe, expect, it, beforeAll } from 'vitest';
-import { ConfigError, type AuthorizationQuery, type DcqlQuery, type ParsedPresentation, type PolicyResult } from '@vp-authorizer/core';
+import { afterEach, describe, expect, it, beforeAll, vi } from 'vitest';
+import { ConfigError, type AuthorizationQuery, type DcqlQuery, type ParsedPresentation, type PolicyResult, type PresentationDefinition } from '@vp-authorizer/core';
 import { localValidator } from './index.js';
 import { jwtVc, jwtVp, ldp, mdoc, sdJwt } from './__fixtures__/presentations.js';
 import { authorityKeyIdentifier, createTestCa } from '@vp-authorizer/testing';
@@ -293,6 +293,89 @@ describe('localValidator — trusted_authorities (aki) and trusted issuers', () 
   it('rejects invalid trustedIssuers at construction', () => {
     expect(() => localValidator({ trustedIssuers: ['not a pem'] })).toThrow(ConfigError);
     expect(() => localValidator({ trustedIssuers: [] })).toThrow(ConfigError);
+  });
+});
+
+describe('localValidator — trust before query work, bounded matching, filter patterns in linear time', () => {
+  let ca: Awaited<ReturnType<typeof issuerChain>>;
+  let other: Awaited<ReturnType<typeof issuerChain>>;
+  beforeAll(async () => {
+    ca = await issuerChain('issuer-a');
+    other = await issuerChain('issuer-b');
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const NESTED_QUANTIFIER = '^(\\w+\\s?)*$';
+  const definition = (pattern: string, fields = 1): PresentationDefinition => ({
+    id: 'pd',
+    input_descriptors: [{ id: 'pid', constraints: { fields: Array.from({ length: fields }, () => ({ path: ['$.given_name'], filter: { type: 'string', pattern } })) } }],
+  });
+  const runPe = (pd: PresentationDefinition, presentations: ParsedPresentation[], validator = localValidator()) =>
+    validator.validate({ authorizationId: 'a1', query: { type: 'DIF.PresentationExchange', presentationDefinition: pd }, presentations }, { signal });
+  /** The RegExp objects whose test/exec ran with the relying party's pattern as their source. */
+  const backtrackingRunsOf = (pattern: string) => {
+    const spies = [vi.spyOn(RegExp.prototype, 'test'), vi.spyOn(RegExp.prototype, 'exec')];
+    return () => spies.flatMap((spy) => spy.mock.contexts as RegExp[]).filter((re) => re.source === pattern).length;
+  };
+
+  it('a presentation whose issuer is untrusted is discarded before its filters run (Presentation Exchange)', async () => {
+    const runs = backtrackingRunsOf(NESTED_QUANTIFIER);
+    const validator = localValidator({ trustedIssuers: [ca.rootPem] });
+    const results = await runPe(definition(NESTED_QUANTIFIER), [sdJwt('pid', { given_name: `${'a'.repeat(26)}!` }, { x5c: other.x5c })], validator);
+    expect(at(results, ['pid', 0], 'trustedIssuer')?.error?.code).toBe('trusted_issuer.untrusted');
+    expect(at(results, ['pid', 0])).toBeUndefined(); // not evaluated at all
+    expect(at(results, [])?.error?.code).toBe('presentation_exchange.unsatisfied');
+    expect(runs()).toBe(0);
+    // The same presentation from a trusted issuer is evaluated (and its value fails the pattern).
+    const trusted = await runPe(definition(NESTED_QUANTIFIER), [sdJwt('pid', { given_name: `${'a'.repeat(26)}!` }, { x5c: ca.x5c })], validator);
+    expect(at(trusted, ['pid', 0])?.error?.code).toBe('presentation_exchange.fields_unsatisfied');
+  });
+
+  it('a presentation whose issuer is untrusted is discarded before it is matched (DCQL)', async () => {
+    const validator = localValidator({ trustedIssuers: [ca.rootPem] });
+    const results = await run({ credentials: [PID] }, [sdJwt('pid', { given_name: 'Erika', family_name: 'Mustermann' }, { x5c: other.x5c })], undefined, validator);
+    expect(at(results, ['pid', 0])).toBeUndefined();
+    expect(at(results, [])?.error?.code).toBe('credential_query.unsatisfied');
+  });
+
+  it('filter patterns never reach the backtracking RegExp engine', async () => {
+    const runs = backtrackingRunsOf(NESTED_QUANTIFIER);
+    const results = await runPe(definition(NESTED_QUANTIFIER), [sdJwt('pid', { given_name: `${'a'.repeat(4_095)}!` })]);
+    expect(at(results, ['pid', 0])?.error?.code).toBe('presentation_exchange.fields_unsatisfied');
+    const ok = await runPe(definition(NESTED_QUANTIFIER), [sdJwt('pid', { given_name: 'Erika Mustermann' })]);
+    expect(errorCodes(ok)).toEqual([]);
+    expect(runs()).toBe(0);
+  });
+
+  it('all pattern tests of one response share one budget: past it the presentation is rejected', async () => {
+    // 60 fields × a 4,096-character value: more characters × instructions than one response may spend.
+    const results = await runPe(definition('^a+$', 60), [sdJwt('pid', { given_name: 'a'.repeat(4_096) })]);
+    expect(at(results, ['pid', 0])?.error?.code).toBe('presentation_exchange.match_budget_exceeded');
+    expect(at(results, [])?.error?.code).toBe('presentation_exchange.unsatisfied');
+    const few = await runPe(definition('^a+$', 3), [sdJwt('pid', { given_name: 'a'.repeat(4_096) })]);
+    expect(errorCodes(few)).toEqual([]);
+  });
+
+  // A relying party's query times a wallet's values: 2,000 fields or claims over 1,000 disclosed
+  // values are two million comparisons (about 0.2 s here), twenty thousand would be seconds.
+  const thousandClaims = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`claim_${i}`, `value ${i}`]));
+
+  it('Presentation Exchange: paths and filters of many fields over many values spend the same budget', async () => {
+    const pd: PresentationDefinition = { id: 'pd', input_descriptors: [{ id: 'pid', constraints: { fields: Array.from({ length: 2_000 }, () => ({ path: ['$.*'], filter: { const: 'x' } })) } }] };
+    const results = await runPe(pd, [sdJwt('pid', thousandClaims)]);
+    expect(at(results, ['pid', 0])?.error?.code).toBe('presentation_exchange.match_budget_exceeded');
+    const one: PresentationDefinition = { ...pd, input_descriptors: [{ id: 'pid', constraints: { fields: [{ path: ['$.*'], filter: { const: 'value 7' } }] } }] };
+    expect(errorCodes(await runPe(one, [sdJwt('pid', thousandClaims)]))).toEqual([]);
+  });
+
+  it('DCQL: claims paths and values of many claims over many values spend one budget', async () => {
+    const claims = Array.from({ length: 1_000 }, (_, i) => ({ id: `c${i}`, path: ['list', null], values: ['x'] }));
+    const list = Array.from({ length: 1_000 }, (_, i) => `v${i}`);
+    const results = await run({ credentials: [{ ...PID, claims }] }, [sdJwt('pid', { list })]);
+    expect(at(results, ['pid', 0])?.error?.code).toBe('credential_query.match_budget_exceeded');
+    expect(at(results, [])?.error?.code).toBe('credential_query.unsatisfied');
+    const few = await run({ credentials: [{ ...PID, claims: [{ path: ['list', null], values: ['v7'] }] }] }, [sdJwt('pid', { list })]);
+    expect(errorCodes(few)).toEqual([]);
   });
 });
 

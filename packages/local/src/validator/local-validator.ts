@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { ConfigError, type ClientCallOptions, type ParsedPresentation, type PolicyResult, type ValidateInput, type ValidatorClient } from '@vp-authorizer/core';
 import { parseTrustAnchors } from '../x509/index.js';
+import { isIssuerAnchorSource, type IssuerAnchorSource } from '../x509/issuer-anchors.js';
 import { credentialViews, presentationKey, type CredentialView } from './credential-view.js';
 import { evaluateDcql, type QueryEvaluation } from './dcql/evaluate-dcql.js';
 import { evaluatePresentationDefinition } from './presentation-exchange/evaluate-definition.js';
@@ -15,6 +16,12 @@ export interface LocalValidatorOptions {
    * without a chain fail. When unset, no `trustedIssuer` results are produced.
    */
   trustedIssuers?: string[];
+  /**
+   * Issuer roots chosen per credential type from signed trusted lists (`trustLists()` of
+   * @vp-authorizer/trust-lists), beside or instead of `trustedIssuers`; also evaluates DCQL
+   * `trusted_authorities` of type `etsi_tl`.
+   */
+  issuerAnchors?: IssuerAnchorSource;
   /** Clock for certificate validity. Default: the current time. */
   now?: () => Date;
 }
@@ -38,6 +45,8 @@ export function localValidator(options: LocalValidatorOptions = {}): ValidatorCl
       throw new ConfigError('localValidator: invalid trustedIssuers', [{ path: 'trustedIssuers', message: (error as Error).message }]);
     }
   }
+  const lists = options.issuerAnchors;
+  if (lists !== undefined && !isIssuerAnchorSource(lists)) throw new ConfigError('localValidator: issuerAnchors must be an object with an issuerAnchors() method, e.g. trustLists({ sources, signers })');
   const now = options.now ?? (() => new Date());
 
   return {
@@ -52,10 +61,10 @@ export function localValidator(options: LocalValidatorOptions = {}): ValidatorCl
 
       const trustResults: PolicyResult[] = [];
       const untrusted = new Set<string>();
-      if (roots !== undefined) {
+      if (roots !== undefined || lists !== undefined) {
         const at = now();
         for (const p of input.presentations) {
-          const result = await trustedIssuerResult(p.path, viewsOf(p), roots, at);
+          const result = await trustedIssuerResult(p.path, viewsOf(p), roots ?? [], at, lists);
           if (result.error) untrusted.add(presentationKey(p.path));
           trustResults.push(result);
           signal.throwIfAborted();
@@ -64,7 +73,7 @@ export function localValidator(options: LocalValidatorOptions = {}): ValidatorCl
 
       const evaluation: QueryEvaluation =
         input.query.type === 'DCQL'
-          ? evaluateDcql(input.query.dcql, input.presentations, viewsOf, untrusted)
+          ? evaluateDcql(input.query.dcql, input.presentations, viewsOf, untrusted, lists)
           : evaluatePresentationDefinition(input.query.presentationDefinition, input.presentations, viewsOf, untrusted);
       const transactionData = transactionDataResult(input.transactionData, evaluation.validQueryIds);
       return [...evaluation.results, ...trustResults, ...(transactionData ? [transactionData] : [])];

@@ -1,7 +1,11 @@
 import { ConfigError, outboundFetchPolicy, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
 import { DEFAULT_MAX_HEADER_BYTES } from '@vp-authorizer/core/internal';
 import * as v from 'valibot';
+import { BUNDLED_CONTEXTS } from '../data-integrity/bundled-contexts.js';
+import { DATA_INTEGRITY_CRYPTOSUITES } from '../data-integrity/cryptosuites.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../data-integrity/document-limits.js';
 import type { DidDocumentResolver } from '../did/http-did-resolver.js';
+import { isIssuerAnchorSource, type IssuerAnchorSource } from '../x509/issuer-anchors.js';
 import { parseTrustAnchors } from '../x509/trust-anchors.js';
 
 /** JOSE algorithms the local verifier can check. HAIP narrows this to ES256. */
@@ -14,6 +18,11 @@ const positive = (max: number, fallback: number) => v.optional(v.pipe(v.number()
 export const localVerifierOptionsSchema = v.strictObject({
   /** PEM trust anchors: IACAs (mdoc) and SD-JWT / status-list issuer roots. */
   trustAnchors: v.array(v.pipe(v.string(), v.nonEmpty('a trust anchor must be a PEM certificate'))),
+  /**
+   * More issuer roots, chosen per chain and per credential type: signed trusted lists, e.g.
+   * `trustLists()` of @vp-authorizer/trust-lists. Used beside `trustAnchors` (which may then be empty).
+   */
+  issuerAnchors: v.optional(v.custom<IssuerAnchorSource>(isIssuerAnchorSource, 'issuerAnchors must be an object with an issuerAnchors() method, e.g. trustLists({ sources, signers })')),
   clock: v.optional(v.custom<{ now(): number }>((c) => typeof (c as { now?: unknown } | null)?.now === 'function', 'clock must be an object with a now() method returning epoch milliseconds')),
   /** Tolerance for nbf/exp/iat comparisons. */
   clockSkewMs: ms(86_400_000, 300_000),
@@ -71,6 +80,45 @@ export const localVerifierOptionsSchema = v.strictObject({
    * node:https transport (resolves once, checks every address, connects to the checked one).
    */
   fetch: v.optional(v.custom<typeof fetch>((f) => typeof f === 'function', 'fetch must be a function')),
+  /**
+   * W3C Data Integrity (`ldp_vc` / `ldp_vp`). Contexts come from the bundled set (VCDM 1.1 and
+   * 2.0, Data Integrity, Multikey, Bitstring Status List, StatusList2021, …) plus `contexts`;
+   * any other context is refused, never fetched.
+   */
+  dataIntegrity: v.optional(
+    v.strictObject({
+      /**
+       * Default true: the Data Integrity libraries load in the background when the verifier is
+       * built (loading them costs the event loop several hundred milliseconds once). False: ldp
+       * presentations fail with format.unsupported and the libraries are never loaded.
+       */
+      enabled: v.optional(v.boolean(), true),
+      /** More JSON-LD contexts by URL: the parsed context document (an object with `@context`). */
+      contexts: v.optional(
+        v.record(
+          v.pipe(v.string(), v.url('a context URL must be an absolute URL')),
+          v.custom<Record<string, unknown>>((d) => typeof d === 'object' && d !== null && !Array.isArray(d) && '@context' in d, 'a context must be a JSON-LD context document: an object with an @context member'),
+        ),
+        {},
+      ),
+      /** The cryptosuites accepted; default: every one verified here. */
+      cryptosuites: v.optional(
+        v.pipe(v.array(v.picklist(DATA_INTEGRITY_CRYPTOSUITES, `dataIntegrity.cryptosuites entries must be one of ${DATA_INTEGRITY_CRYPTOSUITES.join(', ')}`)), v.minLength(1, 'dataIntegrity.cryptosuites must not be empty')),
+        [...DATA_INTEGRITY_CRYPTOSUITES],
+      ),
+      /** Deepest nesting of a presentation (objects and arrays). */
+      maxDepth: positive(64, DEFAULT_DOCUMENT_LIMITS.maxDepth),
+      /** Most JSON values in one presentation; bounds JSON-LD expansion and canonicalization. */
+      maxValues: positive(100_000, DEFAULT_DOCUMENT_LIMITS.maxValues),
+      /** Longest array in a presentation (JSON-LD expansion cost grows with its square). */
+      maxArrayLength: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxArrayLength),
+      /** Most nodes without an IRI (blank nodes) in a presentation; bounds RDF canonicalization. */
+      maxBlankNodes: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxBlankNodes),
+      /** Deadline of one RDFC-1.0 canonicalization, beside its work bound. */
+      canonicalizationTimeoutMs: positive(10_000, 1_000),
+    }),
+    {},
+  ),
   allowedAlgs: v.optional(v.pipe(v.array(v.picklist(SUPPORTED_ALGS, `allowedAlgs entries must be one of ${SUPPORTED_ALGS.join(', ')}`)), v.minLength(1, 'allowedAlgs must not be empty')), [
     'ES256',
     'ES384',
@@ -80,7 +128,38 @@ export const localVerifierOptionsSchema = v.strictObject({
 });
 
 export type LocalVerifierOptions = v.InferInput<typeof localVerifierOptionsSchema>;
-export type ResolvedLocalVerifierOptions = v.InferOutput<typeof localVerifierOptionsSchema> & { clock: { now(): number }; outboundPolicy: OutboundFetchPolicy };
+type ParsedOptions = v.InferOutput<typeof localVerifierOptionsSchema>;
+export type ResolvedLocalVerifierOptions = Omit<ParsedOptions, 'dataIntegrity'> & {
+  clock: { now(): number };
+  outboundPolicy: OutboundFetchPolicy;
+  dataIntegrity: ParsedOptions['dataIntegrity'] & { contextMap: ReadonlyMap<string, unknown>; cryptosuiteSet: ReadonlySet<string> };
+};
+
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+};
+
+/** The bundled contexts plus the operator's (copied and frozen); a bundled URL cannot be replaced. */
+function contextMap(contexts: Record<string, Record<string, unknown>>): ReadonlyMap<string, unknown> {
+  const map = new Map(BUNDLED_CONTEXTS);
+  for (const [url, document] of Object.entries(contexts)) {
+    if (BUNDLED_CONTEXTS.has(url)) {
+      throw new ConfigError('Invalid localVerifier options', [{ path: `dataIntegrity.contexts.${url}`, message: 'this context is bundled with the verifier and cannot be replaced; remove it from dataIntegrity.contexts' }]);
+    }
+    let copy: unknown;
+    try {
+      copy = JSON.parse(JSON.stringify(document));
+    } catch {
+      throw new ConfigError('Invalid localVerifier options', [{ path: `dataIntegrity.contexts.${url}`, message: 'a context document must be JSON' }]);
+    }
+    map.set(url, deepFreeze(copy));
+  }
+  return map;
+}
 
 /** Validates options once at construction; throws ConfigError with readable issues (including bad PEM). */
 export function resolveLocalVerifierOptions(options: LocalVerifierOptions): ResolvedLocalVerifierOptions {
@@ -103,5 +182,6 @@ export function resolveLocalVerifierOptions(options: LocalVerifierOptions): Reso
   const outboundPolicy = outboundFetchPolicy({ maxHeaderBytes, dangerouslyAllowAnyDestination, ...(lookup ? { lookup } : {}), ...(resolved.fetch ? { fetch: resolved.fetch } : {}) });
   // Frozen: the anchors are fixed from here on, so chain verdict keys can digest them once.
   const trustAnchors = Object.freeze([...resolved.trustAnchors]) as string[];
-  return { ...resolved, trustAnchors, clock: resolved.clock ?? { now: () => Date.now() }, outboundPolicy };
+  const dataIntegrity = { ...resolved.dataIntegrity, contextMap: contextMap(resolved.dataIntegrity.contexts), cryptosuiteSet: new Set<string>(resolved.dataIntegrity.cryptosuites) };
+  return { ...resolved, trustAnchors, clock: resolved.clock ?? { now: () => Date.now() }, outboundPolicy, dataIntegrity };
 }

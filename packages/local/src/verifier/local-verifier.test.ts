@@ -28,7 +28,8 @@ describe('localVerifier', () => {
     const ldp: ParsedLdp = { kind: 'ldp', path: ['ldp', 0], queryId: 'ldp', index: 0, format: 'ldp_vc', raw: {} };
     input.presentations = [sdJwtPresentation(await sd.present(await sd.issue())), mdocPresentation(await mdoc.deviceResponse({ transcript: sessionTranscriptBytes(input.sessionTranscript) })), ldp];
     const results = await localVerifier({ trustAnchors: [ca.pem] }).verify(input, { signal: signal() });
-    expect(errorsOf(results)).toEqual(['ldp/0:format.unsupported']);
+    // An empty object is neither a presentation nor a credential.
+    expect(errorsOf(results)).toEqual(['ldp/0:format.malformed']);
     expect(new Set(results.map((r) => r.path.slice(0, 2).join('/')))).toEqual(new Set(['pid/0', 'mdl/0', 'ldp/0']));
   });
 

@@ -4,6 +4,7 @@ import { DidResolutionError } from '../did/did-resolution-error.js';
 import { resolveDidKey } from '../did/resolve-did-key.js';
 import { authorityKeyIdentifiers } from '../x509/authority-key-identifiers.js';
 import { publicKeyOf, type ParsedCertificate } from '../x509/certificate.js';
+import { anchorsForChain } from '../x509/issuer-anchors.js';
 import { verifyCertificateChain } from '../x509/verify-certificate-chain.js';
 import { PolicyFailure } from './policy-failure.js';
 import { publicKeyFromJwk, type JwsHeader } from './jws.js';
@@ -35,12 +36,22 @@ export async function resolveDidSignerKey(input: { did?: string; kid?: string },
   }
 }
 
+/** What the credential says it is, for anchors that vouch only for some credential types (trusted lists). */
+export interface ChainSubject {
+  credentialTypes: readonly string[];
+  /** Epoch ms. */
+  issuedAt?: number;
+}
+
 /** Key from an x5c chain validated against the trust anchors (HAIP: no anchor in x5c, leaf not an anchor). */
-export async function resolveX5cKey(x5c: unknown, ctx: VerifierContext): Promise<SignerKey> {
+export async function resolveX5cKey(x5c: unknown, ctx: VerifierContext, subject: ChainSubject = { credentialTypes: [] }): Promise<SignerKey> {
   if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((c) => typeof c === 'string' || c instanceof Uint8Array)) {
     throw new PolicyFailure('trusted_issuer.chain_invalid', 'x5c must be a non-empty array of certificates');
   }
-  const chain = await verifyCertificateChain(x5c as string[] | Uint8Array[], ctx.options.trustAnchors, new Date(ctx.now));
+  const { anchors, refusal } = await anchorsForChain(ctx.options.trustAnchors, ctx.options.issuerAnchors, x5c as string[] | Uint8Array[], { purpose: 'credential', ...subject });
+  const chain = await verifyCertificateChain(x5c as string[] | Uint8Array[], anchors, new Date(ctx.now));
+  // A listed-but-withdrawn or stale-list issuer says so rather than "untrusted".
+  if (!chain.valid && chain.code === 'trusted_issuer.untrusted' && refusal) throw new PolicyFailure(refusal.code, refusal.detail);
   if (!chain.valid) throw new PolicyFailure(chain.code, chain.detail);
   if (ctx.haip && chain.leafIsAnchor) throw new PolicyFailure('trusted_issuer.chain_invalid', 'HAIP requires a signing certificate that is not a self-signed trust anchor');
   if (ctx.haip && chain.anchorIncluded) throw new PolicyFailure('trusted_issuer.chain_invalid', 'HAIP requires an x5c without the trust anchor');
@@ -57,8 +68,8 @@ export async function resolveX5cKey(x5c: unknown, ctx: VerifierContext): Promise
  * own DID, so a DID `kid` under any other (or no) issuer is rejected. Other key discovery (JWT VC
  * issuer metadata) is not supported.
  */
-export async function resolveIssuerKey(header: JwsHeader, issuer: unknown, ctx: VerifierContext, requireX5c: boolean): Promise<SignerKey> {
-  if (header.x5c !== undefined) return resolveX5cKey(header.x5c, ctx);
+export async function resolveIssuerKey(header: JwsHeader, issuer: unknown, ctx: VerifierContext, requireX5c: boolean, subject?: ChainSubject): Promise<SignerKey> {
+  if (header.x5c !== undefined) return resolveX5cKey(header.x5c, ctx, subject);
   if (requireX5c) throw new PolicyFailure('trusted_issuer.x5c_required');
   const kid = typeof header.kid === 'string' ? header.kid : undefined;
   const did = typeof issuer === 'string' && issuer.startsWith('did:') ? issuer : undefined;

@@ -539,6 +539,27 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     expect((await verifyRequestObject(await res.text())).payload.wallet_nonce).toBe('contract-wallet-nonce-1');
   });
 
+  it('HEAD on the request object changes nothing: 405 with Allow, no body, the authorization stays created and GET still makes the first fetch', async () => {
+    const created = await create(dcqlDirectPostJwt);
+    const requestUri = new URL(String(created.authorizeUrl)).searchParams.get('request_uri')!;
+    // Through the host's own HEAD handling too (Express routes HEAD to GET handlers, Fastify
+    // exposes HEAD routes, Hono dispatches HEAD as GET): the core must still see HEAD.
+    for (let i = 0; i < 2; i++) {
+      const head = await server.call(requestUri, { method: 'HEAD' });
+      expect(head.status).toBe(405);
+      expect(head.headers.get('allow')).toBe('GET, POST');
+      expect(await head.text()).toBe('');
+    }
+    expect(await status(created.authorizationId)).toEqual({ status: 'created' });
+    // HEAD where GET changes nothing is still answered like GET.
+    const statusHead = await server.call(`${V}/authorizations/${created.authorizationId}/status`, { method: 'HEAD', key: KEY_MAIN });
+    expect(statusHead.status).toBe(200);
+    expect(statusHead.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await statusHead.text()).toBe('');
+    await requestObjectOf(created);
+    expect(await status(created.authorizationId)).toEqual({ status: 'pending' });
+  });
+
   it('runs the full flow: encrypted wallet response → redirect with code → resolve once', async () => {
     const created = await create(dcqlDirectPostJwt);
     const { payload } = await requestObjectOf(created);

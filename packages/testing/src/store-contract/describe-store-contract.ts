@@ -148,6 +148,20 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         expect(await store.get(instanceId, token())).toBeNull();
         expect(await store.get(`${instanceId}-other`, mine.id)).toBeNull();
       });
+
+      it('getInAny (optional) returns the record of the first listed instance holding the id, and null when none of them does', async () => {
+        // Optional in the contract: a store without it is read once per instance by the core.
+        if (store.getInAny === undefined) return;
+        const mine = record();
+        const theirs = record({ id: mine.id, instanceId: `${instanceId}-other`, status: 'pending' });
+        await store.create(mine, KEEP_MS);
+        await store.create(theirs, KEEP_MS);
+        expect(await store.getInAny([`${instanceId}-none`, instanceId, theirs.instanceId], mine.id)).toEqual(mine);
+        expect(await store.getInAny([theirs.instanceId, instanceId], mine.id)).toEqual(theirs);
+        expect(await store.getInAny([`${instanceId}-none`], mine.id)).toBeNull();
+        expect(await store.getInAny([instanceId, theirs.instanceId], token())).toBeNull();
+        expect(await store.getInAny([], mine.id)).toBeNull();
+      });
     });
 
     describe('compare-and-set', () => {
@@ -298,6 +312,32 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         const created = record();
         await store.create(created, short);
         expect(await store.compareAndSet({ ...created, version: 2, status: 'pending' }, 1)).toBe(true);
+        await letTimePass(pass);
+        expect(await store.get(instanceId, created.id)).toBeNull();
+      });
+
+      it('compare-and-set with ttlMs restarts the TTL from now: the record outlives its first TTL, then leaves at the new one', async () => {
+        const { short, pass } = ttl();
+        const restarted = factory.realTtl ? 700 : 3_000;
+        const created = record();
+        await store.create(created, short);
+        const fetched: AuthorizationRecord = { ...created, version: 2, status: 'pending' };
+        expect(await store.compareAndSet(fetched, 1, restarted)).toBe(true);
+        await letTimePass(pass);
+        expect(await store.get(instanceId, created.id)).toEqual(fetched);
+        // A later compare-and-set without ttlMs keeps the restarted TTL.
+        const later: AuthorizationRecord = { ...fetched, version: 3, updatedAt: fetched.updatedAt + 1 };
+        expect(await store.compareAndSet(later, 2)).toBe(true);
+        await letTimePass(restarted);
+        expect(await store.get(instanceId, created.id)).toBeNull();
+      });
+
+      it('compare-and-set with a shorter ttlMs shortens the TTL; a conflicting one changes nothing', async () => {
+        const { short, pass } = ttl();
+        const created = record();
+        await store.create(created, KEEP_MS);
+        expect(await store.compareAndSet({ ...created, version: 6, status: 'expired' }, 5, short)).toBe(false);
+        expect(await store.compareAndSet({ ...created, version: 2, status: 'expired' }, 1, short)).toBe(true);
         await letTimePass(pass);
         expect(await store.get(instanceId, created.id)).toBeNull();
       });

@@ -130,7 +130,11 @@ export async function createTestCa(subject = 'CN=Test Root CA,O=vp-authorizer te
   return withIssue(toIssued(cert, keys));
 }
 
-/** A self-signed end-entity certificate (not a CA) that can be pinned as a trust anchor itself. */
+/**
+ * A self-signed end-entity certificate (not a CA) that can be pinned as a trust anchor itself (a
+ * credential issuer's). Not for signing HAIP request objects: HAIP refuses a self-signed
+ * request-signing certificate (`haip.certificate_chain`); use a leaf of {@link createTestCa}.
+ */
 export async function createSelfSignedLeaf(subject = 'CN=Pinned Issuer'): Promise<IssuedCertificate> {
   const keys = await generateTestKeys();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({

@@ -5,7 +5,7 @@ import { extractW3c, typeValuesIssues } from '../shared/w3c-claims.js';
 
 /**
  * W3C Data Integrity credentials and presentations: a JSON object, kept as received. Decoded for
- * the validator and `/credentials`; proofs are a verifier's business (the local one has none).
+ * the validator and `/credentials`; proofs are a verifier's business.
  */
 function ldpFormat(id: string, options: { typeValues: boolean }): FormatDescriptor<'w3c'> {
   const descriptor: FormatDescriptor<'w3c'> = {

@@ -15,9 +15,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * removed and shift the indices of the disclosed ones (DCQL-TS presentation mode).
  *
  * JSON null leaves are dropped from the final selection: a null claim discloses nothing
- * (DCQL-TS also treats it as absent).
+ * (DCQL-TS also treats it as absent). Each step charges `spend` for what it selected.
  */
-export function selectClaims(root: unknown, path: ClaimsPath, options: { anyIndex: boolean }): PathSelection {
+export function selectClaims(root: unknown, path: ClaimsPath, options: { anyIndex: boolean; spend?: (units: number) => void }): PathSelection {
   let selection: unknown[] = [root];
   for (const component of path) {
     const next: unknown[] = [];
@@ -31,6 +31,8 @@ export function selectClaims(root: unknown, path: ClaimsPath, options: { anyInde
         else if (component < element.length) next.push(element[component]);
       }
     }
+    // One unit per value selected (and one for the step): the caller's budget for the response.
+    options.spend?.(next.length + 1);
     selection = next;
     if (selection.length === 0) return { ok: false, reason: 'empty' };
   }

@@ -1,6 +1,8 @@
+import type { IssuerAnchorSource } from '../../x509/issuer-anchors.js';
 import { DcqlQuery as DcqlLib } from 'dcql';
 import type { DcqlQuery, ParsedPresentation, PolicyResult } from '@vp-authorizer/core';
 import { dcqlFormatMatches, presentationKey, type CredentialView } from '../credential-view.js';
+import { MatchBudget, MatchBudgetExceeded } from '../match-budget.js';
 import { failed, isNonEmpty, passed, type Problem } from '../validator-results.js';
 import { evaluateCredentialSets } from './credential-sets.js';
 import { matchCredential } from './match-credential.js';
@@ -39,10 +41,18 @@ function assertQueryIsConsistent(query: DcqlQuery): void {
  * discarded credential as if it had passed, and a wallet that sends something unasked-for or
  * broken is buggy or hostile (§14.9: never rely on the wallet). A false reject costs a retry.
  *
- * `untrusted` holds presentation keys that failed the trustedIssuer policy: they are discarded
- * for the re-evaluation as well (§5.0: trust is a per-presentation check).
+ * `untrusted` holds presentation keys that failed the trustedIssuer policy (checked before): they
+ * are discarded without being matched (§5.0: trust is a per-presentation check), so an issuer
+ * nobody trusts costs no query work, and the re-evaluation goes on without them. Claims matching
+ * of the whole response spends from one `MatchBudget`.
  */
-export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation[], viewsOf: (p: ParsedPresentation) => CredentialView[], untrusted: ReadonlySet<string>): QueryEvaluation {
+export function evaluateDcql(
+  query: DcqlQuery,
+  presentations: ParsedPresentation[],
+  viewsOf: (p: ParsedPresentation) => CredentialView[],
+  untrusted: ReadonlySet<string>,
+  lists?: IssuerAnchorSource,
+): QueryEvaluation {
   assertQueryIsConsistent(query);
   const results: PolicyResult[] = [];
   const validQueryIds = new Set<string>();
@@ -51,7 +61,12 @@ export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation
   const counts = new Map<string, number>();
   for (const p of presentations) counts.set(p.queryId, (counts.get(p.queryId) ?? 0) + 1);
 
+  const budget = new MatchBudget();
   for (const presentation of presentations) {
+    if (untrusted.has(presentationKey(presentation.path))) {
+      discarded.push(presentation.path);
+      continue;
+    }
     const index = queryIndex.get(presentation.queryId);
     const credentialQuery = index === undefined ? undefined : query.credentials[index];
     const problems: Problem[] = [];
@@ -68,11 +83,16 @@ export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation
       } else {
         const views = viewsOf(presentation);
         if (views.length === 0) problems.push({ code: 'credential_query.claims_unsatisfied', detail: 'the presentation contains no credential', pointer });
-        for (const view of views) {
-          const match = matchCredential(credentialQuery, view, pointer);
-          const prefix = view.subIndex === undefined ? '' : `credential ${view.subIndex} of the presentation: `;
-          problems.push(...match.problems.map((p) => ({ ...p, detail: prefix + p.detail })));
-          if (match.claimSet !== undefined) claimSets.push(match.claimSet);
+        try {
+          for (const view of views) {
+            const match = matchCredential(credentialQuery, view, pointer, budget, lists);
+            const prefix = view.subIndex === undefined ? '' : `credential ${view.subIndex} of the presentation: `;
+            problems.push(...match.problems.map((p) => ({ ...p, detail: prefix + p.detail })));
+            if (match.claimSet !== undefined) claimSets.push(match.claimSet);
+          }
+        } catch (error) {
+          if (!(error instanceof MatchBudgetExceeded)) throw error;
+          problems.push({ code: 'credential_query.match_budget_exceeded', detail: error.message, pointer: `${pointer}/claims` });
         }
       }
     }
@@ -83,8 +103,7 @@ export function evaluateDcql(query: DcqlQuery, presentations: ParsedPresentation
     }
     claimSets = [...new Set(claimSets)];
     results.push(passed('credentialQuery', presentation.path, { queryId: presentation.queryId, ...(claimSets.length > 0 ? { claimSets } : {}) }));
-    if (untrusted.has(presentationKey(presentation.path))) discarded.push(presentation.path);
-    else validQueryIds.add(presentation.queryId);
+    validQueryIds.add(presentation.queryId);
   }
 
   const sets = evaluateCredentialSets(query, validQueryIds);

@@ -1,5 +1,7 @@
+import type { IssuerAnchorSource } from '../../x509/issuer-anchors.js';
 import type { DcqlCredentialQuery } from '@vp-authorizer/core';
 import type { CredentialView } from '../credential-view.js';
+import type { MatchBudget } from '../match-budget.js';
 import { trustedAuthoritiesProblem } from '../trust/trusted-authorities.js';
 import type { Problem } from '../validator-results.js';
 import { matchesValues, selectClaims, selectMdocClaim } from './claims-path.js';
@@ -31,10 +33,15 @@ function metaProblem(query: DcqlCredentialQuery, view: CredentialView, pointer: 
   return undefined;
 }
 
-function claimOutcome(query: DcqlCredentialQuery, claim: NonNullable<DcqlCredentialQuery['claims']>[number], view: CredentialView): ClaimOutcome {
-  const selection = view.family === 'mdoc' ? selectMdocClaim(view.claims, claim.path) : selectClaims(view.claims, claim.path, { anyIndex: view.family === 'sd-jwt' });
+function claimOutcome(claim: NonNullable<DcqlCredentialQuery['claims']>[number], view: CredentialView, budget: MatchBudget): ClaimOutcome {
+  budget.spend(1);
+  const spend = (units: number) => budget.spend(units);
+  const selection = view.family === 'mdoc' ? selectMdocClaim(view.claims, claim.path) : selectClaims(view.claims, claim.path, { anyIndex: view.family === 'sd-jwt', spend });
   if (!selection.ok) return 'missing';
-  if (claim.values !== undefined && !matchesValues(selection.selected, claim.values)) return 'value_mismatch';
+  if (claim.values !== undefined) {
+    budget.spend(selection.selected.length * claim.values.length);
+    if (!matchesValues(selection.selected, claim.values)) return 'value_mismatch';
+  }
   return 'ok';
 }
 
@@ -48,10 +55,10 @@ function describePath(path: readonly (string | number | null)[]): string {
  * has every claim resolved. `values` are always checked here: the wallet's filtering is best
  * effort and must not be relied on (§6.4). Details name the query path only, never the values.
  */
-function claimsProblems(query: DcqlCredentialQuery, view: CredentialView, pointer: string): { problems: Problem[]; claimSet?: number } {
+function claimsProblems(query: DcqlCredentialQuery, view: CredentialView, pointer: string, budget: MatchBudget): { problems: Problem[]; claimSet?: number } {
   const claims = query.claims;
   if (claims === undefined || claims.length === 0) return { problems: [] };
-  const outcomes = claims.map((claim) => claimOutcome(query, claim, view));
+  const outcomes = claims.map((claim) => claimOutcome(claim, view, budget));
   const problemFor = (i: number): Problem | undefined => {
     const outcome = outcomes[i];
     const claim = claims[i];
@@ -90,8 +97,9 @@ export interface CredentialMatch {
  * Checks one credential against its credential query: meta (b), holder binding (c), trusted
  * authorities (d) and claims (e). The format (a) is checked per presentation by the caller.
  * `pointer` locates the credential query inside the DCQL query (for example `/credentials/2`).
+ * Claims matching spends from the response's `budget` (throws MatchBudgetExceeded).
  */
-export function matchCredential(query: DcqlCredentialQuery, view: CredentialView, pointer: string): CredentialMatch {
+export function matchCredential(query: DcqlCredentialQuery, view: CredentialView, pointer: string, budget: MatchBudget, lists?: IssuerAnchorSource): CredentialMatch {
   const problems: Problem[] = [];
   const meta = metaProblem(query, view, pointer);
   if (meta) problems.push(meta);
@@ -103,9 +111,9 @@ export function matchCredential(query: DcqlCredentialQuery, view: CredentialView
       pointer: `${pointer}/require_cryptographic_holder_binding`,
     });
   }
-  const authority = trustedAuthoritiesProblem(query, view.x5c, pointer);
+  const authority = trustedAuthoritiesProblem(query, view.x5c, pointer, lists);
   if (authority) problems.push(authority);
-  const claims = claimsProblems(query, view, pointer);
+  const claims = claimsProblems(query, view, pointer, budget);
   problems.push(...claims.problems);
   return claims.claimSet === undefined ? { problems } : { problems, claimSet: claims.claimSet };
 }

@@ -2,8 +2,10 @@ import type { ParsedPresentation, PolicyResult, PresentationDefinition } from '@
 import { isSupportedFormat, sameFormat } from '@vp-authorizer/core/formats';
 import { presentationKey, type CredentialView } from '../credential-view.js';
 import type { QueryEvaluation } from '../dcql/evaluate-dcql.js';
+import { MatchBudgetExceeded } from '../match-budget.js';
 import { failed, isNonEmpty, passed, type Problem } from '../validator-results.js';
 import { evaluateJsonPath, parseJsonPath, UnsupportedJsonPathError, type JsonPathSegment } from './json-path.js';
+import { FilterPatterns } from './filter-patterns.js';
 import { matchesFilter, unsupportedFilterKeyword, type JsonSchema } from './json-schema-filter.js';
 import { submissionRequirementProblems } from './submission-requirements.js';
 
@@ -36,13 +38,14 @@ function formatAllowed(definition: PresentationDefinition, descriptor: Descripto
 }
 
 /** Paths are compiled once per field; unsupported syntax is a problem, not an exception. */
-function compileField(field: Field, pointer: string): { paths: JsonPathSegment[][]; filter?: JsonSchema; optional: boolean } | Problem {
+function compileField(field: Field, pointer: string, patterns: FilterPatterns): { paths: JsonPathSegment[][]; filter?: JsonSchema; optional: boolean } | Problem {
   const rawPaths = Array.isArray(field.path) ? field.path : [];
   if (rawPaths.length === 0 || !rawPaths.every((p) => typeof p === 'string')) {
     return { code: 'presentation_exchange.unsupported_jsonpath', detail: 'the field has no path array of JSONPath strings', pointer: `${pointer}/path` };
   }
   const paths: JsonPathSegment[][] = [];
   for (const [k, p] of (rawPaths as string[]).entries()) {
+    patterns.spend(1 + (p.length >> 3)); // parsed for every credential it is tried on: charged like matching
     try {
       paths.push(parseJsonPath(p));
     } catch (error) {
@@ -51,7 +54,7 @@ function compileField(field: Field, pointer: string): { paths: JsonPathSegment[]
     }
   }
   if (field.filter !== undefined) {
-    const unsupported = unsupportedFilterKeyword(field.filter);
+    const unsupported = unsupportedFilterKeyword(field.filter, patterns);
     if (unsupported) return { code: 'presentation_exchange.unsupported_filter', detail: `the filter keyword at ${unsupported} is not supported`, pointer: `${pointer}/filter` };
   }
   return { paths, ...(field.filter === undefined ? {} : { filter: field.filter as JsonSchema }), optional: field.optional === true };
@@ -61,19 +64,19 @@ function compileField(field: Field, pointer: string): { paths: JsonPathSegment[]
  * PE v2 field semantics: the paths are tried in order; the field holds when one of them selects a
  * value (that passes `filter`, when present). An `optional` field may be absent.
  */
-function fieldProblems(descriptor: Descriptor, descriptorIndex: number, view: CredentialView): Problem[] {
+function fieldProblems(descriptor: Descriptor, descriptorIndex: number, view: CredentialView, patterns: FilterPatterns): Problem[] {
   const constraints = (descriptor.constraints ?? {}) as { fields?: unknown };
   const fields = Array.isArray(constraints.fields) ? (constraints.fields as Field[]) : [];
   const problems: Problem[] = [];
   fields.forEach((field, j) => {
     const pointer = `/input_descriptors/${descriptorIndex}/constraints/fields/${j}`;
-    const compiled = compileField(field ?? {}, pointer);
+    const compiled = compileField(field ?? {}, pointer, patterns);
     if ('code' in compiled) {
       problems.push(compiled);
       return;
     }
     const found = compiled.paths.some((segments) =>
-      view.peDocuments.some((doc) => evaluateJsonPath(doc, segments).some((value) => compiled.filter === undefined || matchesFilter(value, compiled.filter))),
+      view.peDocuments.some((doc) => evaluateJsonPath(doc, segments, (units) => patterns.spend(units)).some((value) => compiled.filter === undefined || matchesFilter(value, compiled.filter, patterns))),
     );
     if (!found && !compiled.optional) {
       problems.push({ code: 'presentation_exchange.fields_unsatisfied', detail: `constraints.fields[${j}] selects no value${compiled.filter ? ' that passes its filter' : ''}`, pointer });
@@ -88,6 +91,11 @@ function fieldProblems(descriptor: Descriptor, descriptorIndex: number, view: Cr
  * presentations that passed. `definition_id` is compared with the submission by the format
  * policy (ValidateInput carries no submission). Same strictness as DCQL: every failing
  * presentation is an error result; `[]` reports what §8.6-style re-evaluation found.
+ *
+ * A presentation in `untrusted` (its issuer failed the trustedIssuer policy, checked before) is
+ * discarded without being evaluated: a wallet cannot make an issuer nobody trusts cost filter
+ * work. Paths, filters and patterns (on a linear-time engine) spend from one budget for the whole
+ * response (`MatchBudget`).
  */
 export function evaluatePresentationDefinition(
   definition: PresentationDefinition,
@@ -98,7 +106,12 @@ export function evaluatePresentationDefinition(
   const results: PolicyResult[] = [];
   const validQueryIds = new Set<string>();
   const discarded: (string | number)[][] = [];
+  const patterns = new FilterPatterns();
   for (const presentation of presentations) {
+    if (untrusted.has(presentationKey(presentation.path))) {
+      discarded.push(presentation.path);
+      continue;
+    }
     const index = definition.input_descriptors.findIndex((d) => d.id === presentation.queryId);
     const descriptor = definition.input_descriptors[index];
     let problems: Problem[] = [];
@@ -111,9 +124,14 @@ export function evaluatePresentationDefinition(
     } else {
       const views = viewsOf(presentation);
       // A VP may carry several credentials: one of them must meet the descriptor's constraints.
-      const perView = views.map((view) => fieldProblems(descriptor, index, view));
-      if (views.length === 0) problems.push({ code: 'presentation_exchange.fields_unsatisfied', detail: 'the presentation contains no credential', pointer: `/input_descriptors/${index}` });
-      else if (!perView.some((p) => p.length === 0)) problems = perView[0] ?? [];
+      try {
+        const perView = views.map((view) => fieldProblems(descriptor, index, view, patterns));
+        if (views.length === 0) problems.push({ code: 'presentation_exchange.fields_unsatisfied', detail: 'the presentation contains no credential', pointer: `/input_descriptors/${index}` });
+        else if (!perView.some((p) => p.length === 0)) problems = perView[0] ?? [];
+      } catch (error) {
+        if (!(error instanceof MatchBudgetExceeded)) throw error;
+        problems = [{ code: 'presentation_exchange.match_budget_exceeded', detail: error.message, pointer: `/input_descriptors/${index}/constraints/fields` }];
+      }
     }
     if (isNonEmpty(problems)) {
       results.push(failed('credentialQuery', presentation.path, problems));
@@ -121,8 +139,7 @@ export function evaluatePresentationDefinition(
       continue;
     }
     results.push(passed('credentialQuery', presentation.path, { descriptorId: presentation.queryId }));
-    if (untrusted.has(presentationKey(presentation.path))) discarded.push(presentation.path);
-    else validQueryIds.add(presentation.queryId);
+    validQueryIds.add(presentation.queryId);
   }
   const problems = submissionRequirementProblems(definition, validQueryIds);
   results.push(isNonEmpty(problems) ? failed('credentialQuery', [], problems) : passed('credentialQuery', [], { satisfied: true, validDescriptorIds: [...validQueryIds], discarded }));

@@ -70,8 +70,11 @@ export function parseJsonPath(expression: string): JsonPathSegment[] {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** All values the path selects in `document` (own properties only; never the prototype chain). */
-export function evaluateJsonPath(document: unknown, segments: readonly JsonPathSegment[]): unknown[] {
+/**
+ * All values the path selects in `document` (own properties only; never the prototype chain).
+ * Each step charges `spend` one unit per value it selects (and one for the step).
+ */
+export function evaluateJsonPath(document: unknown, segments: readonly JsonPathSegment[], spend: (units: number) => void = () => {}): unknown[] {
   let current: unknown[] = [document];
   for (const segment of segments) {
     const next: unknown[] = [];
@@ -86,7 +89,9 @@ export function evaluateJsonPath(document: unknown, segments: readonly JsonPathS
         for (const item of Object.values(node)) next.push(item);
       }
     }
+    spend(next.length + 1);
     current = next;
+    if (current.length === 0) break;
   }
   return current.filter((value) => value !== undefined);
 }

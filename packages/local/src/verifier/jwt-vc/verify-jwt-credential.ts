@@ -2,10 +2,11 @@ import type { PolicyResult } from '@vp-authorizer/core';
 import { isRecord } from '../encoding.js';
 import { checkIssuerMatchesCertificate } from '../issuer-matches-certificate.js';
 import { checkAlgorithm, jwsHeader, verifyJws } from '../jws.js';
-import { failed, passed, PolicyFailure, runPolicy } from '../policy-failure.js';
+import { passed, PolicyFailure, runPolicy } from '../policy-failure.js';
 import { resolveIssuerKey } from '../resolve-signer-key.js';
 import { checkNotAfter, checkNotBefore, timeOf } from '../time-checks.js';
 import type { VerifierContext } from '../verifier-context.js';
+import { checkW3cStatus } from '../ldp/check-w3c-status.js';
 import { checkJwtDataModel, unverifiedPayload } from './jwt-data-model.js';
 
 export interface VerifiedJwtCredential {
@@ -36,19 +37,21 @@ const earliest = (values: (number | undefined)[]) => values.filter((v): v is num
  * parsed: issuer signature via x5c or DID, issuer binding, then nbf/exp (1.1, with
  * issuanceDate/expirationDate) or validFrom/validUntil (2.0).
  */
-export async function verifyJwtCredential(jwt: string, dataModel: '1.1' | '2.0', path: (string | number)[], ctx: VerifierContext): Promise<{ results: PolicyResult[]; verified?: VerifiedJwtCredential }> {
+export async function verifyJwtCredential(jwt: string, dataModel: '1.1' | '2.0', path: (string | number)[], ctx: VerifierContext, options: { checkStatus?: boolean } = {}): Promise<{ results: PolicyResult[]; verified?: VerifiedJwtCredential }> {
   let verified: VerifiedJwtCredential | undefined;
+  let issuer: unknown;
   const proof = await runPolicy(path, 'proof', async () => {
     const header = jwsHeader(jwt, 'format.malformed');
     const alg = checkAlgorithm(header.alg, ctx.allowedAlgs, 'credential');
     const unverified = unverifiedPayload(jwt);
     checkJwtDataModel(header, unverified, 'vc', dataModel);
     const unverifiedCredential = dataModel === '2.0' ? unverified : isRecord(unverified.vc) ? unverified.vc : {};
-    const signer = await resolveIssuerKey(header, issuerOf(unverified, unverifiedCredential), ctx, false);
+    const types = Array.isArray(unverifiedCredential.type) ? unverifiedCredential.type.filter((t): t is string => typeof t === 'string') : typeof unverifiedCredential.type === 'string' ? [unverifiedCredential.type] : [];
+    const signer = await resolveIssuerKey(header, issuerOf(unverified, unverifiedCredential), ctx, false, { credentialTypes: types });
     const payload = await verifyJws(jwt, signer.key, alg, 'proof.signature_invalid', 'credential');
     const credential = dataModel === '2.0' ? payload : payload.vc;
     if (!isRecord(credential)) throw new PolicyFailure('proof.claim_missing', 'The JWT has no vc claim');
-    const issuer = issuerOf(payload, credential);
+    issuer = issuerOf(payload, credential);
     const bound = signer.x5c ? checkIssuerMatchesCertificate(issuer, signer.x5c.leaf) : {};
     verified = { payload, credential, dataModel };
     return { issuer, dataModel, alg, ...signer.data, ...bound };
@@ -66,10 +69,11 @@ export async function verifyJwtCredential(jwt: string, dataModel: '1.1' | '2.0',
       const end = earliest([timeOf(payload.exp, 'exp'), timeOf(dataModel === '2.0' ? credential.validUntil : credential.expirationDate, dataModel === '2.0' ? 'validUntil' : 'expirationDate')]);
       return checkNotAfter(end, ctx.now, skew, 'validUntil');
     }),
-    // W3C status mechanisms (BitstringStatusList, …) are not implemented: fail closed.
     credential.credentialStatus === undefined
       ? passed(path, 'status', { checked: false, reason: 'the credential has no credentialStatus' })
-      : failed(path, 'status', 'status.unsupported', 'W3C credentialStatus mechanisms are not supported by the local verifier'),
+      : options.checkStatus === false
+        ? passed(path, 'status', { checked: false, reason: 'the status of a status list credential is not checked' })
+        : await runPolicy(path, 'status', () => checkW3cStatus(credential, String(issuer), ctx)),
   ];
   return { results, verified };
 }

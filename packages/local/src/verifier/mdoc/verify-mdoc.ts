@@ -39,7 +39,7 @@ async function verifyIssuerAuth(docType: string, issuerSigned: Map<unknown, unkn
   const alg = coseAlgorithm(sign1, ctx.allowedAlgs, 'issuerAuth');
   const x5chain = coseX5chain(sign1);
   if (!x5chain) throw new PolicyFailure('trusted_issuer.x5c_required', 'issuerAuth has no x5chain (label 33)');
-  const signer = await resolveX5cKey(x5chain, ctx);
+  const signer = await resolveX5cKey(x5chain, ctx, { credentialTypes: [docType] });
   if (signer.x5c) checkDocumentSignerEku(signer.x5c.leaf);
   if (!verifyCoseSign1(sign1, signer.key)) throw new PolicyFailure('proof.signature_invalid', 'The issuerAuth signature could not be verified');
   let payload: unknown;

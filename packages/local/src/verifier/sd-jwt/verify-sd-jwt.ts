@@ -60,7 +60,9 @@ async function verifyIssuerSigned(parts: Split, ctx: VerifierContext): Promise<I
   // Decoded once: `iss` is read from it unverified only to locate a DID key (the signature
   // decides), and once the signature over these bytes holds it is the verified payload.
   const unverified = parts.decoded ? parts.decoded.issuerJwt.payload : tryDecodePayload(parts.issuerJwt);
-  const signer = await resolveIssuerKey(header, unverified?.iss, ctx, ctx.haip);
+  // The unverified vct and iat only choose which listed anchors to try; the signature then decides.
+  const subject = { credentialTypes: typeof unverified?.vct === 'string' ? [unverified.vct] : [], ...(typeof unverified?.iat === 'number' ? { issuedAt: unverified.iat * 1000 } : {}) };
+  const signer = await resolveIssuerKey(header, unverified?.iss, ctx, ctx.haip, subject);
   const payload = await verifyJws(parts.issuerJwt, signer.key, alg, 'proof.signature_invalid', 'issuer JWT', { header, payload: unverified });
   // Sound disclosures are all the verifier needs; the claims the relying party gets are core's.
   checkDisclosures(payload, parts.disclosures, parts.decoded?.disclosures);
