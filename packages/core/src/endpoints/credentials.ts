@@ -34,5 +34,6 @@ export const credentialsEndpoint = defineEndpoint({
     200: { description: 'The disclosed claims, one entry per presentation.', contentType: 'application/json', schema: credentialsResponseSchema },
   },
   errors: [404, 410, 503],
+  errorDescriptions: { 410: 'authorization.data_erased: the disclosed data was erased (its openId4vp.dataRetention window ended, or DELETE …/personal-data); the status remains readable.' },
   run: ({ ctx, params, instance }) => json(200, getCredentials(ctx, instance.id, params[0]!)),
 });

@@ -29,5 +29,6 @@ export const policyResponseEndpoint = defineEndpoint({
     200: { description: 'Every policy result; a failed one carries an error instead of data.', contentType: 'application/json', schema: policyResponseSchema },
   },
   errors: [404, 410, 503],
+  errorDescriptions: { 410: 'authorization.data_erased: the disclosed data was erased (its openId4vp.dataRetention window ended, or DELETE …/personal-data); the status remains readable.' },
   run: ({ ctx, params, instance }) => json(200, getPolicyResponse(ctx, instance.id, params[0]!)),
 });
