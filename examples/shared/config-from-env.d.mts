@@ -17,6 +17,8 @@ export interface ExampleConfig {
   allowedRedirectUris?: string[];
   /** AUTHZ_DC_API_ALLOWED_ORIGINS: the instance's openId4vp.dcApi.allowedOrigins ("none": []). */
   dcApiAllowedOrigins?: string[];
+  /** AUTHZ_RETENTION_AFTER_TERMINAL / _AFTER_READ (ms) / _MODE: the instance's openId4vp.dataRetention; undefined when none is set. */
+  dataRetention?: { afterTerminal?: number; afterRead?: number; mode?: 'anonymize' | 'delete' };
   apiKey?: string;
   issuerRoots: string[];
   /** AUTHZ_TRUST_LISTS, AUTHZ_TRUST_LIST_SIGNERS (PEM texts), AUTHZ_TRUST_LISTS_WAIT. */
@@ -31,9 +33,9 @@ export interface ExampleConfig {
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
 export function storeFromConfig(config: { redisUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
 export function instanceConfigFromEnv(
-  config: { redirectUri?: string; allowedRedirectUris?: string[]; dcApiAllowedOrigins?: string[] },
+  config: { redirectUri?: string; allowedRedirectUris?: string[]; dcApiAllowedOrigins?: string[]; dataRetention?: ExampleConfig['dataRetention'] },
   defaults?: { redirectUri?: string },
-): { openId4vp?: { redirectUri?: string; allowedRedirectUris?: string[]; dcApi?: { allowedOrigins: string[] } } };
+): { openId4vp?: { redirectUri?: string; allowedRedirectUris?: string[]; dcApi?: { allowedOrigins: string[] }; dataRetention?: ExampleConfig['dataRetention'] } };
 export function startOrExit<T>(start: () => Promise<T>): Promise<T>;
 export function trustListsFromConfig(config: { trustLists?: ExampleConfig['trustLists'] }): Promise<import('@vp-authorizer/trust-lists').TrustLists | undefined>;
 export function exampleAuthorizer(config: ExampleConfig, where: { origin: string; mountPath: string }): Promise<{ authorizer: import('@vp-authorizer/core').Authorizer; apiKey: string; trustLists: import('@vp-authorizer/trust-lists').TrustLists | undefined; close(): Promise<void> }>;

@@ -179,6 +179,24 @@ export function configFromEnv(env, { defaultPort }) {
     }
   }
 
+  // Retention of what wallets disclosed (openId4vp.dataRetention), in milliseconds. The examples keep
+  // the library's responseCodeTtl (5 min) and retention (24 h), which bound the windows.
+  const milliseconds = (name, min) => {
+    const text = value(name);
+    if (text === undefined) return undefined;
+    const number = Number(text);
+    if (!/^\d+$/.test(text) || number < min || number > 86_400_000) problems.push({ variable: name, message: `must be a whole number of milliseconds from ${min} to 86400000 (24 h, the retention), got "${text}"` });
+    return number;
+  };
+  const afterTerminal = milliseconds('AUTHZ_RETENTION_AFTER_TERMINAL', 300_000);
+  const afterRead = milliseconds('AUTHZ_RETENTION_AFTER_READ', 0);
+  const mode = value('AUTHZ_RETENTION_MODE');
+  if (mode !== undefined && mode !== 'anonymize' && mode !== 'delete') problems.push({ variable: 'AUTHZ_RETENTION_MODE', message: `must be anonymize or delete, got "${mode}"` });
+  const dataRetention =
+    afterTerminal === undefined && afterRead === undefined && mode === undefined
+      ? undefined
+      : { ...(afterTerminal !== undefined ? { afterTerminal } : {}), ...(afterRead !== undefined ? { afterRead } : {}), ...(mode !== undefined ? { mode } : {}) };
+
   let cors = { enabled: false };
   try {
     cors = corsConfigFromEnv(env);
@@ -226,7 +244,7 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, apiKey, issuerRoots, redisUrl, trustLists, memoryStoreQuota, cors, dataIntegrity };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, redisUrl, trustLists, memoryStoreQuota, cors, dataIntegrity };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -265,7 +283,7 @@ export async function storeFromConfig(config) {
 
 /**
  * The instance's `config` from the settings (the redirect URI, the redirect allow-list, the DC API
- * allowed origins; undefined keys are left out). A default redirect URI (the demo's own callback)
+ * allowed origins, the retention of disclosed data; undefined keys are left out). A default redirect URI (the demo's own callback)
  * outside AUTHZ_ALLOWED_REDIRECT_URIS is refused here, naming the variable.
  */
 export function instanceConfigFromEnv(config, defaults = {}) {
@@ -277,6 +295,7 @@ export function instanceConfigFromEnv(config, defaults = {}) {
     ...(redirectUri ? { redirectUri } : {}),
     ...(config.allowedRedirectUris ? { allowedRedirectUris: config.allowedRedirectUris } : {}),
     ...(config.dcApiAllowedOrigins ? { dcApi: { allowedOrigins: config.dcApiAllowedOrigins } } : {}),
+    ...(config.dataRetention ? { dataRetention: config.dataRetention } : {}),
   };
   return Object.keys(openId4vp).length > 0 ? { openId4vp } : {};
 }
@@ -345,9 +364,20 @@ export function describeConfig(config, { apiKey, publicBaseUrl, defaults = {} })
     `  DC API origins:  ${config.dcApiAllowedOrigins === undefined ? `${new URL(publicBaseUrl).origin} (default; AUTHZ_DC_API_ALLOWED_ORIGINS)` : config.dcApiAllowedOrigins.join(', ') || 'none (unsigned requests need expectedOrigins)'}`,
     `  issuer roots:    ${[defaults.issuerRoots, config.issuerRoots.length > 0 ? `${config.issuerRoots.length} from ISSUER_ROOT_PEM / ISSUER_ROOT_PEM_FILE` : undefined].filter(Boolean).join(' + ') || '(unset: a throwaway root that trusts nobody)'}`,
     `  trusted lists:   ${config.trustLists ? `${config.trustLists.sources.join(', ')} (AUTHZ_TRUST_LISTS; ${config.trustLists.signers.length} list signer(s))` : '(none: AUTHZ_TRUST_LISTS)'}`,
+    `  disclosed data:  ${describeRetention(config.dataRetention)}`,
     `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,
     `  CORS:            ${config.cors.enabled ? `on for ${(config.cors.origin ?? ['*']).join(', ')}` : 'off (EXPRESS_CORS_ENABLED)'}`,
   ].join('\n');
+}
+
+/** How long claims are kept (openId4vp.dataRetention), as set. */
+function describeRetention(retention) {
+  if (!retention) return 'kept with the record (24 h after expiry; AUTHZ_RETENTION_AFTER_TERMINAL / _AFTER_READ / _MODE)';
+  const windows = [
+    retention.afterTerminal !== undefined ? `${retention.afterTerminal} ms after the outcome` : undefined,
+    retention.afterRead !== undefined ? `${retention.afterRead} ms after the first read` : undefined,
+  ].filter(Boolean);
+  return `${retention.mode ?? 'anonymize'} ${windows.length > 0 ? windows.join(' or ') : 'when the record ends'}`;
 }
 
 /** The memory store's per-instance bounds as set, or its defaults. */

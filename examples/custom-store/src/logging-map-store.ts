@@ -1,6 +1,5 @@
 import {
-  expiryDueAt,
-  isTerminalStatus,
+  sweepDueAt,
   type AuthorizationRecord,
   type AuthorizerStore,
   type ExpiryCandidate,
@@ -72,13 +71,14 @@ export function loggingMapStore(options: LoggingMapStoreOptions = {}): Authorize
     },
 
     async listDueForExpiry(at, limit) {
-      // A Map scan is fine in memory; a store on a database should index open records by their due
-      // time, expiryDueAt(record): a claimed response's deadline, else expiresAt.
+      // A Map scan is fine in memory; a store on a database should index records by their due time,
+      // sweepDueAt(record): an open record's expiry (a claimed response's deadline, else expiresAt),
+      // a finished one's eraseAt while its disclosed data awaits erasure; undefined: not indexed.
       const due: (ExpiryCandidate & { dueAt: number })[] = [];
       for (const [key, entry] of records) {
-        const record = entry.value;
-        if (live(key) === undefined || isTerminalStatus(record.status) || expiryDueAt(record) > at) continue;
-        due.push({ instanceId: record.instanceId, id: record.id, dueAt: expiryDueAt(record) });
+        const dueAt = sweepDueAt(entry.value);
+        if (live(key) === undefined || dueAt === undefined || dueAt > at) continue;
+        due.push({ instanceId: entry.value.instanceId, id: entry.value.id, dueAt });
       }
       due.sort((a, b) => a.dueAt - b.dueAt);
       log(`store.listDueForExpiry → ${Math.min(due.length, limit)}`);

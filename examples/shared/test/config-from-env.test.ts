@@ -167,6 +167,31 @@ describe('configFromEnv', () => {
     }
   });
 
+  it('reads the retention of disclosed data (AUTHZ_RETENTION_*, milliseconds) into the instance configuration, and names bad values', () => {
+    const config = configFromEnv({ AUTHZ_RETENTION_AFTER_TERMINAL: '3600000', AUTHZ_RETENTION_AFTER_READ: '0', AUTHZ_RETENTION_MODE: 'delete' }, { defaultPort: 1 });
+    expect(instanceConfigFromEnv(config)).toEqual({ openId4vp: { dataRetention: { afterTerminal: 3_600_000, afterRead: 0, mode: 'delete' } } });
+    expect(instanceConfigFromEnv(configFromEnv({}, { defaultPort: 1 }))).toEqual({});
+    const problems = problemsOf({ AUTHZ_RETENTION_AFTER_TERMINAL: '60000', AUTHZ_RETENTION_AFTER_READ: '1h', AUTHZ_RETENTION_MODE: 'shred' });
+    expect(problems.map((p) => p.variable)).toEqual(['AUTHZ_RETENTION_AFTER_TERMINAL', 'AUTHZ_RETENTION_AFTER_READ', 'AUTHZ_RETENTION_MODE']);
+    expect(problems[0]!.message).toContain('from 300000');
+  });
+
+  it('an example app serves the erase route: 409 before an outcome, 404 for an unknown id', async () => {
+    const key = 'retention-example-key-001';
+    const example = await startHono({ port: 0, env: { AUTHZ_API_KEY: key, AUTHZ_RETENTION_AFTER_TERMINAL: '300000', AUTHZ_RETENTION_MODE: 'anonymize' } });
+    try {
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${example.origin}/authz/openid4/vp/v1_0${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const created = await call('POST', '/authorizations', { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] } } });
+      const { authorizationId } = (await created.json()) as { authorizationId: string };
+      const pending = await call('DELETE', `/authorizations/${authorizationId}/personal-data`);
+      expect([pending.status, ((await pending.json()) as { type: string }).type]).toEqual([409, 'authorization.not_finished']);
+      expect((await call('DELETE', '/authorizations/AAAAAAAAAAAAAAAAAAAAAA/personal-data')).status).toBe(404);
+    } finally {
+      await example.close();
+    }
+  });
+
   it('describes a bad API key without quoting it', () => {
     const key = 'bad key!';
     const problems = problemsOf({ AUTHZ_API_KEY: key });

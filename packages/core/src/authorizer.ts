@@ -23,6 +23,7 @@ import { failureResponse, serve } from './http/serve.js';
 import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
 import { createAuthorization, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
 import { getCredentials, type CredentialsResponse } from './endpoints/credentials.js';
+import { erasePersonalDataNow } from './endpoints/erase-personal-data.js';
 import { receiveDcApiResponse, type DcApiAnswer } from './endpoints/dc-api.js';
 import { receiveWalletResponse, type WalletResponseAnswer } from './endpoints/direct-post.js';
 import { getPolicyResponse, type PolicyResponse } from './endpoints/policy-response.js';
@@ -62,12 +63,21 @@ export interface Authorizer {
   getStatus(instanceId: string, authorizationId: string): Promise<StatusResponse>;
   getPolicyResponse(instanceId: string, authorizationId: string): Promise<PolicyResponse>;
   getCredentials(instanceId: string, authorizationId: string): Promise<CredentialsResponse>;
+  /**
+   * Erase the data a wallet disclosed for a finished authorization now (`DELETE …/personal-data`):
+   * its outcome, status and timings remain. Idempotent; AuthorizerError `authorization.not_finished`
+   * before the outcome.
+   */
+  erasePersonalData(instanceId: string, authorizationId: string): Promise<void>;
   getRequestObject(authorizationId: string, params?: RequestObjectParams): Promise<string>;
   submitWalletResponse(authorizationId: string, mode: 'direct_post' | 'direct_post.jwt', form: Record<string, string>): Promise<WalletResponseAnswer>;
   submitDcApiResponse(instanceId: string, authorizationId: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown): Promise<DcApiAnswer>;
   /** With `expectedAuthorizationId` (the id kept in the user's session), a code issued for another authorization is refused and invalidated. */
   resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<ResolvedResponseCode>;
-  /** Move overdue authorizations to `expired` now; returns how many changed. Also runs on a timer. */
+  /**
+   * Move overdue authorizations to `expired` now, and erase disclosed data past its retention
+   * (`dataRetention`); returns how many were expired. Also runs on a timer.
+   */
   sweepExpired(): Promise<number>;
   /** Webhook deliveries this process holds (waiting, retrying or in flight), requests in flight, timers. */
   webhookStats(): { queued: number; inFlight: number; timers: number };
@@ -254,6 +264,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     // A store may hand out read-only records (the memory store's are frozen): the caller gets its own copy.
     getPolicyResponse: async (instanceId, id) => jsonCopy(await getPolicyResponse(ctx, instanceFor(instanceId).id, id)),
     getCredentials: async (instanceId, id) => jsonCopy(await getCredentials(ctx, instanceFor(instanceId).id, id)),
+    erasePersonalData: (instanceId, id) => erasePersonalDataNow(ctx, instanceFor(instanceId).id, id),
     getRequestObject: (id, params = {}) => getRequestObject(ctx, id, params),
     submitWalletResponse: (id, mode, form) => receiveWalletResponse(ctx, id, mode, form),
     submitDcApiResponse: (instanceId, id, mode, body) => receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, body),

@@ -37,6 +37,7 @@ export type { CreateAuthorizationResponse, DirectPostAuthorizationResponse, DcAp
 export {
   isTerminalStatus,
   expiryDueAt,
+  sweepDueAt,
   type AuthorizationStatus,
   type ResponseMode,
   type ResponseType,

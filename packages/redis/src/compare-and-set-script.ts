@@ -13,7 +13,7 @@ import { luaScript, runScript } from './run-script.js';
  * KEYS[1] authorization key; KEYS[2] (optional) expiry index;
  * ARGV[1] expected version; ARGV[2] new envelope; ARGV[3] new expiresAt;
  * ARGV[4] highest format version the caller reads; ARGV[5] new TTL in ms, or '' to keep it;
- * ARGV[6] index score, or '' to drop the entry (terminal); ARGV[7] index member.
+ * ARGV[6] index score, or '' to drop the entry (nothing due); ARGV[7] index member.
  * Returns 0 (missing or version conflict), 1 (replaced), 2 (replaced, expiresAt changed).
  */
 const SCRIPT = luaScript(`
@@ -46,7 +46,7 @@ export type CasOutcome = 0 | 1 | 2;
 export interface IndexMove {
   key: string;
   member: string;
-  /** Due time of a non-terminal record; undefined drops the entry. */
+  /** The record's due time (`sweepDueAt`); undefined drops the entry. */
   score: number | undefined;
 }
 

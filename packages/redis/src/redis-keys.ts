@@ -3,7 +3,8 @@
  * - `<prefix>{a:<instanceId>:<id>}` one authorization. The braces are a Redis Cluster hash tag:
  *   every key of one authorization lands in one slot, so its Lua script is single-slot.
  * - `<prefix>c:<key>` one response code (`key` is already `<instanceId>:<hash>` from the core).
- * - `<prefix>expiry` sorted set of open authorizations scored by expiresAt (a hint, see redis-store).
+ * - `<prefix>expiry` sorted set of the records the sweep must look at, scored by their due time
+ *   (`sweepDueAt`: open ones by expiry, finished ones by the erasure of their data; a hint, see redis-store).
  * Instance and id are percent-encoded so `:`, `{` or `}` in an instance id can neither collide
  * with another pair nor break the hash tag.
  */

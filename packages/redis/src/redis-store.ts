@@ -2,8 +2,7 @@ import { Redis, type Cluster, type RedisOptions } from 'ioredis';
 import {
   ConfigError,
   StoreUnavailableError,
-  expiryDueAt,
-  isTerminalStatus,
+  sweepDueAt,
   type AuthorizationRecord,
   type AuthorizationStore,
   type CodeStore,
@@ -148,13 +147,13 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       guarded(async () => {
         const px = checkTtl(ttlMs);
         const key = keys.authorization(record.instanceId, record.id);
-        const open = !isTerminalStatus(record.status);
+        const score = sweepDueAt(record);
         const member = expiryMember(record.instanceId, record.id);
-        let written = await sharedScript((redis) => runCreate(redis, key, encodeRecord(record), px, open ? { key: keys.expiry, score: record.expiresAt, member } : undefined));
+        let written = await sharedScript((redis) => runCreate(redis, key, encodeRecord(record), px, score !== undefined ? { key: keys.expiry, score, member } : undefined));
         if (written === undefined) {
           // Index first: a record that exists is then always findable by the sweep. NX keeps the
           // original score if this create turns out to be a duplicate.
-          if (open) await client.zadd(keys.expiry, 'NX', record.expiresAt, member);
+          if (score !== undefined) await client.zadd(keys.expiry, 'NX', score, member);
           written = (await client.set(key, encodeRecord(record), 'PX', px, 'NX')) !== null;
         }
         if (!written) throw new Error('An authorization with this id already exists for this instance.');
@@ -178,8 +177,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         const key = keys.authorization(next.instanceId, next.id);
         const member = expiryMember(next.instanceId, next.id);
         // A claim (or its release) moves the due time without touching expiresAt: re-score after
-        // every non-terminal write, drop the entry after a terminal one.
-        const score = isTerminalStatus(next.status) ? undefined : expiryDueAt(next);
+        // every write; drop the entry when the sweep has nothing left to do with the record (a
+        // terminal one, unless its disclosed data is due for erasure).
+        const score = sweepDueAt(next);
         // One round trip where the script may move the index entry itself.
         const shared = await sharedScript((redis) => runCompareAndSet(redis, key, expectedVersion, encodeRecord(next), next.expiresAt, px, { key: keys.expiry, member, score }));
         if (shared !== undefined) return shared !== 0;
@@ -242,7 +242,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
 
   /**
    * Re-reads an index entry's record. Returns the candidate when due; 'left' when the entry was
-   * pruned (record gone or terminal) or re-scored (not due yet); 'kept' when this version cannot
+   * pruned (record gone, or terminal with nothing due) or re-scored (not due yet); 'kept' when this version cannot
    * read the record (a newer writer's format: left for the newer processes to sweep).
    */
   async function checkCandidate(member: string, now: number): Promise<ExpiryCandidate | 'left' | 'kept'> {
@@ -255,12 +255,13 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       if (error instanceof RecordFormatError) return 'kept';
       throw error;
     }
-    if (ref === undefined || record === undefined || isTerminalStatus(record.status)) {
+    const dueAt = record === undefined ? undefined : sweepDueAt(record);
+    if (ref === undefined || dueAt === undefined) {
       await client.zrem(keys.expiry, member);
       return 'left';
     }
-    if (expiryDueAt(record) > now) {
-      await client.zadd(keys.expiry, expiryDueAt(record), member);
+    if (dueAt > now) {
+      await client.zadd(keys.expiry, dueAt, member);
       return 'left';
     }
     return ref;

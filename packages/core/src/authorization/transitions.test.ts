@@ -28,7 +28,7 @@ function pendingRecord(): AuthorizationRecord {
 async function setUp() {
   const store = memoryStore({ sweepIntervalMs: 0, clock: { now: () => NOW } });
   const events: AuthorizerEvent[] = [];
-  const ctx = { store, clock: { now: () => NOW }, emit: (event: AuthorizerEvent) => events.push(event) } as unknown as AuthorizerContext;
+  const ctx = { store, instances: new Map(), clock: { now: () => NOW }, emit: (event: AuthorizerEvent) => events.push(event) } as unknown as AuthorizerContext;
   const current = pendingRecord();
   await store.create(current, 60_000);
   return { ctx, store, events, current: (await store.get('i1', 'a1'))! };

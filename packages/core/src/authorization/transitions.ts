@@ -3,6 +3,7 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import { policyProblem } from '../errors/error-codes.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from '../model/authorization-record.js';
+import { erasePersonalData, isErasureDue, retentionAtOutcome } from './data-retention.js';
 
 /**
  * Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change.
@@ -11,7 +12,14 @@ import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } 
  */
 export async function commit(ctx: AuthorizerContext, current: AuthorizationRecord, changes: Partial<AuthorizationRecord>, ttlMs?: number): Promise<AuthorizationRecord | null> {
   if (isTerminalStatus(current.status)) return null; // terminal states never change
-  const merged: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.clock.now() };
+  const now = ctx.clock.now();
+  const merged: AuthorizationRecord = { ...current, ...changes, version: current.version + 1, updatedAt: now };
+  // The outcome starts the disclosed data's retention window (dataRetention.afterTerminal).
+  const retention = isTerminalStatus(merged.status) ? retentionAtOutcome(ctx.instances.get(current.instanceId), current, now) : undefined;
+  if (retention !== undefined) {
+    merged.eraseAt = retention.eraseAt;
+    if (retention.ttlMs !== undefined) ttlMs = Math.min(ttlMs ?? Infinity, retention.ttlMs);
+  }
   // Once terminal, nothing may be decrypted with this authorization's key again: drop it.
   const next = withoutRemoved(merged, changes, isTerminalStatus(merged.status));
   // Without a TTL, the two-argument call every store has always had.
@@ -138,12 +146,27 @@ export async function loadAnyInstance(ctx: AuthorizerContext, id: string): Promi
   return asItStands(ctx, found);
 }
 
-/** `record` itself when nothing is overdue (no turn through the lazy expiry), else expireIfOverdue's answer. */
+/**
+ * `record` itself when nothing is overdue (no turn through the lazy expiry), else expireIfOverdue's
+ * answer; a record whose disclosed data is past its retention is erased first (null: it was
+ * deleted: 404), so no read hands out data after its window, whether or not the sweep has run.
+ */
 function asItStands(ctx: AuthorizerContext, record: AuthorizationRecord): AuthorizationRecord | Promise<AuthorizationRecord> {
-  return overdueChange(ctx, record, ctx.clock.now()) === null ? record : expireIfOverdue(ctx, record);
+  const now = ctx.clock.now();
+  if (record.eraseAt !== undefined && isErasureDue(record, now)) return erasePersonalData(ctx, record, 'retention').then(stillStored);
+  return overdueChange(ctx, record, now) === null ? record : expireIfOverdue(ctx, record);
 }
 
-/** Sweep: expire (or end as abandoned) up to `limit` overdue records; returns how many changed. */
+/** Deleted for retention (`delete` mode): gone, as the store says a moment later. */
+function stillStored(record: AuthorizationRecord | null): AuthorizationRecord {
+  if (!record) throw new AuthorizerError('authorization.not_found');
+  return record;
+}
+
+/**
+ * Sweep: expire (or end as abandoned) up to `limit` overdue records, and erase the disclosed data
+ * of finished ones past their retention window; returns how many were expired or abandoned.
+ */
 export async function sweepExpired(ctx: AuthorizerContext, limit = 500): Promise<number> {
   const candidates = await ctx.store.listDueForExpiry(ctx.clock.now(), limit);
   let changed = 0;
@@ -151,6 +174,10 @@ export async function sweepExpired(ctx: AuthorizerContext, limit = 500): Promise
     if (!ctx.instances.has(instanceId)) continue;
     const record = await ctx.store.get(instanceId, id);
     if (!record) continue;
+    if (isTerminalStatus(record.status)) {
+      if (isErasureDue(record, ctx.clock.now())) await erasePersonalData(ctx, record, 'retention');
+      continue;
+    }
     const after = await expireIfOverdue(ctx, record);
     const sweptTo = after.status === 'expired' || after.error?.code === PROCESSING_ABANDONED.code;
     if (sweptTo && !isTerminalStatus(record.status)) changed++;

@@ -47,6 +47,24 @@ export const instanceConfigSchema = v.optional(
         requireResponseCodeAuthorizationId: v.optional(v.boolean(), false),
         /** How long a finished record stays readable after it expired, in milliseconds. */
         retention: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 86_400_000),
+        /**
+         * How long the data a wallet disclosed is kept once the authorization is finished (claims,
+         * credentials, policy-result data and problem details, wallet metadata), in milliseconds.
+         * Unset windows keep it as long as the record itself (`retention`, as before). `afterTerminal`:
+         * from the terminal status (at least `responseCodeTtl`, so that a response code never
+         * outlives the data it leads to); `afterRead`: from the relying party's first read of the
+         * claims or policy results (0: right after that read); the earlier end applies. `mode`:
+         * `anonymize` (default) erases the data and keeps the outcome, status and timings until the
+         * record's end; `delete` removes the whole record at the end of the window.
+         */
+        dataRetention: v.optional(
+          v.object({
+            afterTerminal: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1_000, 'dataRetention.afterTerminal must be at least 1000 ms'))),
+            afterRead: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0, 'dataRetention.afterRead must be ≥ 0 ms'))),
+            mode: v.optional(v.picklist(['delete', 'anonymize'], 'dataRetention.mode must be "delete" or "anonymize"'), 'anonymize'),
+          }),
+          {},
+        ),
         /** Default redirect URI for direct_post flows (the response code is appended). Never with credentials, a backslash, whitespace or control characters. */
         redirectUri: v.optional(
           v.pipe(

@@ -42,7 +42,7 @@ export interface Endpoint {
   operationId: string;
   /** Stable name for logs and metrics (no ids in it). */
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   /**
    * A GET with an effect (the request object's first fetch moves the authorization to pending,

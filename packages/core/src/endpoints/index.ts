@@ -6,6 +6,7 @@ import { dcApiEndpoint } from './dc-api.js';
 import { dcApiJwtEndpoint } from './dc-api-jwt.js';
 import { directPostEndpoint } from './direct-post.js';
 import { directPostJwtEndpoint } from './direct-post-jwt.js';
+import { erasePersonalDataEndpoint } from './erase-personal-data.js';
 import type { Endpoint } from './endpoint.js';
 import { healthEndpoint } from './health.js';
 import { healthReadyEndpoint } from './health-ready.js';
@@ -31,6 +32,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   authorizationEventsEndpoint,
   policyResponseEndpoint,
   credentialsEndpoint,
+  erasePersonalDataEndpoint,
   getRequestObjectEndpoint,
   postRequestObjectEndpoint,
   resolveResponseCodeEndpoint,

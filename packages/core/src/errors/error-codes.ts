@@ -131,6 +131,8 @@ export const CODES = {
   'authorization.invalid_jwe': http(400, 'invalid_request', 'The encrypted response could not be decrypted or is not acceptable.'),
   'authorization.invalid_wallet_metadata': http(400, 'invalid_request', 'The wallet metadata is malformed.'),
   'authorization.presentation_rejected': http(400, 'invalid_request', 'The presentation was not accepted.'),
+  'authorization.not_finished': http(409, 'invalid_request', 'The authorization has no outcome yet, and nothing a wallet disclosed is stored before it: erase its data once its status is terminal (it expires at expiresAt at the latest).'),
+  'authorization.data_erased': http(410, 'invalid_request', "The data the wallet disclosed for this authorization was erased (its retention window ended, or the relying party erased it); its status remains readable."),
   'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
   'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
   'response_code.authorization_mismatch': http(400, 'invalid_request', 'The response code was not issued for the expected authorization; it has been invalidated.'),

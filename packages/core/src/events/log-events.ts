@@ -63,6 +63,16 @@ export const LOG_EVENTS = {
     message: 'claim released after the store recovered; the wallet may retry',
     fields: { authorizationId: AUTHORIZATION_ID, attempts: 'how many release attempts it took' },
   },
+  'authorization.data_erased': {
+    level: 'info',
+    message: 'the data a wallet disclosed for an authorization was erased; its outcome remains unless the record was deleted',
+    fields: {
+      instanceId: 'the instance',
+      authorizationId: AUTHORIZATION_ID,
+      cause: '`retention` (its dataRetention window ended) or `request` (the relying party erased it)',
+      deleted: 'whether the whole record leaves the store now (`dataRetention.mode: delete`)',
+    },
+  },
   'response_code.authorization_mismatch': {
     level: 'warn',
     message: 'a response code was presented for another authorization; it was invalidated',

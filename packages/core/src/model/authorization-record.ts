@@ -77,6 +77,19 @@ export interface AuthorizationRecord {
   policyResults: PolicyResult[];
   credentials: ExtractedCredential[];
   error?: PolicyError;
+  /**
+   * When the disclosed data of this terminal record is due for erasure (the instance's
+   * `dataRetention`); the sweep finds the record by this time (see `sweepDueAt`). Absent when no
+   * retention window applies, and once the data is erased.
+   */
+  eraseAt?: number;
+  /** When the relying party first read the claims or policy results (recorded only under `dataRetention.afterRead`). */
+  firstReadAt?: number;
+  /**
+   * When the disclosed data was erased (claims, credentials, policy-result data, problem details,
+   * wallet metadata); the outcome, status and timings remain. Erased data never comes back.
+   */
+  erasedAt?: number;
 }
 
 /**
@@ -84,3 +97,10 @@ export interface AuthorizationRecord {
  * being processed, else the authorization's expiry. Stores index records by this time.
  */
 export const expiryDueAt = (record: AuthorizationRecord): number => record.claimExpiresAt ?? record.expiresAt;
+
+/**
+ * When the sweep must look at a record, or undefined when it never must: a non-terminal record at
+ * `expiryDueAt`, a terminal one at `eraseAt` (its disclosed data is due for erasure). Stores keep
+ * exactly the records with a time here in their due-time index, ordered by it.
+ */
+export const sweepDueAt = (record: AuthorizationRecord): number | undefined => (isTerminalStatus(record.status) ? record.eraseAt : expiryDueAt(record));

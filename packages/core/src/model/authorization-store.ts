@@ -39,9 +39,11 @@ export interface AuthorizationStore {
    */
   compareAndSet(next: AuthorizationRecord, expectedVersion: number, ttlMs?: number): Promise<boolean>;
   /**
-   * Up to `limit` records whose status is not terminal and whose due time ≤ `now`: `claimExpiresAt`
-   * when set (a response is being processed), else `expiresAt` (see `expiryDueAt`). Used by the
-   * expiry sweep; must not scan the whole keyspace (index by due time instead).
+   * Up to `limit` records whose due time (`sweepDueAt`) is ≤ `now`, earliest first where the index
+   * allows: for a record that is not terminal, `claimExpiresAt` when set (a response is being
+   * processed), else `expiresAt`; for a terminal record, `eraseAt` when set (its disclosed data is
+   * due for erasure), else it is never listed. Used by the sweep; must not scan the whole keyspace
+   * (index by due time instead, and re-index on every write: `sweepDueAt` of the new record).
    */
   listDueForExpiry(now: number, limit: number): Promise<ExpiryCandidate[]>;
   /**

@@ -67,6 +67,7 @@ export function createInstanceRuntime(
   const where = `instances[${index}] (${options.id})`;
   const { config } = options;
   checkRedirectUriAllowed(config, index);
+  checkDataRetention(config, index);
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
   const { validate, verify } = config.policies;
@@ -101,4 +102,25 @@ function checkRedirectUriAllowed(config: InstanceConfig, index: number): void {
   throw new ConfigError('Invalid instance configuration:', [
     { path: `instances.${index}.config.openId4vp.redirectUri`, message: 'is neither listed in openId4vp.allowedRedirectUris nor on an origin listed there: add it (or its origin) to allowedRedirectUris' },
   ]);
+}
+
+/**
+ * A retention window must fit the record's life: one shorter than the response code's would let a
+ * code resolve to an authorization whose claims are already gone, and one longer than `retention`
+ * would promise a time the record never reaches.
+ */
+function checkDataRetention(config: InstanceConfig, index: number): void {
+  const { dataRetention, responseCodeTtl, retention } = config.openId4vp;
+  const path = `instances.${index}.config.openId4vp.dataRetention`;
+  const problems: { path: string; message: string }[] = [];
+  const { afterTerminal, afterRead } = dataRetention;
+  if (afterTerminal !== undefined && afterTerminal < responseCodeTtl) {
+    problems.push({ path: `${path}.afterTerminal`, message: `(${afterTerminal} ms) is shorter than openId4vp.responseCodeTtl (${responseCodeTtl} ms): a response code would outlive the claims it leads to; lower responseCodeTtl or raise afterTerminal` });
+  }
+  for (const [name, window] of [['afterTerminal', afterTerminal], ['afterRead', afterRead]] as const) {
+    if (window !== undefined && window > Math.max(retention, responseCodeTtl)) {
+      problems.push({ path: `${path}.${name}`, message: `(${window} ms) is longer than openId4vp.retention (${retention} ms), which bounds how long any record is kept: shorten the window or raise retention` });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError('Invalid instance configuration:', problems);
 }

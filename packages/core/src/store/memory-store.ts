@@ -1,4 +1,4 @@
-import { expiryDueAt, isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
+import { sweepDueAt, type AuthorizationRecord } from '../model/authorization-record.js';
 import { frozenJsonCopy, frozenJsonCopyOver, jsonCopy } from './json-copy.js';
 import { NODE_OVERHEAD_BYTES, SCALAR_OVERHEAD_BYTES, accountedBytes } from './json-size.js';
 import { ConfigError } from '../errors/config-error.js';
@@ -92,8 +92,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const codes = new Map<string, Timed<ResponseCodeEntry>>();
   const usages = new Map<string, Usage>();
   let lastReclaim = -Infinity;
-  // Expiry index: only non-terminal records, so listDueForExpiry never walks finished ones. Keyed
-  // by the due time (a claimed record is due at its claim deadline, not at expiresAt).
+  // Due-time index (sweepDueAt): non-terminal records and terminal ones whose disclosed data is due
+  // for erasure, so listDueForExpiry never walks the other finished ones. A claimed record is due at
+  // its claim deadline, not at expiresAt.
   const open = new Map<string, ExpiryCandidate & { dueAt: number }>();
 
   const isLive = (entry: Timed<unknown>, now: number): boolean => now < entry.until;
@@ -141,8 +142,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   }
 
   const index = (key: string, record: AuthorizationRecord): void => {
-    if (isTerminalStatus(record.status)) open.delete(key);
-    else open.set(key, { instanceId: record.instanceId, id: record.id, dueAt: expiryDueAt(record) });
+    const dueAt = sweepDueAt(record);
+    if (dueAt === undefined) open.delete(key);
+    else open.set(key, { instanceId: record.instanceId, id: record.id, dueAt });
   };
 
   const sweep = (): number => {

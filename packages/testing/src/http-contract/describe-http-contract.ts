@@ -583,6 +583,27 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     expect(await credentials.json()).toMatchObject({ authorizationId: created.authorizationId, credentials: expect.any(Array) });
   });
 
+  it('erases what a wallet disclosed with DELETE …/personal-data: 204 twice, then 410 on credentials, the status kept; 404 for another instance, 409 before the outcome', async () => {
+    const created = await create(dcqlDirectPostJwt);
+    const erase = (key = KEY_MAIN) => server.call(`${V}/authorizations/${created.authorizationId}/personal-data`, { method: 'DELETE', key });
+    const early = await erase();
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ type: 'authorization.not_finished' });
+    const { payload } = await requestObjectOf(created);
+    const response = await encryptWalletResponse(payload, { vp_token: { pid: [await issueContractSdJwt()] }, state: payload.state });
+    expect((await server.call(String(payload.response_uri), form({ response }))).status).toBe(200);
+    expect((await erase(KEY_OTHER)).status).toBe(404);
+    for (let i = 0; i < 2; i++) {
+      const erased = await erase();
+      expect(erased.status).toBe(204);
+      expect(await erased.text()).toBe('');
+    }
+    const credentials = await server.call(`${V}/authorizations/${created.authorizationId}/credentials`, { key: KEY_MAIN });
+    expect(credentials.status).toBe(410);
+    expect(await credentials.json()).toMatchObject({ type: 'authorization.data_erased' });
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+  });
+
   it('sends each status change of a flow as a signed webhook to the create request\'s webhookUrl, retrying a failure with the same id', async () => {
     const created = await create({ ...dcqlDirectPostJwt, webhookUrl: hooks!.url('/contract-hooks') });
     const { payload } = await requestObjectOf(created);

@@ -240,6 +240,30 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
         expect(listed).not.toContain(bornTerminal.id);
       });
 
+      it('lists a terminal record whose disclosed data is due for erasure once eraseAt ≤ now, and not before', async () => {
+        const expiresAt = 1_900_000_000_000;
+        const eraseAt = expiresAt + 10 * MINUTE;
+        const answered = record({ status: 'pending', expiresAt });
+        await store.create(answered, KEEP_MS);
+        // The terminal write that starts a retention window (the instance's dataRetention) sets eraseAt.
+        expect(await store.compareAndSet({ ...answered, version: 2, status: 'authorized', eraseAt }, 1)).toBe(true);
+        expect(ids(await store.listDueForExpiry(eraseAt - 1, 1_000))).not.toContain(answered.id);
+        expect(await store.listDueForExpiry(eraseAt, 1_000)).toContainEqual({ instanceId, id: answered.id });
+      });
+
+      it('the compare-and-set that erases the data (dropping eraseAt) takes a terminal record off the list', async () => {
+        const eraseAt = 1_900_000_000_000;
+        const answered = record({ status: 'pending', expiresAt: eraseAt - MINUTE });
+        await store.create(answered, KEEP_MS);
+        const due: AuthorizationRecord = { ...answered, version: 2, status: 'authorized', eraseAt };
+        expect(await store.compareAndSet(due, 1)).toBe(true);
+        const { eraseAt: _dropped, ...rest } = due;
+        const erased: AuthorizationRecord = { ...rest, version: 3, credentials: [], erasedAt: eraseAt };
+        expect(await store.compareAndSet(erased, 2)).toBe(true);
+        expect(ids(await store.listDueForExpiry(eraseAt + MINUTE, 1_000))).not.toContain(answered.id);
+        expect(await store.get(instanceId, answered.id)).toEqual(erased);
+      });
+
       it('returns at most `limit` candidates', async () => {
         const expiresAt = 1_900_000_000_000;
         const created = Array.from({ length: 5 }, () => record({ expiresAt }));
