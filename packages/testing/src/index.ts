@@ -12,3 +12,4 @@ export { rawRequest, header, headerList, type RawResponse } from './cors-contrac
 export { startTcpProxy, type TcpProxy } from './net/tcp-proxy.js';
 export * from './webhooks/index.js';
 export * from './trust-lists/index.js';
+export { postgresUrlForTests, testSchema } from './postgres/postgres-test-env.js';
