@@ -47,6 +47,7 @@ export async function bundleWorker(entry: string): Promise<BundledWorker> {
       options.alias = {
         '@vp-authorizer/core': join(root, 'packages/core/src/index.ts'),
         '@vp-authorizer/redis': join(root, 'packages/redis/src/index.ts'),
+        '@vp-authorizer/postgres': join(root, 'packages/postgres/src/index.ts'),
       };
     },
   });
