@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { SchemaNames } from './schema-names.js';
 
 export interface Statement {
-  /** Prepared-statement name: unique per schema, since node-postgres keys them by name per connection. */
+  /**
+   * Prepared-statement name, unique per schema (node-postgres keys them by name per connection,
+   * so two stores on different schemas may share a pool). The schema enters as a short hash: the
+   * server cuts names at 63 bytes, which a long schema name would reach.
+   */
   name: string;
   text: string;
 }
@@ -12,7 +17,8 @@ const LIVE = 'kept_until > statement_timestamp()';
 
 /** Every statement the store sends; each transition is exactly one of them. */
 export function storeStatements(n: SchemaNames) {
-  const statement = (name: string, text: string): Statement => ({ name: `vpa_${n.schema}_${name}`, text: text.replace(/\s+/g, ' ').trim() });
+  const tag = createHash('sha256').update(n.schema).digest('hex').slice(0, 12);
+  const statement = (name: string, text: string): Statement => ({ name: `vpa_${tag}_${name}`, text: text.replace(/\s+/g, ' ').trim() });
   return {
     // Replaces an existing row only when its retention has passed (it is invisible already).
     create: statement(

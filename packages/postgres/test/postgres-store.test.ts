@@ -147,6 +147,24 @@ describe.skipIf(url === undefined)('postgresStore on PostgreSQL', () => {
       expect(String(await failureOf(store.consume('i:k')))).toContain('Upgrade @vp-authorizer/postgres');
     });
 
+    it('two stores on different schemas (long names, alike but for their end) share one pool without mixing their prepared statements', async () => {
+      const base = `vpa_long_${'x'.repeat(48)}`;
+      const [a, b] = [`${base}_a`, `${base}_b`];
+      schemas.push(a, b);
+      const shared = new pg.Pool({ connectionString: url, max: 1 });
+      try {
+        for (const schema of [a, b]) await migrate(shared, { schema });
+        const storeA = postgresStore({ pool: shared, schema: a, cleanupIntervalMs: 0 });
+        const storeB = postgresStore({ pool: shared, schema: b, cleanupIntervalMs: 0 });
+        await storeA.put('i:k', { instanceId: 'i', authorizationId: 'in-a' }, 60_000);
+        await storeB.put('i:k', { instanceId: 'i', authorizationId: 'in-b' }, 60_000);
+        expect(await storeA.consume('i:k')).toEqual({ instanceId: 'i', authorizationId: 'in-a' });
+        expect(await storeB.peek('i:k')).toEqual({ instanceId: 'i', authorizationId: 'in-b' });
+      } finally {
+        await shared.end();
+      }
+    });
+
     it('the vp-authorizer-postgres command migrates a schema, reports it up to date the second time, and refuses to run without a URL', async () => {
       const schema = freshSchema();
       const env = { ...process.env, POSTGRES_URL: '' };
