@@ -32,7 +32,9 @@ describe.skipIf(url === undefined)('postgresStore', () => {
     outages: true,
     async create() {
       const proxy = await startTcpProxy(Number(new URL(url!).port));
-      const store = postgresStore({ url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, schema });
+      // The contract's 200 parallel consumes queue for 10 connections: on a loaded test host that
+      // wait can pass the default second, which would answer 503 (the bound is tested on its own).
+      const store = postgresStore({ url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, schema, poolWaitMs: 10_000 });
       return {
         store,
         outage: proxy,
