@@ -59,15 +59,12 @@ function serverUser() {
 export async function startPostgresCluster({ binDir = postgresBinDir(), log = () => undefined } = {}) {
   if (binDir === undefined) throw new Error(POSTGRES_SKIP_REASON);
   const user = serverUser();
-  const base = mkdtempSync(join(tmpdir(), 'vpa-postgres-'));
+  const asUser = user ? { uid: user.uid, gid: user.gid } : {};
+  const base = clusterDirectory(user, asUser);
   const dataDir = join(base, 'data');
   const socketDir = join(base, 'socket');
   mkdirSync(socketDir);
-  if (user) {
-    chownSync(base, user.uid, user.gid);
-    chownSync(socketDir, user.uid, user.gid);
-  }
-  const asUser = user ? { uid: user.uid, gid: user.gid } : {};
+  if (user) chownSync(socketDir, user.uid, user.gid);
   // A minimal environment: no PG* variable of the developer's may leak into the server.
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: base };
 
@@ -171,6 +168,21 @@ export async function startPostgresCluster({ binDir = postgresBinDir(), log = ()
       rmSync(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh temporary directory the server's user owns and can reach. As root, a TMPDIR under a
+ * private home (/root/tmp) is out of reach of the unprivileged user: fall back to /tmp then.
+ */
+function clusterDirectory(user, asUser) {
+  for (const parent of user ? [tmpdir(), '/tmp'] : [tmpdir()]) {
+    const dir = mkdtempSync(join(parent, 'vpa-postgres-'));
+    if (!user) return dir;
+    chownSync(dir, user.uid, user.gid);
+    if (spawnSync('test', ['-w', dir, '-a', '-x', dir], asUser).status === 0) return dir;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  throw new Error(`No temporary directory reachable by the ${user.name} user (tried $TMPDIR and /tmp).`);
 }
 
 /** Direct children of `pid` (Linux /proc). */
