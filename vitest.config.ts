@@ -19,6 +19,7 @@ export default defineConfig({
       entry('@vp-authorizer/koa', 'koa/src/index.ts'),
       entry('@vp-authorizer/keys', 'keys/src/index.ts'),
       entry('@vp-authorizer/redis', 'redis/src/index.ts'),
+      entry('@vp-authorizer/postgres', 'postgres/src/index.ts'),
       entry('@vp-authorizer/local', 'local/src/index.ts'),
       entry('@vp-authorizer/trust-lists', 'trust-lists/src/index.ts'),
       entry('@vp-authorizer/testing', 'testing/src/index.ts'),

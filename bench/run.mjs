@@ -2,7 +2,7 @@
 // Every benchmark in one run (`npm run bench` builds first), then the report: results go to
 // bench/results/latest.json and docs/performance.md is written from them, with the committed
 // results of the base commit (bench/results/before.json) as the "before" column.
-//   BENCH_ONLY=micro,http,wakeup,flow,redis,pending,stalls,dataIntegrity   run a subset (the report then shows only those)
+//   BENCH_ONLY=micro,http,wakeup,flow,redis,postgres,pending,stalls,dataIntegrity   run a subset (the report then shows only those)
 //   BENCH_OUT=<file>                            write the results elsewhere and skip the report
 //   BENCH_REPORT_ONLY=1                         rewrite docs/performance.md from bench/results/latest.json
 // Each file also runs alone: node --expose-gc bench/<kind>.mjs prints its JSON.
@@ -30,6 +30,7 @@ const KINDS = {
   wakeup: ['server CPU per request after an idle gap', './wakeup-cost.mjs'],
   flow: ['full flow server CPU (floor, peer)', './full-flow.mjs'],
   redis: ['Redis (consume, two processes)', './redis.mjs'],
+  postgres: ['PostgreSQL (consume and compare-and-set vs bare pg, bytes per pending)', './postgres.mjs'],
   pending: ['pending authorizations at scale', './pending-scale.mjs'],
   stalls: ['event-loop stalls of hostile requests', './hostile-stalls.mjs'],
   dataIntegrity: ['Data Integrity credential verification vs the library', './data-integrity-verify-cost.mjs'],

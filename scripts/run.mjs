@@ -122,9 +122,9 @@ switch (task) {
     pnpmMust(['exec', 'tsc', '-p', 'tsconfig.json'], 'Type-check');
     mkdirSync(join(root, '.tmp'), { recursive: true });
     const report = join(root, '.tmp', 'vitest-report.json');
-    console.log('› Running tests (vitest; Redis suite on a private redis-server when available)…');
+    console.log('› Running tests (vitest; Redis and Postgres suites on a private redis-server and PostgreSQL cluster when available)…');
     const [cmd, args] = pnpm(['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(3)]);
-    const code = run('node', ['scripts/with-redis.mjs', cmd, ...args]);
+    const code = run('node', ['scripts/with-postgres.mjs', 'node', 'scripts/with-redis.mjs', cmd, ...args]);
     summarize(report);
     process.exit(code);
     break;

@@ -30,6 +30,11 @@ export function goals(results) {
     add(`http.post.${r.framework}`, `POST resolve vs the framework's trivial JSON route — ${LABELS[r.framework]}`, r.postResolve.ratio, '≥ 0.8×', (v) => v >= 0.8);
   }
   for (const r of results.redis?.consume ?? []) add(`redis.consume.${r.clients}`, `Code consume vs redis-benchmark GETDEL — ${r.clients === 1 ? 'one connection' : `${r.clients} connections / callers`}`, r.ratio, '≥ 0.6×', (v) => v >= 0.6, `${fmt(r.ratio, 3)}×`);
+  for (const [kind, label] of [['consume', 'Code consume'], ['compareAndSet', 'Compare-and-set']]) {
+    for (const r of results.postgres?.[kind] ?? []) add(`postgres.${kind}.${r.clients}`, `${label} on PostgreSQL vs the same statement on a bare pg pool — ${r.clients === 1 ? 'one caller' : `${r.clients} callers`}`, r.ratio, '≥ 0.7×', (v) => v >= 0.7, `${fmt(r.ratio, 3)}×`);
+  }
+  const pgPending = results.postgres?.bytesPerPending;
+  if (pgPending) add('pending.postgres', 'Bytes per pending authorization — PostgreSQL (table + indexes, informative)', pgPending.tableAndIndexes, '–', () => true, `${int(pgPending.tableAndIndexes)} B`);
   const processes = results.redis?.processes;
   if (processes?.cpuTwoVsOnePaced !== undefined) {
     // The goal compares like with like: one process paced to the request rate each of the two sees,

@@ -24,6 +24,8 @@ export interface ExampleConfig {
   /** AUTHZ_TRUST_LISTS, AUTHZ_TRUST_LIST_SIGNERS (PEM texts), AUTHZ_TRUST_LISTS_WAIT. */
   trustLists?: { sources: string[]; signers: string[]; wait: boolean };
   redisUrl?: string;
+  /** POSTGRES_URL: the Postgres store (the examples apply its migrations at start). */
+  postgresUrl?: string;
   /** AUTHZ_MEMORY_STORE_MAX_RECORDS / AUTHZ_MEMORY_STORE_MAX_BYTES; undefined when neither is set. */
   memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number };
   cors: CorsConfigInput;
@@ -31,7 +33,7 @@ export interface ExampleConfig {
   dataIntegrity: { enabled?: boolean; cryptosuites?: import('@vp-authorizer/local').DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
-export function storeFromConfig(config: { redisUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
+export function storeFromConfig(config: { redisUrl?: string; postgresUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
 export function instanceConfigFromEnv(
   config: { redirectUri?: string; allowedRedirectUris?: string[]; dcApiAllowedOrigins?: string[]; dataRetention?: ExampleConfig['dataRetention'] },
   defaults?: { redirectUri?: string },

@@ -158,6 +158,13 @@ export function configFromEnv(env, { defaultPort }) {
     // Not quoted: the URL may carry a password.
     problems.push({ variable: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
   }
+  const postgresUrl = value('POSTGRES_URL');
+  if (postgresUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(postgresUrl)) {
+    // Not quoted: the URL may carry a password.
+    problems.push({ variable: 'POSTGRES_URL', message: 'must be a postgres:// or postgresql:// URL' });
+  } else if (postgresUrl !== undefined && redisUrl !== undefined) {
+    problems.push({ variable: 'POSTGRES_URL', message: 'selects the Postgres store, and REDIS_URL the Redis store: set one of them' });
+  }
 
   // The memory store's per-instance quota (memoryStore({ maxRecordsPerInstance, maxBytesPerInstance })).
   const wholeNumber = (name) => {
@@ -176,6 +183,11 @@ export function configFromEnv(env, { defaultPort }) {
   if (memoryStoreQuota && redisUrl !== undefined) {
     for (const variable of ['AUTHZ_MEMORY_STORE_MAX_RECORDS', 'AUTHZ_MEMORY_STORE_MAX_BYTES'].filter((name) => value(name) !== undefined)) {
       problems.push({ variable, message: 'bounds the memory store, and REDIS_URL selects the Redis store: unset one of them' });
+    }
+  }
+  if (memoryStoreQuota && postgresUrl !== undefined) {
+    for (const variable of ['AUTHZ_MEMORY_STORE_MAX_RECORDS', 'AUTHZ_MEMORY_STORE_MAX_BYTES'].filter((name) => value(name) !== undefined)) {
+      problems.push({ variable, message: 'bounds the memory store, and POSTGRES_URL selects the Postgres store: unset one of them' });
     }
   }
 
@@ -244,7 +256,7 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, redisUrl, trustLists, memoryStoreQuota, cors, dataIntegrity };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, redisUrl, postgresUrl, trustLists, memoryStoreQuota, cors, dataIntegrity };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -258,17 +270,19 @@ function redirectAllowed(uri, allowList) {
 }
 
 /**
- * The store the settings ask for: `@vp-authorizer/redis` on REDIS_URL; a memory store with the
+ * The store the settings ask for: `@vp-authorizer/postgres` on POSTGRES_URL (migrated at start);
+ * `@vp-authorizer/redis` on REDIS_URL; a memory store with the
  * quota of AUTHZ_MEMORY_STORE_MAX_*; else undefined (the authorizer's own memory store, default
  * quota). `close()` quits the Redis client (or stops the memory store's sweep) after the
  * authorizer closed.
- * @param {{ redisUrl?: string; memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number } }} config
+ * @param {{ redisUrl?: string; postgresUrl?: string; memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number } }} config
  */
 export async function storeFromConfig(config) {
   if (!config.redisUrl && config.memoryStoreQuota) {
     const store = memoryStore(config.memoryStoreQuota);
     return { store, close: async () => store.close() };
   }
+  if (config.postgresUrl) return postgresFromConfig(config.postgresUrl);
   if (!config.redisUrl) return { store: undefined, close: async () => {} };
   const { redisStore } = await import('@vp-authorizer/redis');
   let store;
@@ -278,6 +292,34 @@ export async function storeFromConfig(config) {
     // The URL may carry a password: neither it nor a message that could quote it is shown.
     throw new EnvConfigError([{ variable: 'REDIS_URL', message: 'the Redis store cannot be created with this URL' }]);
   }
+  return { store, close: () => store.close() };
+}
+
+/**
+ * `@vp-authorizer/postgres` on POSTGRES_URL. The examples apply the migrations themselves at
+ * start, explicitly and logged (the library never does so on its own); a deployment runs
+ * `vp-authorizer-postgres migrate` in its deploy step instead.
+ */
+async function postgresFromConfig(url) {
+  const { migrate, postgresStore } = await import('@vp-authorizer/postgres');
+  let store;
+  try {
+    store = postgresStore({ url });
+  } catch {
+    // The URL may carry a password: neither it nor a message that could quote it is shown.
+    throw new EnvConfigError([{ variable: 'POSTGRES_URL', message: 'the Postgres store cannot be created with this URL' }]);
+  }
+  let result;
+  try {
+    result = await migrate(url);
+  } catch (error) {
+    await store.close();
+    // node-postgres' messages name the failure (refused, authentication failed), never the password.
+    throw new EnvConfigError([{ variable: 'POSTGRES_URL', message: `applying the store's migrations failed: ${error instanceof Error ? error.message : String(error)}` }]);
+  }
+  console.log(
+    `[store] PostgreSQL schema ${result.schema}: ${result.applied.length > 0 ? `applied migration ${result.applied.join(', ')}` : 'up to date'} (version ${result.to})`,
+  );
   return { store, close: () => store.close() };
 }
 
@@ -365,7 +407,7 @@ export function describeConfig(config, { apiKey, publicBaseUrl, defaults = {} })
     `  issuer roots:    ${[defaults.issuerRoots, config.issuerRoots.length > 0 ? `${config.issuerRoots.length} from ISSUER_ROOT_PEM / ISSUER_ROOT_PEM_FILE` : undefined].filter(Boolean).join(' + ') || '(unset: a throwaway root that trusts nobody)'}`,
     `  trusted lists:   ${config.trustLists ? `${config.trustLists.sources.join(', ')} (AUTHZ_TRUST_LISTS; ${config.trustLists.signers.length} list signer(s))` : '(none: AUTHZ_TRUST_LISTS)'}`,
     `  disclosed data:  ${describeRetention(config.dataRetention)}`,
-    `  store:           ${config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,
+    `  store:           ${config.postgresUrl ? 'PostgreSQL (POSTGRES_URL)' : config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,
     `  CORS:            ${config.cors.enabled ? `on for ${(config.cors.origin ?? ['*']).join(', ')}` : 'off (EXPRESS_CORS_ENABLED)'}`,
   ].join('\n');
 }

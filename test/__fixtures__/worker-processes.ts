@@ -52,6 +52,7 @@ export async function bundleWorker(entry: string): Promise<BundledWorker> {
         '@vp-authorizer/core/internal': join(root, 'packages/core/src/internal.ts'),
         '@vp-authorizer/keys': join(root, 'packages/keys/src/index.ts'),
         '@vp-authorizer/redis': join(root, 'packages/redis/src/index.ts'),
+        '@vp-authorizer/postgres': join(root, 'packages/postgres/src/index.ts'),
         '@vp-authorizer/testing': join(root, 'packages/testing/src/index.ts'),
       };
     },

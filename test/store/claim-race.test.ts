@@ -32,7 +32,7 @@ describe.skipIf(url === undefined)('claiming a wallet response across processes 
     for (const record of records) await store.create(record, 60_000);
     const targets = records.map(({ instanceId, id }) => ({ instanceId, id }));
 
-    const result = await race(worker.file, url!, keyPrefix, [
+    const result = await race(worker.file, { kind: 'redis', url: url!, keyPrefix }, [
       { kind: 'claim', targets, attempts: ATTEMPTS_PER_PROCESS, worker: 0 },
       { kind: 'claim', targets: [...targets].reverse(), attempts: ATTEMPTS_PER_PROCESS, worker: 1 },
     ]);

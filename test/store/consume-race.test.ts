@@ -38,7 +38,7 @@ describe.skipIf(url === undefined)('response codes across processes (one Redis)'
       // Every process asks for every code several times, each in its own order.
       keys: shuffle(keys.flatMap((key) => Array.from({ length: CONSUMES_PER_CODE_PER_PROCESS }, () => key)), p),
     }));
-    const result = await race(worker.file, url!, keyPrefix, tasks);
+    const result = await race(worker.file, { kind: 'redis', url: url!, keyPrefix }, tasks);
 
     expect(result.operations).toBe(2_000);
     const allWins = result.won.flat();

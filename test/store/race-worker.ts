@@ -1,18 +1,20 @@
 /**
  * Worker process of the cross-process race tests (test/__fixtures__/worker-processes.ts). Connects its
- * own redisStore and reads what it needs before reporting ready; on "go" fires its whole share of
- * the race at once and answers what it won.
+ * own store (Redis or Postgres) and reads what it needs before reporting ready; on "go" fires its
+ * whole share of the race at once and answers what it won.
  */
 import { redisStore } from '@vp-authorizer/redis';
+import { postgresStore } from '@vp-authorizer/postgres';
 import type { AuthorizationRecord } from '@vp-authorizer/core';
 import { runWorker } from '../__fixtures__/worker-process-child.js';
 
 export type RaceTask =
   | { kind: 'consume'; keys: string[] }
   | { kind: 'claim'; targets: { instanceId: string; id: string }[]; attempts: number; worker: number };
+/** The shared store every worker connects to. */
+export type RaceStore = { kind: 'redis'; url: string; keyPrefix: string } | { kind: 'postgres'; url: string; schema: string };
 export interface RaceInit {
-  url: string;
-  keyPrefix: string;
+  target: RaceStore;
   task: RaceTask;
 }
 export interface RaceOutcome {
@@ -20,8 +22,12 @@ export interface RaceOutcome {
   operations: number;
 }
 
-runWorker<RaceInit, null, 'go', RaceOutcome>(async ({ url, keyPrefix, task }) => {
-  const store = redisStore({ url, keyPrefix, commandTimeoutMs: 10_000 });
+runWorker<RaceInit, null, 'go', RaceOutcome>(async ({ target, task }) => {
+  // Generous bounds: the race queues thousands of operations at once, and must not fail for time.
+  const store =
+    target.kind === 'redis'
+      ? redisStore({ url: target.url, keyPrefix: target.keyPrefix, commandTimeoutMs: 10_000 })
+      : postgresStore({ url: target.url, schema: target.schema, poolWaitMs: 30_000, statementTimeoutMs: 10_000, cleanupIntervalMs: 0 });
   // Everything that is not the race itself happens before "ready": connecting, reading records.
   const records = new Map<string, AuthorizationRecord>();
   if (task.kind === 'claim') {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { deleteKeys, redisUrlForTests, testClient } from '@vp-authorizer/testing/redis';
+import { postgresUrlForTests } from '@vp-authorizer/testing';
+import pg from 'pg';
 import { configFromEnv, EnvConfigError, instanceConfigFromEnv } from '../config-from-env.mjs';
 import { startExample as startHono } from '../../hono-app/app.mjs';
 
@@ -223,6 +225,51 @@ describe.skipIf(!redisUrl)('REDIS_URL', () => {
       expect(await client!.exists(`vpa:{a:main:${authorizationId}}`)).toBe(1);
     } finally {
       await example.close();
+    }
+  });
+});
+
+describe('POSTGRES_URL (refusals)', () => {
+  it('refuses a URL that is not postgres://, without quoting it, and refuses it together with REDIS_URL or the memory-store bounds', () => {
+    const bad = problemsOf({ POSTGRES_URL: 'mysql://user:secret@db/app' });
+    expect(bad).toEqual([{ variable: 'POSTGRES_URL', message: 'must be a postgres:// or postgresql:// URL' }]);
+    expect(problemsOf({ POSTGRES_URL: 'postgres://127.0.0.1/app', REDIS_URL: 'redis://127.0.0.1:6379' }).map((p) => p.variable)).toEqual(['POSTGRES_URL']);
+    expect(problemsOf({ POSTGRES_URL: 'postgres://127.0.0.1/app', AUTHZ_MEMORY_STORE_MAX_BYTES: '1000' })).toEqual([
+      { variable: 'AUTHZ_MEMORY_STORE_MAX_BYTES', message: 'bounds the memory store, and POSTGRES_URL selects the Postgres store: unset one of them' },
+    ]);
+    expect(configFromEnv({ POSTGRES_URL: 'postgresql://app@127.0.0.1:5432/app' }, { defaultPort: 1 }).postgresUrl).toBe('postgresql://app@127.0.0.1:5432/app');
+  });
+});
+
+const postgresUrl = postgresUrlForTests('examples/shared/test/config-from-env.test.ts');
+describe.skipIf(!postgresUrl)('POSTGRES_URL', () => {
+  it('migrates the database at start (logged) and puts the example authorizer on the Postgres store', async () => {
+    const logged: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void logged.push(args.join(' '));
+    let example: Awaited<ReturnType<typeof startHono>>;
+    try {
+      example = await startHono({ port: 0, env: { POSTGRES_URL: postgresUrl!, AUTHZ_API_KEY: 'postgres-example-key-01' } });
+    } finally {
+      console.log = log;
+    }
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    try {
+      expect(logged.some((line) => /^\[store\] PostgreSQL schema public: (applied migration 1|up to date) \(version 1\)$/.test(line)), logged.join('\n')).toBe(true);
+      const res = await fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer postgres-example-key-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt' }] } } }),
+      });
+      expect(res.status).toBe(201);
+      const { authorizationId } = (await res.json()) as { authorizationId: string };
+      const row = await admin.query('SELECT status FROM public.vpa_authorizations WHERE instance_id = $1 AND id = $2', ['main', authorizationId]);
+      expect(row.rows).toEqual([{ status: 'created' }]);
+    } finally {
+      await example.close();
+      await admin.query('DELETE FROM public.vpa_authorizations WHERE instance_id = $1', ['main']);
+      await admin.end();
     }
   });
 });

@@ -58,3 +58,6 @@ export { webhookSignatureProblem } from './webhooks/verify-webhook-signature.js'
 // Signed trusted lists (ETSI TS 119 612) for tests of trust-list sources.
 export { createListSigner, type ListSigner } from './trust-lists/list-signer.js';
 export { trustedListXml, signTrustedList, buildSignedList, GRANTED, WITHDRAWN, GENERIC, LOTL, type ListSpec, type ServiceSpec, type PointerSpec } from './trust-lists/trusted-list.js';
+
+// PostgreSQL suites: the URL of the private cluster (scripts/with-postgres.mjs) and a fresh schema name.
+export { postgresUrlForTests, testSchema } from './postgres/postgres-test-env.js';

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { SchemaNames } from './schema-names.js';
+
+export interface Statement {
+  /**
+   * Prepared-statement name, unique per schema (node-postgres keys them by name per connection,
+   * so two stores on different schemas may share a pool). The schema enters as a short hash: the
+   * server cuts names at 63 bytes, which a long schema name would reach.
+   */
+  name: string;
+  text: string;
+}
+
+/** `$n` milliseconds from now on the database clock. */
+const fromNow = (param: string) => `statement_timestamp() + ${param}::double precision * interval '1 millisecond'`;
+const LIVE = 'kept_until > statement_timestamp()';
+
+/** Every statement the store sends; each transition is exactly one of them. */
+export function storeStatements(n: SchemaNames) {
+  const tag = createHash('sha256').update(n.schema).digest('hex').slice(0, 12);
+  const statement = (name: string, text: string): Statement => ({ name: `vpa_${tag}_${name}`, text: text.replace(/\s+/g, ' ').trim() });
+  return {
+    // Replaces an existing row only when its retention has passed (it is invisible already).
+    create: statement(
+      'create',
+      `INSERT INTO ${n.authorizations} AS a (instance_id, id, version, status, due_at, kept_until, record)
+       VALUES ($1, $2, $3, $4, $5::bigint, ${fromNow('$6')}, $7::json)
+       ON CONFLICT (instance_id, id) DO UPDATE SET version = excluded.version, status = excluded.status,
+         due_at = excluded.due_at, kept_until = excluded.kept_until, record = excluded.record
+       WHERE a.kept_until <= statement_timestamp()`,
+    ),
+    get: statement('get', `SELECT record FROM ${n.authorizations} WHERE instance_id = $1 AND id = $2 AND ${LIVE}`),
+    getInAny: statement('get_in_any', `SELECT instance_id, record FROM ${n.authorizations} WHERE instance_id = ANY($1::text[]) AND id = $2 AND ${LIVE}`),
+    // Under READ COMMITTED a concurrent writer waits for the row lock, then re-checks `version`
+    // on the row the winner wrote: of any number of writers from one version, one updates.
+    compareAndSet: statement(
+      'compare_and_set',
+      `UPDATE ${n.authorizations} SET version = $4, status = $5, due_at = $6::bigint, record = $8::json,
+         kept_until = CASE WHEN $7::double precision IS NULL THEN kept_until ELSE ${fromNow('$7')} END
+       WHERE instance_id = $1 AND id = $2 AND version = $3 AND ${LIVE}`,
+    ),
+    listDueForExpiry: statement(
+      'list_due',
+      `SELECT instance_id, id FROM ${n.authorizations} WHERE due_at <= $1::bigint AND ${LIVE} ORDER BY due_at LIMIT $2`,
+    ),
+    put: statement(
+      'put',
+      `INSERT INTO ${n.responseCodes} (key, entry, kept_until) VALUES ($1, $2::json, ${fromNow('$3')})
+       ON CONFLICT (key) DO UPDATE SET entry = excluded.entry, kept_until = excluded.kept_until`,
+    ),
+    peek: statement('peek', `SELECT entry FROM ${n.responseCodes} WHERE key = $1 AND ${LIVE}`),
+    // One deleter gets the row; an entry past its retention is deleted too but not handed out.
+    consume: statement('consume', `DELETE FROM ${n.responseCodes} WHERE key = $1 RETURNING entry, ${LIVE} AS live`),
+    // Batched cleanup: SKIP LOCKED lets several processes share the work without waiting on each other.
+    deleteExpiredAuthorizations: statement(
+      'delete_expired_authorizations',
+      `DELETE FROM ${n.authorizations} WHERE (instance_id, id) IN (
+         SELECT instance_id, id FROM ${n.authorizations} WHERE kept_until <= statement_timestamp()
+         ORDER BY kept_until LIMIT $1 FOR UPDATE SKIP LOCKED)
+       AND kept_until <= statement_timestamp()`,
+    ),
+    deleteExpiredCodes: statement(
+      'delete_expired_codes',
+      `DELETE FROM ${n.responseCodes} WHERE key IN (
+         SELECT key FROM ${n.responseCodes} WHERE kept_until <= statement_timestamp()
+         ORDER BY kept_until LIMIT $1 FOR UPDATE SKIP LOCKED)
+       AND kept_until <= statement_timestamp()`,
+    ),
+  } satisfies Record<string, Statement>;
+}
+
+export type StoreStatements = ReturnType<typeof storeStatements>;
