@@ -1,8 +1,7 @@
 import pg from 'pg';
 import {
   ConfigError,
-  expiryDueAt,
-  isTerminalStatus,
+  sweepDueAt,
   type AuthorizationRecord,
   type AuthorizationStore,
   type CodeStore,
@@ -83,7 +82,7 @@ const CLEANUP_MAX_BATCHES = 20;
  *
  * Retention (`kept_until`) is computed and compared on the database clock, so processes with
  * skewed clocks agree; rows past it are invisible at once and deleted in batches later. The
- * expiry index is a partial index on `due_at` (the core's due time) holding non-terminal records only.
+ * sweep index is a partial index on `due_at` (the core's `sweepDueAt`): open records by expiry, finished ones by the erasure of their data.
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const names = schemaNames(options.schema);
@@ -224,8 +223,11 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   return store;
 }
 
-/** The due time the expiry index holds: none for a terminal record, which never expires. */
-const dueAt = (record: AuthorizationRecord): number | null => (isTerminalStatus(record.status) ? null : Math.floor(expiryDueAt(record)));
+/** The due time the sweep index holds (`sweepDueAt`): expiry for an open record, the erasure of its disclosed data for a finished one, none otherwise. */
+const dueAt = (record: AuthorizationRecord): number | null => {
+  const due = sweepDueAt(record);
+  return due === undefined ? null : Math.floor(due);
+};
 
 function connect(options: PostgresStoreOptions, statementTimeoutMs: number, poolWaitMs: number): { pool: pg.Pool; owned: boolean } {
   if (options.pool !== undefined) {
