@@ -22,9 +22,13 @@ afterEach(async () => {
 
 const probe = (path: '/health' | '/health/ready') => fetch(`${env!.base}${path}`);
 
-/** The real time plus what a test adds: past READINESS_CACHE_MS, the next probe asks the store again. */
+/**
+ * A clock that moves only when a test moves it: past READINESS_CACHE_MS, the next probe asks the
+ * store again. (Following the real time, a slow machine let the cache lapse between two probes.)
+ */
 let skew = 0;
-const clock = { now: () => Date.now() + skew };
+const start = Date.now();
+const clock = { now: () => start + skew };
 const pastTheCache = () => void (skew += 1_001);
 
 async function expectUnready(): Promise<void> {
