@@ -133,6 +133,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     readiness: new StoreReadiness(ctxStore, parsed.clock),
     ...(instrumentation ? { instrumentation } : {}),
     clock: parsed.clock,
+    claimLeaseMs: parsed.claimLeaseMs,
     log,
     instances,
     statusWatchers,

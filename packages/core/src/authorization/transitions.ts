@@ -2,7 +2,8 @@ import type { PolicyError } from '../model/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { policyProblem } from '../errors/error-codes.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
-import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from '../model/authorization-record.js';
+import { isLeaseLive, isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from '../model/authorization-record.js';
+
 
 /**
  * Write `next` (version + 1) if nobody changed the record meanwhile; emit the status change.
@@ -82,8 +83,11 @@ function overdueChange(ctx: AuthorizerContext, record: AuthorizationRecord, now:
   };
 }
 
-/** True while a wallet response is claimed and not yet decided (the status endpoint says `processing`). */
-export const isProcessing = (record: AuthorizationRecord): boolean => !isTerminalStatus(record.status) && record.responseClaimedAt !== undefined;
+/**
+ * True while a wallet response is claimed, not yet decided, and its holder's lease is live (the
+ * status endpoint says `processing`). A claim whose lease ran out is not: a response may take it over.
+ */
+export const isProcessing = (record: AuthorizationRecord, now: number): boolean => isLeaseLive(record, now);
 
 /**
  * Move an overdue record to `expired`, or an abandoned claim to `error` (lazily on read, and from

@@ -69,11 +69,21 @@ export interface AuthorizationRecord {
    */
   responseClaimedAt?: number;
   /**
-   * Deadline of that claim: processing that has not stored a terminal status by then is
-   * considered abandoned (the record becomes `error`). Independent of `expiresAt`; present exactly
-   * when `responseClaimedAt` is.
+   * Deadline of that claim: a claim that has not stored a terminal status by then is considered
+   * abandoned (the record becomes `error`). The later of the processing deadline (claim time +
+   * policy timeouts + margin) and `expiresAt` (until then a response may take over a claim whose
+   * lease ran out); present exactly when `responseClaimedAt` is.
    */
   claimExpiresAt?: number;
+  /** Who holds the claim: random per claim (claim-lease.ts). Absent on records claimed before leases existed. */
+  claimHolder?: string;
+  /**
+   * Until when the holder's lease runs (epoch ms): renewed while the response is processed, never
+   * past the processing deadline. Once passed, a response for this authorization is claimed afresh
+   * by whichever process receives it. Absent on records claimed before leases existed (their
+   * lease is `claimExpiresAt`).
+   */
+  leaseExpiresAt?: number;
   policyResults: PolicyResult[];
   credentials: ExtractedCredential[];
   error?: PolicyError;
@@ -84,3 +94,14 @@ export interface AuthorizationRecord {
  * being processed, else the authorization's expiry. Stores index records by this time.
  */
 export const expiryDueAt = (record: AuthorizationRecord): number => record.claimExpiresAt ?? record.expiresAt;
+
+/** When the lease of a claimed record runs out (records claimed before leases existed: their claim deadline). */
+export const leaseExpiry = (record: AuthorizationRecord): number | undefined =>
+  record.responseClaimedAt === undefined ? undefined : (record.leaseExpiresAt ?? record.claimExpiresAt);
+
+/** True while a wallet response is claimed and its holder's lease has not run out. */
+export function isLeaseLive(record: AuthorizationRecord, now: number): boolean {
+  if (isTerminalStatus(record.status)) return false;
+  const until = leaseExpiry(record);
+  return until !== undefined && now < until;
+}
