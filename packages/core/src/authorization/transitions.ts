@@ -55,7 +55,7 @@ export function emitStatus(ctx: AuthorizerContext, record: AuthorizationRecord, 
 /** Why the sweep's policy result says the authorization ended: the response was claimed but never decided. */
 export const PROCESSING_ABANDONED: PolicyError = policyProblem(
   'authorizer.processing_abandoned',
-  'Processing stopped before an outcome was stored (the process ended or lost its store); the response cannot be submitted again.',
+  'Processing stopped before an outcome was stored (the process ended or lost its store), and no response was submitted again before the authorization expired.',
 );
 
 /** The claim deadline of a claimed record (records claimed before claimExpiresAt existed: claim + grace). */

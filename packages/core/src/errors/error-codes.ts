@@ -185,7 +185,7 @@ export const CODES = {
     hostedName: 'unexpected-error',
   }),
   'authorizer.processing_abandoned': policy(AUTHORIZER, 'The wallet response was not processed in time', {
-    note: 'A claimed response was still undecided at the claim deadline (policy timeouts + 15 s after the claim): its process died or lost the store → `error`.',
+    note: 'A claimed response was never decided (its process died or lost the store) and no response took its lapsed claim over before the authorization expired (nor before the policy timeouts + 15 s after the claim, if later) → `error`.',
     hostedName: 'unexpected-error',
   }),
   'authorizer.rejected': policy(AUTHORIZER, 'A policy rejected the presentation without an error of its own.', { note: 'Only in the error answered to a wallet whose presentation was rejected → `rejected`.' }),
