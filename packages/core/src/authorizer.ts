@@ -65,8 +65,11 @@ export interface Authorizer {
   getRequestObject(authorizationId: string, params?: RequestObjectParams): Promise<string>;
   submitWalletResponse(authorizationId: string, mode: 'direct_post' | 'direct_post.jwt', form: Record<string, string>): Promise<WalletResponseAnswer>;
   submitDcApiResponse(instanceId: string, authorizationId: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown): Promise<DcApiAnswer>;
-  /** With `expectedAuthorizationId` (the id kept in the user's session), a code issued for another authorization is refused and invalidated. */
-  resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<ResolvedResponseCode>;
+  /**
+   * With `expectedAuthorizationId` (the id kept in the user's session), a code issued for another authorization is refused and invalidated.
+   * With `idempotencyKey` (the Idempotency-Key header), a retry with the same key within 60 s after a lost answer gets the same result again.
+   */
+  resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string; idempotencyKey?: string }): Promise<ResolvedResponseCode>;
   /** Move overdue authorizations to `expired` now; returns how many changed. Also runs on a timer. */
   sweepExpired(): Promise<number>;
   /** Webhook deliveries this process holds (waiting, retrying or in flight), requests in flight, timers. */
@@ -262,7 +265,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       resolveResponseCode(ctx, instanceFor(instanceId), {
         response_code: code,
         ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}),
-      }),
+      }, options.idempotencyKey),
     sweepExpired: sweep,
     eventStreamStats: () => statusWatchers.stats(),
     webhookStats: () => webhooks.stats(),

@@ -13,7 +13,8 @@ const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { '
 const readStatus = async (id: string) => (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/status`)).json()) as { status: string; processing?: boolean };
 
 const isClaim = (next: AuthorizationRecord) => next.status === 'pending' && next.responseClaimedAt !== undefined;
-const isTerminalWrite = (next: AuthorizationRecord) => next.status !== 'pending' && next.status !== 'created';
+// The decision's write (not the later mark of its code's resolve, which leaves the status as it is).
+const isTerminalWrite = (next: AuthorizationRecord) => next.status !== 'pending' && next.status !== 'created' && next.responseCodeResolved === undefined;
 
 type CasFault = (next: AuthorizationRecord, apply: () => Promise<boolean>) => Promise<boolean> | undefined;
 

@@ -87,6 +87,13 @@ export interface AuthorizationRecord {
   policyResults: PolicyResult[];
   credentials: ExtractedCredential[];
   error?: PolicyError;
+  /**
+   * Set (by compare-and-set, status unchanged) by the one resolve of this authorization's response
+   * code that wins, before the code is consumed: `at` (epoch ms), and `keyHash` when that resolve
+   * carried an `Idempotency-Key` (so that a retry with the same key after a lost reply is answered
+   * again, within a short window); `void` when the code turned out consumed by someone else.
+   */
+  responseCodeResolved?: { at: number; keyHash?: string; void?: true };
 }
 
 /**
