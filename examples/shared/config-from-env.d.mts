@@ -28,6 +28,8 @@ export interface ExampleConfig {
   postgresUrl?: string;
   /** AUTHZ_MEMORY_STORE_MAX_RECORDS / AUTHZ_MEMORY_STORE_MAX_BYTES; undefined when neither is set. */
   memoryStoreQuota?: { maxRecordsPerInstance?: number; maxBytesPerInstance?: number };
+  /** AUTHZ_CLAIM_LEASE_MS: createAuthorizer's `claimLeaseMs`. */
+  claimLeaseMs?: number;
   cors: CorsConfigInput;
   /** `localVerifier({ dataIntegrity })` from DATA_INTEGRITY_ENABLED, _CRYPTOSUITES and _CONTEXTS_FILE. */
   dataIntegrity: { enabled?: boolean; cryptosuites?: import('@vp-authorizer/local').DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };

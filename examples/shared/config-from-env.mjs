@@ -209,6 +209,10 @@ export function configFromEnv(env, { defaultPort }) {
       ? undefined
       : { ...(afterTerminal !== undefined ? { afterTerminal } : {}), ...(afterRead !== undefined ? { afterRead } : {}), ...(mode !== undefined ? { mode } : {}) };
 
+  // How long a claim on a wallet response holds without renewal (createAuthorizer({ claimLeaseMs })).
+  const claimLeaseMs = wholeNumber('AUTHZ_CLAIM_LEASE_MS');
+  if (claimLeaseMs !== undefined && (claimLeaseMs < 100 || claimLeaseMs > 60_000)) problems.push({ variable: 'AUTHZ_CLAIM_LEASE_MS', message: `must be 100–60000 (ms), got "${claimLeaseMs}"` });
+
   let cors = { enabled: false };
   try {
     cors = corsConfigFromEnv(env);
@@ -256,7 +260,7 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, redisUrl, postgresUrl, trustLists, memoryStoreQuota, cors, dataIntegrity };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -373,6 +377,7 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
   const authorizer = createAuthorizer({
     publicBaseUrl: config.publicBaseUrl ?? `${origin}${mountPath}`,
     ...(store ? { store } : {}),
+    ...(config.claimLeaseMs !== undefined ? { claimLeaseMs: config.claimLeaseMs } : {}),
     instances: [
       {
         id: 'main',

@@ -382,6 +382,35 @@ describe.skipIf(!redisAvailable())('Redis killed and restarted under a running a
     expect(retry.status).toBe(404);
   });
 
+  it('the same lost consume reply with an Idempotency-Key: 503, then the retry with that key gets the same 200; another key and no key get 404', async () => {
+    const proxy = await startReplyCuttingProxy(redis.port);
+    cleanups.push(() => proxy.close());
+    const env = await authorizerOnRedis(proxy.url);
+    verifierService.setFault({ kind: 'ok' });
+    const prepared = await prepareWalletResponse(env.api);
+    const accepted = await postWalletResponse(prepared);
+    expect(accepted.status).toBe(200);
+    const code = responseCodeOf(accepted)!;
+    const resolve = async (idempotencyKey?: string) => {
+      const headers = { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
+      const res = await env.api('/openid4/vp/v1_0/response-code/resolve', { method: 'POST', headers, body: JSON.stringify({ response_code: code }), signal: AbortSignal.timeout(10_000) });
+      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+    };
+    proxy.armFor('getdel');
+    faultsInjected++;
+    const first = await resolve('rp-callback-7f3a9c');
+    expect(proxy.cuts, 'the consume was sent to Redis and its reply cut').toBe(1);
+    expect(first.status).toBe(503);
+    expect(await resumed(env.api, prepared.authorizationId)).toBe(true);
+    const retry = await resolve('rp-callback-7f3a9c');
+    const other = await resolve('someone-else-0001');
+    const keyless = await resolve();
+    console.log(`[faults] consume reply lost, with Idempotency-Key: first ${first.status}, retry ${retry.status}, other key ${other.status}, no key ${keyless.status}`);
+    expect(retry).toEqual({ status: 200, body: { authorization_id: prepared.authorizationId, status: 'authorized' } });
+    expect(other.status).toBe(404);
+    expect(keyless.status).toBe(404);
+  });
+
   it('a wallet response whose claim ran in Redis but whose reply was lost: the wallet is told 503 and its retry is processed', async () => {
     const proxy = await startReplyCuttingProxy(redis.port);
     cleanups.push(() => proxy.close());

@@ -96,6 +96,13 @@ describe('configFromEnv', () => {
     expect(problemsOf({ AUTHZ_MEMORY_STORE_MAX_RECORDS: '10', REDIS_URL: 'redis://127.0.0.1:6379' }).map((p) => p.variable)).toEqual(['AUTHZ_MEMORY_STORE_MAX_RECORDS']);
   });
 
+  it('reads the claim lease from AUTHZ_CLAIM_LEASE_MS and names values outside 100–60000 ms', () => {
+    expect(configFromEnv({ AUTHZ_CLAIM_LEASE_MS: '3000' }, { defaultPort: 1 }).claimLeaseMs).toBe(3000);
+    expect(configFromEnv({}, { defaultPort: 1 }).claimLeaseMs).toBeUndefined();
+    expect(problemsOf({ AUTHZ_CLAIM_LEASE_MS: '50' })).toEqual([{ variable: 'AUTHZ_CLAIM_LEASE_MS', message: expect.stringContaining('100–60000') }]);
+    expect(problemsOf({ AUTHZ_CLAIM_LEASE_MS: '5s' })).toEqual([{ variable: 'AUTHZ_CLAIM_LEASE_MS', message: expect.stringContaining('whole number') }]);
+  });
+
   it('an example app past AUTHZ_MEMORY_STORE_MAX_RECORDS answers 429 with Retry-After', async () => {
     const example = await startHono({ port: 0, env: { AUTHZ_API_KEY: 'quota-example-key-01', AUTHZ_MEMORY_STORE_MAX_RECORDS: '1' } });
     try {

@@ -72,8 +72,11 @@ export interface Authorizer {
   getRequestObject(authorizationId: string, params?: RequestObjectParams): Promise<string>;
   submitWalletResponse(authorizationId: string, mode: 'direct_post' | 'direct_post.jwt', form: Record<string, string>): Promise<WalletResponseAnswer>;
   submitDcApiResponse(instanceId: string, authorizationId: string, mode: 'dc_api' | 'dc_api.jwt', body: unknown): Promise<DcApiAnswer>;
-  /** With `expectedAuthorizationId` (the id kept in the user's session), a code issued for another authorization is refused and invalidated. */
-  resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string }): Promise<ResolvedResponseCode>;
+  /**
+   * With `expectedAuthorizationId` (the id kept in the user's session), a code issued for another authorization is refused and invalidated.
+   * With `idempotencyKey` (the Idempotency-Key header), a retry with the same key within 60 s after a lost answer gets the same result again.
+   */
+  resolveResponseCode(instanceId: string, responseCode: string, options?: { expectedAuthorizationId?: string; idempotencyKey?: string }): Promise<ResolvedResponseCode>;
   /**
    * Move overdue authorizations to `expired` now, and erase disclosed data past its retention
    * (`dataRetention`); returns how many were expired. Also runs on a timer.
@@ -143,6 +146,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     readiness: new StoreReadiness(ctxStore, parsed.clock),
     ...(instrumentation ? { instrumentation } : {}),
     clock: parsed.clock,
+    claimLeaseMs: parsed.claimLeaseMs,
     log,
     instances,
     statusWatchers,
@@ -272,7 +276,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       resolveResponseCode(ctx, instanceFor(instanceId), {
         response_code: code,
         ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}),
-      }),
+      }, options.idempotencyKey),
     sweepExpired: sweep,
     eventStreamStats: () => statusWatchers.stats(),
     webhookStats: () => webhooks.stats(),

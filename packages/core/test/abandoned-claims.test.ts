@@ -1,6 +1,7 @@
-// A claimed response whose processing never finishes (the process died) must not leave the RP
-// seeing `pending` until expiresAt + grace: the claim has its own deadline (policy timeouts plus a
-// margin, counted from the claim), after which the authorization ends `error`, on read and by the sweep.
+// A claimed response whose processing never finishes (the process died) leaves its claim to a
+// lease that runs out (claim-leases.test.ts: another response takes it over). Nobody resubmitting,
+// the authorization ends `error` (abandoned) when it expires, or at the processing deadline when
+// that is later; on read and by the sweep.
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthorizerEvent, PolicyResult } from '@vp-authorizer/core';
@@ -26,7 +27,7 @@ const TIMEOUT_MS = 60_000;
 const CLAIM_LIFETIME_MS = TIMEOUT_MS + 15_000;
 
 /** An authorizer whose verifier hangs (real time stands still) until `finish()`: a processing that never ends on its own. */
-async function startWithHangingVerifier() {
+async function startWithHangingVerifier(options: { claimLeaseMs?: number } = {}) {
   const clock = manualClock();
   const events: AuthorizerEvent[] = [];
   let entered!: () => void;
@@ -35,6 +36,7 @@ async function startWithHangingVerifier() {
   const finished = new Promise<void>((r) => (finish = r));
   finishHanging = finish;
   env = await startAuthorizer({
+    ...options,
     clock,
     onEvent: (e) => void events.push(e),
     instance: {
@@ -69,13 +71,16 @@ describe('a claim has its own deadline', () => {
     expect(await readStatus(flow.id)).toEqual({ status: 'authorized' });
   });
 
-  it('a claim made 1 s after creation of a 5-minute authorization is abandoned after the timeouts plus the margin (read)', async () => {
+  it('a claim whose holder can no longer renew it is not processing; nobody resubmitting, it ends error at expiresAt (read)', async () => {
     const flow = await startWithHangingVerifier();
     flow.clock.advance(1_000);
     const answer = flow.post();
     await flow.verifying;
-    flow.clock.advance(CLAIM_LIFETIME_MS - 1);
-    expect(await readStatus(flow.id)).toEqual({ status: 'pending', processing: true });
+    // Past the processing deadline the holder cannot renew its lease: it has run out.
+    flow.clock.advance(CLAIM_LIFETIME_MS);
+    expect(await readStatus(flow.id)).toEqual({ status: 'pending' });
+    flow.clock.advance(300_000 - 1_000 - CLAIM_LIFETIME_MS - 1);
+    expect(await readStatus(flow.id)).toEqual({ status: 'pending' });
     flow.clock.advance(1);
     expect(await readStatus(flow.id)).toEqual({ status: 'error' });
     expect(await policyCodes(flow.id)).toEqual(['authorizer.processing_abandoned']);
@@ -90,12 +95,12 @@ describe('a claim has its own deadline', () => {
     expect(await readStatus(flow.id)).toEqual({ status: 'error' });
   });
 
-  it('the sweep finds an abandoned claim at the claim deadline, long before expiresAt', async () => {
+  it('the sweep ends an abandoned claim at expiresAt, not when its lease runs out', async () => {
     const flow = await startWithHangingVerifier();
     flow.clock.advance(1_000);
     const answer = flow.post();
     await flow.verifying;
-    flow.clock.advance(CLAIM_LIFETIME_MS - 1);
+    flow.clock.advance(300_000 - 1_000 - 1);
     expect(await env.authorizer.sweepExpired()).toBe(0);
     flow.clock.advance(1);
     expect(await env.authorizer.sweepExpired()).toBe(1);
@@ -105,14 +110,17 @@ describe('a claim has its own deadline', () => {
     await answer;
   });
 
-  it('a claim made just before expiresAt still gets its full lifetime, then ends error rather than expired', async () => {
-    const flow = await startWithHangingVerifier();
+  it('a claim made just before expiresAt still gets its full processing time, then ends error rather than expired', async () => {
+    const flow = await startWithHangingVerifier({ claimLeaseMs: 300 });
     flow.clock.advance(300_000 - 1);
     const answer = flow.post();
     await flow.verifying;
     flow.clock.advance(CLAIM_LIFETIME_MS - 1);
     expect(await env.authorizer.sweepExpired()).toBe(0);
-    expect(await readStatus(flow.id)).toEqual({ status: 'pending', processing: true });
+    // The holder renews its lease up to the processing deadline (its renewals run every 100 ms).
+    let status = await readStatus(flow.id);
+    for (let i = 0; i < 40 && !status.processing; i++) status = await new Promise((r) => setTimeout(r, 50)).then(() => readStatus(flow.id));
+    expect(status).toEqual({ status: 'pending', processing: true });
     flow.clock.advance(1);
     expect(await readStatus(flow.id)).toEqual({ status: 'error' });
     flow.finish();

@@ -13,7 +13,8 @@ const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { '
 const readStatus = async (id: string) => (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/status`)).json()) as { status: string; processing?: boolean };
 
 const isClaim = (next: AuthorizationRecord) => next.status === 'pending' && next.responseClaimedAt !== undefined;
-const isTerminalWrite = (next: AuthorizationRecord) => next.status !== 'pending' && next.status !== 'created';
+// The decision's write (not the later mark of its code's resolve, which leaves the status as it is).
+const isTerminalWrite = (next: AuthorizationRecord) => next.status !== 'pending' && next.status !== 'created' && next.responseCodeResolved === undefined;
 
 type CasFault = (next: AuthorizationRecord, apply: () => Promise<boolean>) => Promise<boolean> | undefined;
 
@@ -50,7 +51,15 @@ async function prepareResponse() {
   const claims = decodeJwt(ro.jwt) as Record<string, string>;
   const response = await encryptResponse(ro.jwt, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
   const post = () => fetch(claims.response_uri!, form({ response }));
-  return { id: json.authorizationId!, post };
+  const base = env.base;
+  const postTo = (on: typeof env) => fetch(claims.response_uri!.replace(base, on.base), form({ response }));
+  return { id: json.authorizationId!, post, postTo };
+}
+
+async function resolveOn(on: typeof env, redirectUri: string) {
+  const code = new URL(redirectUri).searchParams.get('response_code')!;
+  const res = await on.api('/openid4/vp/v1_0/response-code/resolve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response_code: code }) });
+  return res.json();
 }
 
 async function resolve(redirectUri: string) {
@@ -135,15 +144,41 @@ describe('the store fails after the claim', () => {
     expect(await readStatus(id)).toEqual({ status: 'pending' });
   });
 
-  it('a claim whose release never lands (the process died) ends error at its deadline', async () => {
+  it('a claim owed back by a process that died is freed by its lease: the retry on another process is decided', async () => {
+    const clock = manualClock();
+    const faulty = faultyStore(clock);
+    const store = downAfterFirstClaim(faulty);
+    env = await startAuthorizer({ store: faulty.store, clock, claimLeaseMs: 2_000 });
+    const { id, post, postTo } = await prepareResponse();
+    expect((await post()).status).toBe(503);
+    // The owing process dies: its owed release dies with it.
+    await env.close();
+    store.up();
+    const other = await startAuthorizer({ store: faulty.store, clock, claimLeaseMs: 2_000 });
+    env = other;
+    const retry = () => postTo(other).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json()) as { redirect_uri?: string } }));
+    // Within the lease the retry is told when to come back…
+    const early = await retry();
+    expect(early).toMatchObject({ status: 400, retryAfter: '2' });
+    // …and after it, the other process decides it.
+    clock.advance(2_000);
+    const late = await retry();
+    expect(late.status).toBe(200);
+    expect(await resolveOn(other, late.body.redirect_uri!)).toEqual({ authorization_id: id, status: 'authorized' });
+  });
+
+  it('a claim whose release never lands and that nobody retries ends error when the authorization expires', async () => {
     const clock = manualClock();
     const faulty = faultyStore(clock);
     const store = downAfterFirstClaim(faulty);
     env = await startAuthorizer({ store: faulty.store, clock, instance: { config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { validate: { timeoutMs: 5_000 }, verify: { timeoutMs: 5_000 } } } } });
     const { id } = await prepareResponse().then(async (r) => ((await r.post()).status === 503 ? r : Promise.reject(new Error('expected 503'))));
-    // Past the claim deadline the owed release gives up, and the claim ends like any abandoned one.
-    clock.advance(5_000 + 15_000);
+    await env.close();
+    env = await startAuthorizer({ store: faulty.store, clock });
     store.up();
+    clock.advance(5_000 + 15_000);
+    expect(await readStatus(id), 'the lease ran out: not processing, still open to a retry').toEqual({ status: 'pending' });
+    clock.advance(300_000);
     expect(await readStatus(id)).toEqual({ status: 'error' });
     const policy = (await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/policy-response`)).json()) as { data: { error?: { code?: string } }[] };
     expect(policy.data.map((r) => r.error?.code)).toEqual(['authorizer.processing_abandoned']);

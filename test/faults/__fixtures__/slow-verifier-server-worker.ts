@@ -2,7 +2,9 @@
  * Worker process of the SIGKILL test (test/__fixtures__/worker-processes.ts): one authorizer on a
  * shared Redis behind a real HTTP server on 127.0.0.1, whose verifier is a remote HTTP service
  * (the test's slow one). The clock can be moved forward by a call, so claim deadlines can be
- * reached without waiting them out; `sweep` runs authorizer.sweepExpired().
+ * reached without waiting them out; `sweep` runs authorizer.sweepExpired(); `decided` names the
+ * authorizations this process decided (its terminal status events), `leaseLost` those whose late
+ * commit it refused (its `response.lease_lost` log lines).
  */
 import { createAuthorizer, httpVerifierClient, passThroughValidator, type SigningInput } from '@vp-authorizer/core';
 import { redisStore } from '@vp-authorizer/redis';
@@ -19,13 +21,17 @@ export interface WorkerConfig {
   verifierUrl: string;
   verifyTimeoutMs: number;
   clientTimeoutMs: number;
+  /** claimLeaseMs of the authorizer (its default when absent). */
+  claimLeaseMs?: number;
 }
-export type WorkerCommand = { type: 'advance'; ms: number } | { type: 'sweep' };
+export type WorkerCommand = { type: 'advance'; ms: number } | { type: 'sweep' } | { type: 'decided' } | { type: 'leaseLost' };
 /** A failed sweep is an answer too (the test asserts there is none), not a failed call. */
-export type WorkerReply = { value?: number; error?: string };
+export type WorkerReply = { value?: number; error?: string; ids?: string[] };
 
 runWorker<WorkerConfig, { origin: string; pid: number }, WorkerCommand, WorkerReply>(async (config) => {
   let offset = 0;
+  const decided: string[] = [];
+  const leaseLost: string[] = [];
   const store = redisStore({ url: config.redisUrl, keyPrefix: config.keyPrefix, commandTimeoutMs: 1_000 });
   const server = await fetchHandlerTarget().start({ prefix: '/authz' });
   const authorizer = createAuthorizer({
@@ -34,6 +40,15 @@ runWorker<WorkerConfig, { origin: string; pid: number }, WorkerCommand, WorkerRe
     store,
     sweepIntervalMs: 0,
     clock: { now: () => Date.now() + offset },
+    ...(config.claimLeaseMs !== undefined ? { claimLeaseMs: config.claimLeaseMs } : {}),
+    onEvent: (event) => {
+      if (event.type === 'authorization.authorized' || event.type === 'authorization.rejected' || event.type === 'authorization.error') decided.push(event.authorizationId);
+    },
+    logger: {
+      warn: (fields) => {
+        if (fields.event === 'response.lease_lost') leaseLost.push(String(fields.authorizationId));
+      },
+    },
     instances: [
       {
         id: 'main',
@@ -54,6 +69,8 @@ runWorker<WorkerConfig, { origin: string; pid: number }, WorkerCommand, WorkerRe
         offset += command.ms;
         return { value: offset };
       }
+      if (command.type === 'decided') return { ids: [...decided] };
+      if (command.type === 'leaseLost') return { ids: [...leaseLost] };
       return authorizer.sweepExpired().then(
         (value) => ({ value }),
         (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),

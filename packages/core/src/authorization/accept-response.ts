@@ -7,15 +7,37 @@ import { issueResponseCode } from '../response-code/response-code.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { instanceOf } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
-import { isTerminalStatus, type AuthorizationRecord } from '../model/authorization-record.js';
+import { isLeaseLive, isTerminalStatus, leaseExpiry, type AuthorizationRecord } from '../model/authorization-record.js';
 import { evaluateResponse, type Evaluation, type ResponseChannel, type WalletPayload } from './evaluate-response.js';
 import { releaseClaim } from './claim-releases.js';
 import { commit } from './transitions.js';
+import { claimChanges, LeaseRenewal } from './claim-lease.js';
 
-/** Refuse a response for a record that can no longer take one; changes nothing. */
-export function assertAcceptsResponse(record: AuthorizationRecord): void {
+/**
+ * A response arrived while another one holds a live lease on the authorization: the same 400 as
+ * for an answered authorization (what wallets that do not retry have always been told), plus a
+ * `Retry-After` of the lease's remaining seconds. A wallet that retries then either finds the
+ * decision made (400 without Retry-After: stop) or the lease run out because its holder died,
+ * and its response is processed afresh.
+ */
+export class ResponseBeingProcessed extends AuthorizerError {
+  readonly retryAfterSeconds: number;
+  constructor(leaseLeftMs: number) {
+    super('authorization.already_answered', { message: 'A response for this authorization is being processed; retry after Retry-After seconds if yours was not answered.' });
+    this.retryAfterSeconds = Math.max(1, Math.ceil(leaseLeftMs / 1000));
+  }
+}
+
+/**
+ * Refuse a response for a record that can no longer take one; changes nothing. A claim whose
+ * lease ran out before the authorization expired does not refuse: the response takes it over.
+ */
+export function assertAcceptsResponse(record: AuthorizationRecord, now: number): void {
   if (record.status === 'expired') throw new AuthorizerError('authorization.expired');
-  if (isTerminalStatus(record.status) || record.responseClaimedAt !== undefined) throw new AuthorizerError('authorization.already_answered');
+  if (isTerminalStatus(record.status)) throw new AuthorizerError('authorization.already_answered');
+  if (record.responseClaimedAt === undefined) return;
+  if (isLeaseLive(record, now)) throw new ResponseBeingProcessed(leaseExpiry(record)! - now);
+  if (now >= record.expiresAt) throw new AuthorizerError('authorization.expired');
 }
 
 export interface AcceptedResponse {
@@ -56,7 +78,8 @@ const INTERNAL_FAILURE: PolicyError = policyProblem('authorizer.internal_error')
  */
 export async function acceptResponse(ctx: AuthorizerContext, record: AuthorizationRecord, payload: WalletPayload, channel: ResponseChannel): Promise<AcceptedResponse> {
   const instance = instanceOf(ctx, record.instanceId);
-  const claimed = await claim(ctx, instance, record);
+  let claimed = await claim(ctx, instance, record);
+  const lease = new LeaseRenewal(ctx, claimed, ctx.claimLeaseMs, claimed.responseClaimedAt! + instance.claimGraceMs);
   let redirectUri: string | undefined;
   let refusal: PolicyError | undefined;
   let done: AuthorizationRecord | null;
@@ -70,14 +93,21 @@ export async function acceptResponse(ctx: AuthorizerContext, record: Authorizati
     if (claimed.request.redirectUri && !refusal) {
       redirectUri = await issueResponseCode(ctx, claimed, claimed.request.redirectUri, instance.config.openId4vp.responseCodeTtl);
     }
+    claimed = await lease.settle();
     sent = outcome;
-    done = await commit(ctx, claimed, {
-      status: outcome.status,
-      policyResults: outcome.policyResults,
-      credentials: outcome.credentials,
-      ...(outcome.error ? { error: outcome.error } : {}),
-    });
+    done = lease.lost
+      ? null
+      : await lease.commit({
+          status: outcome.status,
+          policyResults: outcome.policyResults,
+          credentials: outcome.credentials,
+          ...(outcome.error ? { error: outcome.error } : {}),
+          // Nobody holds a decided authorization.
+          claimHolder: undefined,
+          leaseExpiresAt: undefined,
+        });
   } catch (error) {
+    claimed = await lease.settle();
     if (isStoreUnavailableError(error)) return recoverFromStoreFailure(ctx, claimed, error, sent, redirectUri, refusal);
     ctx.log['response.processing_failed']?.({ authorizationId: claimed.id, err: describeError(error) });
     await commit(ctx, claimed, {
@@ -87,11 +117,28 @@ export async function acceptResponse(ctx: AuthorizerContext, record: Authorizati
     }).catch(() => undefined);
     throw error;
   }
-  // The record moved under our claim: the sweep ended it as abandoned (claim deadline passed) or
-  // it is gone (a store that lost its data). Our outcome and code are void; a retry cannot succeed.
-  if (!done) throw new AuthorizerError('authorization.processing_failed');
+  // The record moved under our claim: our lease ran out and another response took the claim over
+  // (or decided it), the sweep ended it as abandoned, or it is gone (a store that lost its data).
+  // Our outcome is void and our code never handed out (it points at whatever was decided).
+  if (!done) return refuseLateCommit(ctx, lease.current, sent.status);
   ctx.instrumentation?.decision({ instanceId: done.instanceId, status: sent.status, ...(sent.error?.code ? { code: sent.error.code } : {}) });
   return answer(done, redirectUri, refusal);
+}
+
+/**
+ * The lease was lost before the terminal write: the decision, if any, is someone else's. Log it,
+ * and answer this wallet as the authorization now stands (400 while someone else holds a live
+ * lease or once it is decided; a retry can only succeed where the claim was freed).
+ */
+async function refuseLateCommit(ctx: AuthorizerContext, ours: AuthorizationRecord, wouldHaveBeen: string): Promise<never> {
+  const stored = await ctx.store.get(ours.instanceId, ours.id).catch(() => null);
+  ctx.log['response.lease_lost']?.({ authorizationId: ours.id, refusedStatus: wouldHaveBeen, storedStatus: stored?.status ?? 'missing' });
+  // Decided by another holder: answered as any response for a decided authorization is.
+  if (stored && (stored.status === 'authorized' || stored.status === 'rejected')) throw new AuthorizerError('authorization.already_answered');
+  // Someone else holds a live lease now: their decision is pending, and this wallet may ask again.
+  if (stored && isLeaseLive(stored, ctx.clock.now())) throw new ResponseBeingProcessed(leaseExpiry(stored)! - ctx.clock.now());
+  // Ended (abandoned, expired) or gone: nothing this wallet can still submit.
+  throw new AuthorizerError('authorization.processing_failed');
 }
 
 const answer = (record: AuthorizationRecord, redirectUri: string | undefined, refusal: PolicyError | undefined): AcceptedResponse => ({
@@ -150,7 +197,7 @@ async function claim(ctx: AuthorizerContext, instance: InstanceRuntime, record: 
   let current = record;
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = ctx.clock.now();
-    const changes = { status: 'pending', responseClaimedAt: now, claimExpiresAt: now + instance.claimGraceMs } as const;
+    const changes = claimChanges(current, now, ctx.claimLeaseMs, instance.claimGraceMs);
     let claimed: AuthorizationRecord | null;
     try {
       claimed = await commit(ctx, current, changes);
@@ -165,7 +212,7 @@ async function claim(ctx: AuthorizerContext, instance: InstanceRuntime, record: 
     // Lost a race: someone else claimed it, or an unrelated change (created → pending) moved the version.
     const reread = await ctx.store.get(current.instanceId, current.id);
     if (!reread) throw new AuthorizerError('authorization.not_found');
-    assertAcceptsResponse(reread);
+    assertAcceptsResponse(reread, ctx.clock.now());
     current = reread;
   }
   throw new AuthorizerError('authorization.already_answered');

@@ -17,7 +17,8 @@ interface OwedRelease {
 const RETRY_MS = [100, 250, 500, 1_000, 2_000];
 
 /** Compare-and-set a claimed record back to unclaimed `pending`; null when it changed meanwhile. */
-export const releaseClaim = (ctx: AuthorizerContext, claimed: AuthorizationRecord) => commit(ctx, claimed, { responseClaimedAt: undefined, claimExpiresAt: undefined });
+export const releaseClaim = (ctx: AuthorizerContext, claimed: AuthorizationRecord) =>
+  commit(ctx, claimed, { responseClaimedAt: undefined, claimExpiresAt: undefined, claimHolder: undefined, leaseExpiresAt: undefined });
 
 const isOurs = (record: AuthorizationRecord, owed: OwedRelease) =>
   record.version === owed.version && record.responseClaimedAt === owed.responseClaimedAt && record.claimExpiresAt === owed.claimExpiresAt;

@@ -2,7 +2,7 @@ import type { PolicyError } from '../model/policy-result.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { policyProblem } from '../errors/error-codes.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
-import { isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from '../model/authorization-record.js';
+import { isLeaseLive, isTerminalStatus, type AuthorizationRecord, type AuthorizationStatus } from '../model/authorization-record.js';
 import { erasePersonalData, isErasureDue, retentionAtOutcome } from './data-retention.js';
 
 /**
@@ -62,7 +62,7 @@ export function emitStatus(ctx: AuthorizerContext, record: AuthorizationRecord, 
 /** Why the sweep's policy result says the authorization ended: the response was claimed but never decided. */
 export const PROCESSING_ABANDONED: PolicyError = policyProblem(
   'authorizer.processing_abandoned',
-  'Processing stopped before an outcome was stored (the process ended or lost its store); the response cannot be submitted again.',
+  'Processing stopped before an outcome was stored (the process ended or lost its store), and no response was submitted again before the authorization expired.',
 );
 
 /** The claim deadline of a claimed record (records claimed before claimExpiresAt existed: claim + grace). */
@@ -90,8 +90,11 @@ function overdueChange(ctx: AuthorizerContext, record: AuthorizationRecord, now:
   };
 }
 
-/** True while a wallet response is claimed and not yet decided (the status endpoint says `processing`). */
-export const isProcessing = (record: AuthorizationRecord): boolean => !isTerminalStatus(record.status) && record.responseClaimedAt !== undefined;
+/**
+ * True while a wallet response is claimed, not yet decided, and its holder's lease is live (the
+ * status endpoint says `processing`). A claim whose lease ran out is not: a response may take it over.
+ */
+export const isProcessing = (record: AuthorizationRecord, now: number): boolean => isLeaseLive(record, now);
 
 /**
  * Move an overdue record to `expired`, or an abandoned claim to `error` (lazily on read, and from

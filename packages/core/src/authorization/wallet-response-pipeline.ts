@@ -54,14 +54,14 @@ export async function runWalletResponse(ctx: AuthorizerContext, response: Wallet
   if (response.endpoint === 'dc_api' || response.endpoint === 'dc_api.jwt') {
     // The RP learns the status it asked about; a wallet posting directly is refused (below).
     if (record.status === 'expired') return { record };
-    assertAcceptsResponse(record);
+    assertAcceptsResponse(record, ctx.clock.now());
     // Origins are opaque strings compared exactly (OpenID4VP 1.0 errata). Signed requests carry
     // expectedOrigins; unsigned ones fall back to the instance's allowed origins (configured, or
     // its default). Nothing to compare with is a mismatch, not a pass.
     const expected = record.request.expectedOrigins ?? instanceOf(ctx, record.instanceId).dcApiAllowedOrigins;
     if (!expected.includes(response.origin)) throw new AuthorizerError('authorization.origin_mismatch');
   } else {
-    assertAcceptsResponse(record);
+    assertAcceptsResponse(record, ctx.clock.now());
     // The wallet can only know response_uri from the request object: nothing was asked yet.
     if (record.status === 'created') throw new AuthorizerError('authorization.not_awaiting_response');
   }

@@ -173,6 +173,13 @@ export const authorizerOptionsSchema = v.object({
     }),
     {},
   ),
+  /**
+   * How long a process's claim on a wallet response holds without being renewed, in ms (default
+   * 5 000; renewed every third of it while the validator and verifier work, never past the policy
+   * timeouts + margin). When the process dies, a retried response is processed by another process
+   * once this has passed.
+   */
+  claimLeaseMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(60_000)), 5_000),
   /** How often to move overdue authorizations to `expired`, in ms (default 30 000; 0 = only lazily on read). */
   sweepIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(DAY_MS)), 30_000),
 });

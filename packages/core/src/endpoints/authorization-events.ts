@@ -95,7 +95,7 @@ class StatusStream implements CoreResponseStream, WatchedStream {
   }
 
   start(record: AuthorizationRecord): void {
-    const first = statusOf(record);
+    const first = statusOf(record, this.ctx.clock.now());
     // Events that arrived during the first read and are not newer than it are already in it.
     const later = this.queue.splice(0).filter((body) => rank(body) > rank(first));
     this.last = undefined;
@@ -130,7 +130,7 @@ class StatusStream implements CoreResponseStream, WatchedStream {
     this.reading = true;
     const generation = this.generation;
     try {
-      const body = statusOf(await loadForInstance(this.ctx, this.instanceId, this.id));
+      const body = statusOf(await loadForInstance(this.ctx, this.instanceId, this.id), this.ctx.clock.now());
       // An event during the read may be newer than what was read; a read with none is current
       // (it can also see a claim given back: processing → pending).
       if (generation === this.generation && this.last && !sameBody(body, this.last)) this.push(body);

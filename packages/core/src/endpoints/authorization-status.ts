@@ -24,12 +24,12 @@ export type StatusResponse = v.InferOutput<typeof statusResponseSchema>;
  */
 export function getStatus(ctx: AuthorizerContext, instanceId: string, id: string): Promise<StatusResponse> {
   // A `then` rather than an async frame: relying parties poll this route.
-  return loadForInstance(ctx, instanceId, id).then(statusOf);
+  return loadForInstance(ctx, instanceId, id).then((record) => statusOf(record, ctx.clock.now()));
 }
 
 /** The status body of a record (shared with the event stream, whose events carry the same body). */
-export const statusOf = (record: AuthorizationRecord): StatusResponse =>
-  isProcessing(record) ? { status: record.status, processing: true } : { status: record.status };
+export const statusOf = (record: AuthorizationRecord, now: number): StatusResponse =>
+  isProcessing(record, now) ? { status: record.status, processing: true } : { status: record.status };
 
 /** Every status body's JSON text, serialised once (relying parties poll this route). */
 const STATUS_TEXTS = new Map<string, string>(
@@ -39,10 +39,11 @@ const STATUS_TEXTS = new Map<string, string>(
   ]),
 );
 
-export function statusAnswer(record: AuthorizationRecord): CoreResponse {
-  const text = STATUS_TEXTS.get(isProcessing(record) ? `${record.status}+processing` : record.status);
+export function statusAnswer(record: AuthorizationRecord, now: number): CoreResponse {
+  const processing = isProcessing(record, now);
+  const text = STATUS_TEXTS.get(processing ? `${record.status}+processing` : record.status);
   // A status this version does not know (a newer writer's record) is serialised as it is.
-  return text === undefined ? jsonResponse(200, statusOf(record)) : jsonTextResponse(200, text);
+  return text === undefined ? jsonResponse(200, statusOf(record, now)) : jsonTextResponse(200, text);
 }
 
 export const authorizationStatusEndpoint = defineEndpoint({
@@ -57,5 +58,5 @@ export const authorizationStatusEndpoint = defineEndpoint({
     200: { description: 'The current status.', contentType: 'application/json', schema: statusResponseSchema },
   },
   errors: [404, 503],
-  run: ({ ctx, params, instance }) => loadForInstance(ctx, instance.id, params[0]!).then(statusAnswer),
+  run: ({ ctx, params, instance }) => loadForInstance(ctx, instance.id, params[0]!).then((record) => statusAnswer(record, ctx.clock.now())),
 });

@@ -48,7 +48,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
   const record = await loadAnyInstance(ctx, id);
   // DC API requests are handed out in the creation response; there is no request_uri for them.
   if (record.request.responseMode.startsWith('dc_api')) throw new AuthorizerError('authorization.not_found');
-  assertAcceptsResponse(record);
+  assertAcceptsResponse(record, ctx.clock.now());
   const instance = instanceOf(ctx, record.instanceId);
   const delivery = instance.config.openId4vp.requestObject;
   if (params.method !== undefined && !delivery.methods.includes(params.method)) throw new RequestObjectMethodNotAllowed(delivery.methods);
@@ -84,7 +84,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
   if (record.status === 'created' && !(await commit(ctx, record, { status: 'pending' }, Math.max(1, retained))) && delivery.singleFetch) {
     // Lost the compare-and-set: another fetch (or a response, or the expiry) changed the record first.
     const current = await loadAnyInstance(ctx, id);
-    assertAcceptsResponse(current);
+    assertAcceptsResponse(current, ctx.clock.now());
     throw new AuthorizerError('authorization.request_object_already_fetched');
   }
   // Without singleFetch a lost race only means another fetch already moved it to pending.

@@ -3,6 +3,9 @@ import { constantTimeEqual } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { Refusal, throwRefusal } from '../errors/refusal.js';
 import { storeKey } from '../response-code/response-code.js';
+import { RESOLVE_REPLAY_WINDOW_MS, idempotencyKeyHash, isIdempotencyKey, receiptKey, resolvedByKey } from '../response-code/code-resolution.js';
+import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { ResponseCodeEntry } from '../model/authorization-store.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
@@ -19,8 +22,8 @@ export const resolveResponseCodeBodySchema = v.object({
 });
 
 /** Resolve a code once; throws every refusal (the typed method). See resolveOrRefuse. */
-export const resolveResponseCode = (ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<ResolvedResponseCode> =>
-  resolveOrRefuse(ctx, instance, body).then(throwRefusal);
+export const resolveResponseCode = (ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown, idempotencyKey?: string): Promise<ResolvedResponseCode> =>
+  resolveOrRefuse(ctx, instance, body, idempotencyKey).then(throwRefusal);
 
 const NOT_FOUND = Refusal.of('response_code.not_found');
 
@@ -28,9 +31,15 @@ const NOT_FOUND = Refusal.of('response_code.not_found');
  * Resolve a code once. Unknown, used, expired or another instance's code → 404, returned as a
  * refusal rather than thrown: it is the answer to every guess, so it should cost as little as any.
  *
- * Retry-safe: the code is read with `peek`, its record loaded, and only then deleted with
- * `consume`, the last store call. A store failure at any earlier step (503) leaves the code
- * resolvable; `consume` alone picks the one winner among concurrent resolves.
+ * Retry-safe: the code is read with `peek` and its record loaded; the winner among concurrent
+ * resolves is the one whose compare-and-set marks the record resolved (`responseCodeResolved`),
+ * and only then is the code deleted with `consume`. A store failure before the mark (503) leaves
+ * the code resolvable. A resolve without `Idempotency-Key` whose mark landed but whose answer was
+ * lost cannot be told from another caller: its retry gets 404 (at most once). With a key, the
+ * mark carries the key's hash and a pointer to the record is left beside the code (`receiptKey`),
+ * so a retry with the same key within RESOLVE_REPLAY_WINDOW_MS is answered the same result again;
+ * any other caller, with another key or none, gets 404. Another keyless resolve may still finish
+ * a keyless mark (the same retry-safety as before marks existed).
  *
  * Session binding (OpenID4VP 1.0 §13.3): with `authorization_id`, a code issued for another
  * authorization is refused AND consumed. A mismatch means the redirect reached a session that
@@ -39,7 +48,7 @@ const NOT_FOUND = Refusal.of('response_code.not_found');
  * session it belongs to. Burning it costs at most a restart of a flow whose code has already
  * leaked, and burning needs the code itself, which the binding makes worthless to anyone else.
  */
-async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<ResolvedResponseCode | Refusal> {
+async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown, idempotencyKey?: string): Promise<ResolvedResponseCode | Refusal> {
   const parsed = commonResolveBody(body) ?? schemaResolveBody(body);
   const expected = parsed.authorization_id;
   if (expected === undefined && instance.config.openId4vp.requireResponseCodeAuthorizationId) {
@@ -47,11 +56,13 @@ async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime
       errors: [{ pointer: '/authorization_id', detail: 'this instance requires the authorization_id the response code is expected to belong to' }],
     });
   }
+  if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) throw new AuthorizerError('request.invalid_idempotency_key');
   const instanceId = instance.id;
   const key = storeKey(instanceId, parsed.response_code);
+  const keyHash = idempotencyKey === undefined ? undefined : idempotencyKeyHash(key, idempotencyKey);
 
   const entry = await ctx.store.peek(key);
-  if (!entry || entry.instanceId !== instanceId) return NOT_FOUND;
+  if (!entry || entry.instanceId !== instanceId) return keyHash === undefined ? NOT_FOUND : replay(ctx, instanceId, key, keyHash, expected);
   if (expected !== undefined && !constantTimeEqual(entry.authorizationId, expected)) {
     // Burn it (see above). If this consume fails the code stays, and a retry refuses it again.
     await ctx.store.consume(key);
@@ -60,13 +71,51 @@ async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime
   }
   const record = await ctx.store.get(instanceId, entry.authorizationId);
   if (!record) return NOT_FOUND;
-
-  const consumed = await ctx.store.consume(key);
-  // Null: a concurrent resolve won. A different entry under the same key cannot be ours either.
-  if (!consumed || consumed.instanceId !== instanceId || consumed.authorizationId !== entry.authorizationId) return NOT_FOUND;
   // Codes are only issued once an authorization is terminal, and terminal statuses never change.
   if (!v.is(terminalStatusSchema, record.status)) throw new AuthorizerError('server.internal_error');
+
+  const marked = await markResolved(ctx, record, key, entry, keyHash);
+  if (!marked) return NOT_FOUND;
+  const consumed = await ctx.store.consume(key);
+  // Null: the code was burned by a mismatching resolve, or consumed by a process that does not mark.
+  if (!consumed || consumed.instanceId !== instanceId || consumed.authorizationId !== entry.authorizationId) {
+    // A keyed mark is voided so that no retry replays a result this caller never won.
+    if (keyHash !== undefined) await ctx.store.compareAndSet({ ...marked, version: marked.version + 1, responseCodeResolved: { ...marked.responseCodeResolved!, void: true } }, marked.version);
+    return NOT_FOUND;
+  }
   ctx.emit({ type: 'response_code.resolved', instanceId, authorizationId: record.id, status: record.status, at: ctx.clock.now() });
+  return { authorization_id: record.id, status: record.status };
+}
+
+/**
+ * Mark `record` resolved by this caller (compare-and-set, status unchanged); the marked record, or
+ * null when another caller holds the mark. A keyless caller may finish a keyless mark (the code
+ * is still there: `consume` picks the winner among keyless callers, as it always did); a keyed
+ * caller finds its own mark (its earlier attempt got that far).
+ */
+async function markResolved(ctx: AuthorizerContext, record: AuthorizationRecord, key: string, entry: ResponseCodeEntry, keyHash: string | undefined): Promise<AuthorizationRecord | null> {
+  let current = record;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const mark = current.responseCodeResolved;
+    if (mark) return (keyHash === undefined ? mark.keyHash === undefined : mark.keyHash === keyHash) && !mark.void ? current : null;
+    // A retry that finds the code gone reaches the record through this pointer.
+    if (keyHash !== undefined) await ctx.store.put(receiptKey(key), entry, RESOLVE_REPLAY_WINDOW_MS);
+    const next: AuthorizationRecord = { ...current, version: current.version + 1, responseCodeResolved: { at: ctx.clock.now(), ...(keyHash !== undefined ? { keyHash } : {}) } };
+    if (await ctx.store.compareAndSet(next, current.version)) return next;
+    const reread = await ctx.store.get(current.instanceId, current.id);
+    if (!reread) return null;
+    current = reread;
+  }
+  return null;
+}
+
+/** The code is gone: answer a keyed retry whose earlier attempt won, within the window; 404 otherwise. */
+async function replay(ctx: AuthorizerContext, instanceId: string, key: string, keyHash: string, expected: string | undefined): Promise<ResolvedResponseCode | Refusal> {
+  const pointer = await ctx.store.peek(receiptKey(key));
+  if (!pointer || pointer.instanceId !== instanceId) return NOT_FOUND;
+  if (expected !== undefined && !constantTimeEqual(pointer.authorizationId, expected)) return NOT_FOUND;
+  const record = await ctx.store.get(instanceId, pointer.authorizationId);
+  if (!record || !resolvedByKey(record, keyHash, ctx.clock.now()) || !v.is(terminalStatusSchema, record.status)) return NOT_FOUND;
   return { authorization_id: record.id, status: record.status };
 }
 
@@ -109,13 +158,14 @@ export const resolveResponseCodeEndpoint = defineEndpoint({
   path: '/openid4/vp/v1_0/response-code/resolve',
   audience: 'rp',
   summary: 'Resolve the one-time response_code of a wallet redirect',
-  description: 'Each code resolves once. With authorization_id (the id kept in the user\'s session), a code issued for another authorization is refused (400) and invalidated.',
+  description:
+    'Each code resolves once. With authorization_id (the id kept in the user\'s session), a code issued for another authorization is refused (400) and invalidated. With an Idempotency-Key header, a retry with the same key within 60 s (a reply lost on the way) is answered the same result again; every other caller gets 404.',
   body: { contentType: 'application/json', schema: resolveResponseCodeBodySchema, required: true },
   responses: {
     200: { description: 'The authorization the code was issued for.', contentType: 'application/json', schema: resolvedResponseCodeSchema },
   },
   errors: [404, 503],
   errorDescriptions: { 400: 'Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
-  run: ({ ctx, request, instance }) => json(200, resolveResponseCode(ctx, instance, jsonBody(request))),
-  runOrRefuse: ({ ctx, request, instance }) => jsonOrRefusal(200, resolveOrRefuse(ctx, instance, jsonBody(request))),
+  run: ({ ctx, request, instance }) => json(200, resolveResponseCode(ctx, instance, jsonBody(request), request.headers.get('idempotency-key') ?? undefined)),
+  runOrRefuse: ({ ctx, request, instance }) => jsonOrRefusal(200, resolveOrRefuse(ctx, instance, jsonBody(request), request.headers.get('idempotency-key') ?? undefined)),
 });

@@ -102,6 +102,7 @@ export const CODES = {
     'A JSON Schema pattern in the presentation definition cannot be run in linear time: ECMA-262 syntax without backreferences or lookaround, within the size limits.',
   ),
   'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
+  'request.invalid_idempotency_key': http(400, 'invalid_request', 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.'),
   'request.member_too_large': http(400, 'invalid_request', 'A member of the request body is larger than its cap (the field error names it and the cap); the authorizer stores it for the whole retention.'),
   'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
   'request.body_too_large': http(413, 'invalid_request', 'The request body is larger than the configured limit.'),
@@ -187,7 +188,7 @@ export const CODES = {
     hostedName: 'unexpected-error',
   }),
   'authorizer.processing_abandoned': policy(AUTHORIZER, 'The wallet response was not processed in time', {
-    note: 'A claimed response was still undecided at the claim deadline (policy timeouts + 15 s after the claim): its process died or lost the store → `error`.',
+    note: 'A claimed response was never decided (its process died or lost the store) and no response took its lapsed claim over before the authorization expired (nor before the policy timeouts + 15 s after the claim, if later) → `error`.',
     hostedName: 'unexpected-error',
   }),
   'authorizer.rejected': policy(AUTHORIZER, 'A policy rejected the presentation without an error of its own.', { note: 'Only in the error answered to a wallet whose presentation was rejected → `rejected`.' }),

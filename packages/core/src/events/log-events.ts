@@ -58,6 +58,15 @@ export const LOG_EVENTS = {
       releaseOwed: 'whether it will be given back once the store answers again (the wallet may retry when either is true)',
     },
   },
+  'response.lease_lost': {
+    level: 'warn',
+    message: 'late commit refused: the claim on this response was taken over or ended while it was processed',
+    fields: {
+      authorizationId: AUTHORIZATION_ID,
+      refusedStatus: 'the status this process would have stored (not stored)',
+      storedStatus: 'the status the authorization has in the store, which stands',
+    },
+  },
   'claim.released': {
     level: 'info',
     message: 'claim released after the store recovered; the wallet may retry',

@@ -69,11 +69,21 @@ export interface AuthorizationRecord {
    */
   responseClaimedAt?: number;
   /**
-   * Deadline of that claim: processing that has not stored a terminal status by then is
-   * considered abandoned (the record becomes `error`). Independent of `expiresAt`; present exactly
-   * when `responseClaimedAt` is.
+   * Deadline of that claim: a claim that has not stored a terminal status by then is considered
+   * abandoned (the record becomes `error`). The later of the processing deadline (claim time +
+   * policy timeouts + margin) and `expiresAt` (until then a response may take over a claim whose
+   * lease ran out); present exactly when `responseClaimedAt` is.
    */
   claimExpiresAt?: number;
+  /** Who holds the claim: random per claim (claim-lease.ts). Absent on records claimed before leases existed. */
+  claimHolder?: string;
+  /**
+   * Until when the holder's lease runs (epoch ms): renewed while the response is processed, never
+   * past the processing deadline. Once passed, a response for this authorization is claimed afresh
+   * by whichever process receives it. Absent on records claimed before leases existed (their
+   * lease is `claimExpiresAt`).
+   */
+  leaseExpiresAt?: number;
   policyResults: PolicyResult[];
   credentials: ExtractedCredential[];
   error?: PolicyError;
@@ -90,6 +100,13 @@ export interface AuthorizationRecord {
    * wallet metadata); the outcome, status and timings remain. Erased data never comes back.
    */
   erasedAt?: number;
+  /**
+   * Set (by compare-and-set, status unchanged) by the one resolve of this authorization's response
+   * code that wins, before the code is consumed: `at` (epoch ms), and `keyHash` when that resolve
+   * carried an `Idempotency-Key` (so that a retry with the same key after a lost reply is answered
+   * again, within a short window); `void` when the code turned out consumed by someone else.
+   */
+  responseCodeResolved?: { at: number; keyHash?: string; void?: true };
 }
 
 /**
@@ -104,3 +121,14 @@ export const expiryDueAt = (record: AuthorizationRecord): number => record.claim
  * exactly the records with a time here in their due-time index, ordered by it.
  */
 export const sweepDueAt = (record: AuthorizationRecord): number | undefined => (isTerminalStatus(record.status) ? record.eraseAt : expiryDueAt(record));
+
+/** When the lease of a claimed record runs out (records claimed before leases existed: their claim deadline). */
+export const leaseExpiry = (record: AuthorizationRecord): number | undefined =>
+  record.responseClaimedAt === undefined ? undefined : (record.leaseExpiresAt ?? record.claimExpiresAt);
+
+/** True while a wallet response is claimed and its holder's lease has not run out. */
+export function isLeaseLive(record: AuthorizationRecord, now: number): boolean {
+  if (isTerminalStatus(record.status)) return false;
+  const until = leaseExpiry(record);
+  return until !== undefined && now < until;
+}

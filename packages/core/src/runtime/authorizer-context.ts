@@ -14,6 +14,8 @@ export interface AuthorizerContext {
   publicBaseUrl: string;
   store: AuthorizationStore & CodeStore;
   clock: Clock;
+  /** How long a claim on a wallet response holds without renewal, in ms (claim-lease.ts). */
+  claimLeaseMs: number;
   /** The logger, one function per event of LOG_EVENTS (events/log-events.ts): nothing is logged outside that table. */
   log: EventLog;
   instances: Map<string, InstanceRuntime>;

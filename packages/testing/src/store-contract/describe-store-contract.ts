@@ -216,6 +216,71 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
       });
     });
 
+    // A claim on a wallet response is a lease written with compare-and-set (the core's
+    // claim-lease.ts): the holder renews it, another process takes it over once it has run out,
+    // and the old holder's late writes must then be refused. No store method of its own.
+    describe('claim leases (compare-and-set on the lease)', () => {
+      const now = 1_900_000_000_000;
+      const claimBy = (base: AuthorizationRecord, holder: string, at: number): AuthorizationRecord => ({
+        ...base,
+        version: base.version + 1,
+        status: 'pending',
+        responseClaimedAt: at,
+        claimHolder: holder,
+        leaseExpiresAt: at + 5_000,
+        claimExpiresAt: Math.max(at + 30_000, base.expiresAt),
+      });
+
+      it('a renewal moves the lease and keeps the claim indexed at its claim deadline, not at the lease', async () => {
+        const open = record({ status: 'pending', expiresAt: now + 10 * MINUTE });
+        await store.create(open, KEEP_MS);
+        const claimed = claimBy(open, 'holder-a', now);
+        expect(await store.compareAndSet(claimed, 1)).toBe(true);
+        const renewed: AuthorizationRecord = { ...claimed, version: 3, leaseExpiresAt: now + 10_000 };
+        expect(await store.compareAndSet(renewed, 2)).toBe(true);
+        expect(await store.get(instanceId, open.id)).toEqual(renewed);
+        expect(ids(await store.listDueForExpiry(renewed.leaseExpiresAt!, 1_000))).not.toContain(open.id);
+        expect(await store.listDueForExpiry(renewed.claimExpiresAt!, 1_000)).toContainEqual({ instanceId, id: open.id });
+      });
+
+      it('takeover after the lease ran out: one of 20 racing takers wins; the old holder can then neither renew nor commit', async () => {
+        const open = record({ status: 'pending', expiresAt: now + 10 * MINUTE });
+        await store.create(open, KEEP_MS);
+        const ofA = claimBy(open, 'holder-a', now);
+        expect(await store.compareAndSet(ofA, 1)).toBe(true);
+        const later = ofA.leaseExpiresAt!;
+        const takers = Array.from({ length: 20 }, (_, i) => claimBy(ofA, `holder-${i}`, later + i));
+        const won = await Promise.all(takers.map((taker) => store.compareAndSet(taker, ofA.version)));
+        const winners = takers.filter((_, i) => won[i]);
+        expect(winners).toHaveLength(1);
+        const winner = winners[0]!;
+        // The old holder wakes up: its renewal and its decision both carry the version it claimed at.
+        expect(await store.compareAndSet({ ...ofA, version: ofA.version + 1, leaseExpiresAt: later + 5_000 }, ofA.version)).toBe(false);
+        expect(await store.compareAndSet({ ...ofA, version: ofA.version + 1, status: 'authorized' }, ofA.version)).toBe(false);
+        expect(await store.get(instanceId, open.id)).toEqual(winner);
+        // The new holder decides.
+        const { claimHolder: _holder, leaseExpiresAt: _lease, ...unheld } = winner;
+        const decided: AuthorizationRecord = { ...unheld, version: winner.version + 1, status: 'rejected' };
+        expect(await store.compareAndSet(decided, winner.version)).toBe(true);
+        expect(await store.get(instanceId, open.id)).toEqual(decided);
+        expect(ids(await store.listDueForExpiry(winner.claimExpiresAt! + MINUTE, 1_000))).not.toContain(open.id);
+      });
+
+      it('a late commit by the old holder racing a takeover: exactly one of the two lands, 25 times over', async () => {
+        for (let round = 0; round < 25; round++) {
+          const open = record({ status: 'pending', expiresAt: now + 10 * MINUTE });
+          await store.create(open, KEEP_MS);
+          const ofA = claimBy(open, 'holder-a', now);
+          expect(await store.compareAndSet(ofA, 1)).toBe(true);
+          const lateCommit: AuthorizationRecord = { ...ofA, version: ofA.version + 1, status: 'authorized' };
+          const takeover = claimBy(ofA, 'holder-b', ofA.leaseExpiresAt!);
+          const [committed, taken] = await Promise.all([store.compareAndSet(lateCommit, ofA.version), store.compareAndSet(takeover, ofA.version)]);
+          expect(Number(committed) + Number(taken)).toBe(1);
+          expect(await store.get(instanceId, open.id)).toEqual(committed ? lateCommit : takeover);
+        }
+      });
+    });
+
     describe('expiry index', () => {
       it('lists a non-terminal record once expiresAt ≤ now, and not before', async () => {
         const due = record({ expiresAt: 1_900_000_000_000 });
