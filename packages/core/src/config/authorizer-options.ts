@@ -183,9 +183,24 @@ export const authorizerOptionsSchema = v.object({
   sweepIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(DAY_MS)), 30_000),
 });
 
-/** What `createAuthorizer` accepts: the input type of its schema. */
-export type AuthorizerOptions = v.InferInput<typeof authorizerOptionsSchema>;
+type SchemaInstanceOptions = v.InferInput<typeof instanceOptionsSchema>;
+type SchemaInstanceConfig = NonNullable<SchemaInstanceOptions['config']>;
+type RegisteredClient = { type: 'instance'; resourceId: string; serviceRole?: string };
+/**
+ * The instance's `validator` is required unless its policy skips validation or names a client
+ * registered in `clients` (what createInstanceRuntime checks at construction, said in the types).
+ */
+type ValidatorChoice =
+  | { validator: ValidatorClient }
+  | { validator?: undefined; config: SchemaInstanceConfig & { policies: { validate: { skip: true } | { validator: RegisteredClient } } } };
+/** The same for `verifier` and `policies.verify`. */
+type VerifierChoice =
+  | { verifier: VerifierClient }
+  | { verifier?: undefined; config: SchemaInstanceConfig & { policies: { verify: { skip: true } | { verifier: RegisteredClient } } } };
+/** One instance as `createAuthorizer` accepts it. */
+export type InstanceOptions = Omit<SchemaInstanceOptions, 'validator' | 'verifier'> & ValidatorChoice & VerifierChoice;
+/** What `createAuthorizer` accepts: the input type of its schema, with the instances' clients required where they are. */
+export type AuthorizerOptions = Omit<v.InferInput<typeof authorizerOptionsSchema>, 'instances'> & { instances: InstanceOptions[] };
 /** The options after validation, defaults filled in (instance configurations included). */
 export type ResolvedAuthorizerOptions = v.InferOutput<typeof authorizerOptionsSchema>;
-export type InstanceOptions = v.InferInput<typeof instanceOptionsSchema>;
 export type ResolvedInstanceOptions = v.InferOutput<typeof instanceOptionsSchema>;
