@@ -16,32 +16,8 @@ const PACKAGES = ['core', 'keys', 'local', 'express'];
 const API_KEY = 'fresh-project-api-key-0123456789';
 const V1 = '/openid4/vp/v1_0';
 
-const APP = `import { readFileSync, writeFileSync } from 'node:fs';
-import express from 'express';
-import { createAuthorizer, type Authorizer } from '@vp-authorizer/core';
-import { authorizerRouter } from '@vp-authorizer/express';
-import { generateDevSigningKey } from '@vp-authorizer/keys';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
-
-const issuerRoots = [readFileSync('./issuer-root.pem', 'utf8')];
-const { signing } = await generateDevSigningKey();
-writeFileSync('./verifier-root.pem', signing.trustAnchor);
-const authorizer: Authorizer = createAuthorizer({
-  publicBaseUrl: process.env.PUBLIC_BASE_URL!,
-  instances: [{
-    id: 'main',
-    apiKeys: [process.env.AUTHZ_API_KEY!],
-    signing,
-    validator: localValidator({ trustedIssuers: issuerRoots }),
-    verifier: localVerifier({ trustAnchors: issuerRoots }),
-    config: { openId4vp: { redirectUri: 'https://rp.example/done' } },
-  }],
-});
-await authorizer.ready();
-const app = express();
-app.use('/authz', authorizerRouter(authorizer));
-app.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
-`;
+// The user's file (a .txt so that the workspace import checks do not read it as this test's imports).
+const APP = readFileSync(new URL('./__fixtures__/fresh-project-app.mts.txt', import.meta.url), 'utf8');
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
