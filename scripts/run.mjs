@@ -2,7 +2,7 @@
 // The two quick-start commands (`npm run demo`, `npm test`) on a fresh machine with only Node 20
 // and npm: install the workspace with pnpm (fetched through npx when missing), build, then run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -129,6 +129,34 @@ switch (task) {
     process.exit(code);
     break;
   }
+  case 'tarballs': {
+    // Install from source: every publishable package as the tarball npm would publish, with its
+    // type declarations, in ./tarballs/ (`npm install ./tarballs/vp-authorizer-core-0.1.0.tgz …`).
+    ensureInstalled();
+    build();
+    const out = join(root, 'tarballs');
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    console.log('› Packing every package into ./tarballs (pnpm pack: workspace versions pinned)…');
+    const packed = [];
+    for (const dir of readdirSync(join(root, 'packages')).sort()) {
+      const manifest = join(root, 'packages', dir, 'package.json');
+      if (!existsSync(manifest) || JSON.parse(readFileSync(manifest, 'utf8')).private) continue;
+      pnpmMust(['pack', '--pack-destination', out], `Packing packages/${dir}`, { cwd: join(root, 'packages', dir), stdio: ['ignore', 'ignore', 'inherit'] });
+      packed.push(dir);
+    }
+    const files = readdirSync(out).filter((f) => f.endsWith('.tgz'));
+    // A tarball without declarations would type-check as `any` in a user's project: refuse it.
+    for (const file of files) {
+      const listing = spawnSync('tar', ['-tzf', join(out, file)], { encoding: 'utf8' }).stdout;
+      if (!/package\/dist\/index\.d\.ts\n/.test(listing) || !/package\/dist\/index\.d\.cts\n/.test(listing)) {
+        console.error(`✖ ${file} has no type declarations (dist/index.d.ts and .d.cts)`);
+        process.exit(1);
+      }
+    }
+    console.log(`\n${files.length} tarballs in ./tarballs:\n${files.map((f) => `  tarballs/${f}`).join('\n')}`);
+    break;
+  }
   case 'bench': {
     ensureInstalled();
     build({ onlyStale: true });
@@ -136,6 +164,6 @@ switch (task) {
     break;
   }
   default:
-    console.error('usage: node scripts/run.mjs demo|test|bench');
+    console.error('usage: node scripts/run.mjs demo|test|tarballs|bench');
     process.exit(2);
 }

@@ -1,18 +1,17 @@
 // The README's embedding example runs as shown: its `keys` command writes the signing material,
-// its TypeScript (compiled as a user's build would) starts Express on Redis with the BUILT packages,
-// and a wallet completes a HAIP flow against it that the backend then resolves exactly once.
+// its TypeScript (compiled as a user's build would) starts Express with the BUILT packages and
+// nothing else running (no REDIS_URL: the memory store), a browser on the listed origin may call
+// it (preflight), and a wallet completes a HAIP flow that the backend then resolves exactly once.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
-import { redisUrlForTests } from '@vp-authorizer/testing/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocProject, type DocProject } from './__fixtures__/doc-project.js';
 import { codeBlocks, ROOT } from './__fixtures__/markdown-files.js';
 
-const redisUrl = redisUrlForTests('test/docs/readme-embedding-example-runs.test.ts');
 const blocks = codeBlocks('README.md');
 const example = blocks.find((b) => b.name === 'readme-embedding')!;
 const shell = blocks[blocks.indexOf(example) - 1]!;
@@ -35,7 +34,7 @@ let output = '';
 let origin = '';
 let issuer: Awaited<ReturnType<typeof createTestIssuer>>;
 
-describe.skipIf(redisUrl === undefined)('the README embedding example', () => {
+describe('the README embedding example', () => {
   beforeAll(async () => {
     project = createDocProject('readme-example');
     // The README's own `keys` line, run against the built package instead of the registry.
@@ -56,7 +55,7 @@ describe.skipIf(redisUrl === undefined)('the README embedding example', () => {
     origin = `http://127.0.0.1:${port}`;
     app = spawn(process.execPath, ['server.mjs'], {
       cwd: project.dir,
-      env: { PATH: process.env.PATH, PORT: String(port), PUBLIC_BASE_URL: `${origin}/authz`, REDIS_URL: redisUrl, AUTHZ_API_KEY: API_KEY },
+      env: { PATH: process.env.PATH, PORT: String(port), PUBLIC_BASE_URL: `${origin}/authz`, AUTHZ_API_KEY: API_KEY },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     app.stdout!.on('data', (d) => (output += d));
@@ -78,6 +77,16 @@ describe.skipIf(redisUrl === undefined)('the README embedding example', () => {
       await exited;
     }
     project?.remove();
+  });
+
+  it('answers a preflight from the origin it lists, for a call carrying the API key', async () => {
+    const res = await fetch(`${origin}/authz${V1}/authorizations`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://rp.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://rp.example.com');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
   });
 
   it('signs requests with the certificate the keys command wrote and completes a HAIP flow', async () => {

@@ -156,12 +156,15 @@ function renderPolicies(results) {
     body.append(el('tr', { class: failed ? 'failed' : null },
       el('td', {}, POLICY_NAMES[result.policy] ?? label(result.policy), el('span', { class: 'codes mono small' }, `${result.policy} · ${result.service}`)),
       el('td', { class: 'mono small path' }, result.path.length ? result.path.map((part, i) => (typeof part === 'number' ? (i === 1 ? `#${part + 1}` : `doc ${part + 1}`) : part)).join(' › ') : 'whole response'),
-      el('td', {}, el('span', { class: `badge ${failed ? 'failed' : 'passed'}` }, failed ? 'Failed' : 'Passed')),
-      el('td', {}, failed ? [reasonText(result.error), el('span', { class: 'codes mono small' }, [result.error.code, result.error.vidosType ? `vidosType ${result.error.vidosType}` : null].filter(Boolean).join(' · '))] : summary(result.data)),
+      el('td', {}, el('span', { class: `badge ${failed ? 'failed' : notChecked(result.data) ? 'muted' : 'passed'}` }, failed ? 'Failed' : notChecked(result.data) ? 'Not checked' : 'Passed')),
+      el('td', {}, failed ? [reasonText(result.error), el('span', { class: 'codes mono small' }, result.error.code)] : notChecked(result.data) ? el('span', { class: 'small muted' }, result.data.reason ?? '') : summary(result.data)),
     ));
   }
   $('policy-section').hidden = results.length === 0;
 }
+
+/** A check that passed without running (`{checked: false, reason}`: no status claim, checks disabled, binding waived). */
+const notChecked = (data) => data !== null && typeof data === 'object' && data.checked === false;
 
 function summary(data) {
   if (!data) return '';

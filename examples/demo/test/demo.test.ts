@@ -50,6 +50,18 @@ describe('the demo verifier (relying party backend) and test wallet', () => {
     }
   });
 
+  it('names an inline icon on both pages (no favicon request to 404) and labels its two same-device ways apart', async () => {
+    const verifier = await (await fetch(`${demo.origin}/`)).text();
+    const wallet = await (await fetch(`${demo.origin}/wallet`)).text();
+    for (const page of [verifier, wallet]) expect(page).toContain('<link rel="icon" href="data:,">');
+    expect(verifier).toContain('Open in a wallet on this device');
+    expect(verifier).toContain('Ask through the browser (Digital Credentials API)');
+    const script = await (await fetch(`${demo.origin}/assets/verifier.js`)).text();
+    // A check that did not run reads "Not checked" with its reason, never "Passed"; no hosted-API type jargon.
+    expect(script).toContain("'Not checked'");
+    expect(script).not.toContain('vidosType');
+  });
+
   it('asks for a PID, renders the request as a QR code, and authorizes it; the redirect resolves the code for this session', async () => {
     const call = browser(demo.origin);
     const { id, created, opened, answered } = await askAndAnswer(call, 'pid', 'valid');

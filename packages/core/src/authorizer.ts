@@ -1,6 +1,8 @@
 import { ClaimReleases } from './authorization/claim-releases.js';
 import { sweepExpired } from './authorization/transitions.js';
 import { authorizerOptionsSchema, type AuthorizerOptions, type ResolvedInstanceOptions } from './config/authorizer-options.js';
+import { consoleLogger } from './events/console-logger.js';
+import { mountPathCheck, mountPathMessage } from './config/mount-path-check.js';
 import { parseConfig } from './config/validate-config.js';
 import { AuthorizerError } from './errors/authorizer-error.js';
 import { ApiKeyTable } from './crypto/api-key-table.js';
@@ -49,6 +51,8 @@ export interface Authorizer {
   /** Body cap adapters enforce while reading the stream. */
   /** Hand an unexpected error to the configured `onError` (serve() does, for failures outside `handle()`). */
   reportError(error: unknown): void;
+  /** serve() tells it where the host mounted the handler; the first mount point other than publicBaseUrl's path is warned about, once. */
+  checkMountPath(mountPath: string): void;
   readonly bodyLimitBytes: number;
   /**
    * The CORS configuration the instances' `config.cors` objects agree on (the defaults, CORS off,
@@ -101,7 +105,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const parsed = parseConfig(authorizerOptionsSchema, options, 'authorizer options');
   const instances = new Map<string, InstanceRuntime>(parsed.instances.map((instance, i) => [instance.id, createInstanceRuntime(instance, i, parsed.clients, parsed)]));
   const ownStore = parsed.store ? undefined : memoryStore({ clock: parsed.clock });
-  const log = createEventLog(guardLogger(parsed.logger ?? silentLogger));
+  const logger = parsed.logger === 'console' || parsed.logger === 'console:debug' ? consoleLogger({ debug: parsed.logger === 'console:debug' }) : parsed.logger;
+  const log = createEventLog(guardLogger(logger ?? silentLogger));
   const onEvent = parsed.onEvent;
   const { maxStreams, maxStreamsPerInstance } = parsed.eventStreams;
   const statusWatchers = new StatusWatchers({
@@ -245,7 +250,13 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   timer?.unref();
 
   let cors: CorsConfig | undefined;
-  const self = { handle, bodyLimitBytes: parsed.bodyLimitBytes, reportError: report };
+  // Without a logger the mount warning still reaches the developer, as a process warning.
+  const emitWarning = (globalThis as { process?: { emitWarning?: (message: string, type: string) => void } }).process?.emitWarning;
+  const checkMountPath = mountPathCheck(parsed.publicBaseUrl, (fields) => {
+    if (log['config.mount_path_mismatch']) log['config.mount_path_mismatch'](fields);
+    else emitWarning?.(mountPathMessage(fields), 'VpAuthorizerWarning');
+  });
+  const self = { handle, bodyLimitBytes: parsed.bodyLimitBytes, reportError: report, checkMountPath };
 
   return {
     handle,
@@ -256,6 +267,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     },
     corsConfig: () => (cors ??= corsConfigFromInstances(options.instances)),
     reportError: report,
+    checkMountPath,
     bodyLimitBytes: parsed.bodyLimitBytes,
     // In-process bodies get the depth check an HTTP body gets when it is parsed (no JS recursion
     // may meet a hostile depth later: valibot, the store's copies, JSON encoding).

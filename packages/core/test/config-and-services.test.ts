@@ -43,7 +43,7 @@ describe('configuration is validated once, at construction', () => {
     expect(build({ config: { cors: { credentials: true } } })).toThrow(/credentials: true cannot be combined with origin "\*"/);
     expect(build({ config: { cors: { maxAge: 90000 } } })).toThrow(ConfigError);
     expect(build({ config: { policies: { validate: { validator: { type: 'instance', resourceId: 'nope' } } } } })).toThrow(/unknown service instance "nope"/);
-    expect(build({})).toThrow(/managed/); // no validator given and not skipped
+    expect(build({})).toThrow(/has no validator: pass `validator: localValidator\(\)` from @vp-authorizer\/local/); // no validator given and not skipped
     expect(() => createAuthorizer({ publicBaseUrl: 'not a url', instances: [] } as never)).toThrow(/publicBaseUrl[\s\S]*instances/);
     try {
       build({ apiKeys: ['short'] })();

@@ -19,7 +19,7 @@ export function authorizerMiddleware(authorizer: CoreHandler, options: Authorize
     const path = pathBelowMount(ctx.path, prefix);
     if (path === null) return next();
     const { body, rawBody } = ctx.request as { body?: unknown; rawBody?: unknown };
-    const { response, failure } = await serve(authorizer, fromNodeRequest(ctx.req, { path, hostBody: { body, rawBody } }));
+    const { response, failure } = await serve(authorizer, fromNodeRequest(ctx.req, { path, hostBody: { body, rawBody }, originalUrl: ctx.originalUrl }));
     // Headers straight onto the response; status and body through Koa, so its respond() and
     // upstream middleware still see the answer. Never a Response: Koa would fold Set-Cookie lines.
     writeNodeHead(ctx.res, response);

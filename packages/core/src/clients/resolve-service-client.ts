@@ -7,9 +7,17 @@ import { ConfigError } from '../errors/config-error.js';
  * ConfigError (at construction) for a missing managed client or an unknown name, listing the
  * known names. `what` is the config path, for example `policies.validate.validator`.
  */
-export function resolveServiceClient<T>(ref: ServiceInstanceReference, registry: Record<string, T>, managed: T | undefined, what: string): T {
+export function resolveServiceClient<T>(ref: ServiceInstanceReference, registry: Record<string, T>, managed: T | undefined, what: string, missing?: { instancePath: string; role: 'validator' | 'verifier' }): T {
   if (ref.type === 'managed') {
     if (managed === undefined) {
+      if (missing) {
+        const { instancePath, role } = missing;
+        const factory = role === 'validator' ? 'localValidator()' : 'localVerifier()';
+        const policy = role === 'validator' ? 'validate' : 'verify';
+        throw new ConfigError(`${instancePath} has no ${role}: pass \`${role}: ${factory}\` from @vp-authorizer/local or a client of your own`, [
+          { path: `${instancePath}.${role}`, message: `required: pass \`${factory}\` from @vp-authorizer/local or a client of your own (or set config.policies.${policy}.skip, or name a client registered in \`clients\` with config.policies.${policy}.${role} = {type: "instance", resourceId})` },
+        ]);
+      }
       throw new ConfigError(`${what} is {type: "managed"} but no managed client was provided`, [{ path: what, message: 'provide the client in the authorizer options, or reference a registered one with {type: "instance", resourceId}' }]);
     }
     return managed;

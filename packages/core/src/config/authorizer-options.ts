@@ -22,6 +22,7 @@ const withMethods = <T>(methods: string[], what: string) =>
   v.custom<T>((x) => isObject(x) && methods.every((m) => typeof x[m] === 'function'), `${what} must have ${methods.map((m) => `${m}()`).join(', ')}`);
 /** Upper bound of the delays and intervals: a timer of 2^31 ms or more would fire after 1 ms. */
 const DAY_MS = 86_400_000;
+const isProduction = () => (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV === 'production';
 const fn = <T extends (...args: never[]) => unknown>(what: string) => v.custom<T>((x) => typeof x === 'function', `${what} must be a function`);
 
 export const instanceOptionsSchema = v.object({
@@ -85,6 +86,11 @@ export const authorizerOptionsSchema = v.object({
       // No userinfo: the URL is published (openapi.json servers, response_uri, request_uri).
       return /^https?:$/.test(url.protocol) && !url.search && !url.hash && !url.username && !url.password;
     }, 'publicBaseUrl must be an absolute http(s) URL without credentials, query or fragment'),
+    // Wallets refuse (and networks alter) request objects fetched over plain http.
+    v.check(
+      (u) => !(isProduction() && u.toLowerCase().startsWith('http:')),
+      'publicBaseUrl must be an https URL when NODE_ENV=production (wallets fetch request_uri from it): use the public https URL your TLS-terminating proxy serves, or unset NODE_ENV=production for local development',
+    ),
     v.transform((u) => u.replace(/\/+$/, '')),
   ),
   /** Path prefix `fetch()` strips before routing (for example '/authz'); adapters pass relative paths themselves. */
@@ -106,8 +112,8 @@ export const authorizerOptionsSchema = v.object({
   ),
   /** Defaults to the system clock. */
   clock: v.optional(withMethods<Clock>(['now'], 'clock'), () => ({ now: () => Date.now() })),
-  /** A pino-compatible logger; silent by default. */
-  logger: v.optional(v.custom<Logger>(isObject, 'logger must be an object')),
+  /** A pino-compatible logger, or `'console'` (info and above; `'console:debug'` adds debug lines) to see what happens while developing; silent by default. */
+  logger: v.optional(v.union([v.picklist(['console', 'console:debug']), v.custom<Logger>(isObject, 'logger must be an object')], "logger must be a pino-compatible logger object, 'console' or 'console:debug'")),
   /** Status changes (authorization.created, .pending, …); a throwing or rejecting hook is logged, never propagated. */
   /**
    * Tracing and metrics (spans per request and step, decision and latency metrics), e.g.
@@ -184,9 +190,24 @@ export const authorizerOptionsSchema = v.object({
   sweepIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(DAY_MS)), 30_000),
 });
 
-/** What `createAuthorizer` accepts: the input type of its schema. */
-export type AuthorizerOptions = v.InferInput<typeof authorizerOptionsSchema>;
+type SchemaInstanceOptions = v.InferInput<typeof instanceOptionsSchema>;
+type SchemaInstanceConfig = NonNullable<SchemaInstanceOptions['config']>;
+type RegisteredClient = { type: 'instance'; resourceId: string; serviceRole?: string };
+/**
+ * The instance's `validator` is required unless its policy skips validation or names a client
+ * registered in `clients` (what createInstanceRuntime checks at construction, said in the types).
+ */
+type ValidatorChoice =
+  | { validator: ValidatorClient }
+  | { validator?: undefined; config: SchemaInstanceConfig & { policies: { validate: { skip: true } | { validator: RegisteredClient } } } };
+/** The same for `verifier` and `policies.verify`. */
+type VerifierChoice =
+  | { verifier: VerifierClient }
+  | { verifier?: undefined; config: SchemaInstanceConfig & { policies: { verify: { skip: true } | { verifier: RegisteredClient } } } };
+/** One instance as `createAuthorizer` accepts it. */
+export type InstanceOptions = Omit<SchemaInstanceOptions, 'validator' | 'verifier'> & ValidatorChoice & VerifierChoice;
+/** What `createAuthorizer` accepts: the input type of its schema, with the instances' clients required where they are. */
+export type AuthorizerOptions = Omit<v.InferInput<typeof authorizerOptionsSchema>, 'instances'> & { instances: InstanceOptions[] };
 /** The options after validation, defaults filled in (instance configurations included). */
 export type ResolvedAuthorizerOptions = v.InferOutput<typeof authorizerOptionsSchema>;
-export type InstanceOptions = v.InferInput<typeof instanceOptionsSchema>;
 export type ResolvedInstanceOptions = v.InferOutput<typeof instanceOptionsSchema>;

@@ -122,6 +122,11 @@ export const LOG_EVENTS = {
     message: 'webhook could not be queued',
     fields: { eventType: 'the status change event type', authorizationId: AUTHORIZATION_ID, err: ERR },
   },
+  'config.mount_path_mismatch': {
+    level: 'warn',
+    message: "mounted at a path other than publicBaseUrl's: wallets will get 404",
+    fields: { mountPath: 'where the host mounted the handler (the first request whose mount point differs)', publicBasePath: "publicBaseUrl's path, where wallets are sent" },
+  },
   'events.reread_failed': {
     level: 'debug',
     message: 'event stream re-read failed',

@@ -1,7 +1,7 @@
 import { AuthorizerError, isAuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreResponse, CoreResponseStream } from '../wire/core-request.js';
 import { readBodyWithLimit } from './read-body.js';
-import { pathBelowMount, type BridgedRequest } from './serve.js';
+import { mountPathOf, pathBelowMount, type BridgedRequest } from './serve.js';
 
 export interface FetchMount {
   /** Path below the mount point, when the host routed it (Hono's sub-app); else `basePath` is stripped. */
@@ -24,6 +24,7 @@ export function fromFetchRequest(request: Request, mount: FetchMount = {}): Brid
     // Outside the mount the full path decides the error format, as routing would.
     path: below ?? url.pathname,
     clientWentAway: (error) => request.signal.aborted || (uploadFailure !== undefined && uploadFailure.error === error),
+    mountPath: () => (below === null ? undefined : mountPathOf(url.pathname, below)),
     async read(limit) {
       if (below === null) throw new AuthorizerError('request.route_not_found');
       const { headers } = request;

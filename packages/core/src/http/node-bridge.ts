@@ -5,7 +5,7 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreRequestBody, CoreResponse, CoreResponseStream, RequestHeaders } from '../wire/core-request.js';
 import { clientWentAway, refuseDeclaredOverLimit, refuseParsedOverLimit } from './node-body-limits.js';
 import { readBodyWithLimit } from './read-body.js';
-import type { BridgedRequest } from './serve.js';
+import { mountPathOf, type BridgedRequest } from './serve.js';
 
 /** What a host body parser left once it consumed the stream (Express `req.body`; Koa `ctx.request.body` and `rawBody`). */
 export interface HostBody {
@@ -19,6 +19,8 @@ export interface NodeMount {
   path: string;
   /** Looked at only when the stream was already consumed by a host body parser. */
   hostBody?: HostBody;
+  /** The URL as sent, when the host rewrote `req.url` (Koa under koa-mount: `ctx.originalUrl`); for the mount-path check. */
+  originalUrl?: string;
 }
 
 /** A node:http request as `serve()` takes it: headers, query and body are read only when the core asks. */
@@ -28,6 +30,13 @@ export function fromNodeRequest(req: IncomingMessage, mount: NodeMount): Bridged
     method,
     path: mount.path,
     clientWentAway: (error) => clientWentAway(req, error),
+    mountPath() {
+      // Express and Koa keep the URL as sent in originalUrl; other hosts do not rewrite req.url.
+      const url = mount.originalUrl ?? (req as { originalUrl?: unknown }).originalUrl;
+      const full = typeof url === 'string' ? url : (req.url ?? '');
+      const q = full.indexOf('?');
+      return mountPathOf(q === -1 ? full : full.slice(0, q), mount.path);
+    },
     async read(limit) {
       // Most requests without a body (a GET) are answered without a turn through the body reader.
       const body = !req.readableEnded && bodyFraming(req) === 'none' ? undefined : await nodeBody(req, limit, mount.hostBody);

@@ -71,7 +71,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     allowed.push(route.method);
     if (route.method === 'GET' && !route.getHasEffect) headServed = true;
   }
-  if (allowed.length > 0) throw new MethodNotAllowedError(headServed ? [...allowed, 'HEAD'] : allowed);
+  if (allowed.length > 0) throw new MethodNotAllowedError(headServed ? [...allowed, 'HEAD'] : allowed, upper === 'OPTIONS' ? PREFLIGHT_HINT : undefined);
   throw new AuthorizerError('request.route_not_found');
 }
 
@@ -97,11 +97,15 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/** No route takes OPTIONS: one reaching the core is a CORS preflight no middleware answered. */
+const PREFLIGHT_HINT =
+  'CORS preflights are answered by the cors() middleware of your adapter (@vp-authorizer/express, hono, koa; the cors option of @vp-authorizer/fastify), mounted in front of the authorizer, with cors enabled in the instance configuration.';
+
 /** 405 with the methods the path does take, for the Allow header. */
 export class MethodNotAllowedError extends AuthorizerError {
   readonly allow: string[];
-  constructor(allow: string[]) {
-    super('request.method_not_allowed', { message: `Allowed methods: ${allow.join(', ')}.` });
+  constructor(allow: string[], hint?: string) {
+    super('request.method_not_allowed', { message: `Allowed methods: ${allow.join(', ')}.${hint ? ` ${hint}` : ''}` });
     this.allow = allow;
   }
 }

@@ -15,6 +15,8 @@ export interface BridgedRequest {
   read(limit: number): Promise<CoreRequest>;
   /** True when `error` only means the client went away (an aborted upload): nothing to report. */
   clientWentAway(error: unknown): boolean;
+  /** Where the host mounted the handler: the full path minus `path`; undefined when that cannot be told. */
+  mountPath?(): string | undefined;
 }
 
 export interface Served {
@@ -40,6 +42,10 @@ export async function serve(handler: CoreHandler, request: BridgedRequest, optio
       // The host's reporter failing must not turn into an unanswered request.
     }
   };
+  if (handler.checkMountPath && request.mountPath) {
+    const mountPath = request.mountPath();
+    if (mountPath !== undefined) handler.checkMountPath(mountPath);
+  }
   let response: CoreResponse;
   try {
     response = await handler.handle(await request.read(handler.bodyLimitBytes), { onError });
@@ -67,6 +73,13 @@ export async function serve(handler: CoreHandler, request: BridgedRequest, optio
  */
 export function failureResponse(error: unknown, request: { method: string; path: string }): CoreResponse {
   return answerTo(request.method, errorResponse(error, audienceOfPath(request.path)));
+}
+
+/** The mount point of a request: its full path without the routed path below it; undefined when they do not line up. */
+export function mountPathOf(fullPath: string, below: string): string | undefined {
+  const full = fullPath.length > 1 ? fullPath.replace(/\/+$/, '') : fullPath;
+  const tail = below === '/' ? '' : below;
+  return full.endsWith(tail) ? full.slice(0, full.length - tail.length) : undefined;
 }
 
 /** The path below `mount` (`/` for the mount point itself), or null when the path is outside it. */

@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { dcqlQuerySchema, type DcqlQuery } from '../model/authorization-query.js';
 export { dcqlQuerySchema };
 import type { FieldError } from '../errors/authorizer-error.js';
-import { formatDescriptor } from '../formats/registry.js';
+import { FORMATS, formatDescriptor, formatNames } from '../formats/registry.js';
 import { jsonPointer } from './json-pointer.js';
 
-/** The format's own `meta` rules (its descriptor); unknown formats have none here and fail when a response arrives. */
+/** The format's own `meta` rules (its descriptor); unknown formats are refused by dcqlQueryIssues. */
 function metaIssues(format: string, meta: Record<string, unknown> | undefined, at: (string | number)[]): FieldError[] {
   if (meta === undefined) return [];
   const issues = formatDescriptor(format)?.dcqlMetaIssues?.(meta, format) ?? [];
@@ -24,6 +24,8 @@ export function dcqlQueryIssues(query: DcqlQuery, base: (string | number)[]): Fi
     const at = [...base, 'credentials', i];
     if (ids.has(cred.id)) issues.push({ pointer: jsonPointer([...at, 'id']), detail: `duplicate credential query id "${cred.id}"` });
     ids.add(cred.id);
+    // A format no wallet answer could be decoded in: refused now, not when the response fails.
+    if (!formatDescriptor(cred.format)) issues.push({ pointer: jsonPointer([...at, 'format']), detail: `unsupported credential format "${cred.format}"; supported formats: ${FORMATS.flatMap(formatNames).join(', ')}` });
     issues.push(...metaIssues(cred.format, cred.meta, at));
 
     const claimIds = new Set<string>();

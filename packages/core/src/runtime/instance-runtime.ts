@@ -71,8 +71,8 @@ export function createInstanceRuntime(
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
   const { validate, verify } = config.policies;
-  const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
-  const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
+  const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`, { instancePath: `instances[${index}] (${options.id})`, role: 'validator' });
+  const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`, { instancePath: `instances[${index}] (${options.id})`, role: 'verifier' });
   let identities: Promise<SigningIdentity[]> | undefined;
   const loadIdentities = () => (identities ??= loadSigningIdentities(signingInputs, config.openId4vp.clientIdPrefix));
   // validate and verify run in parallel; each call is bounded by its own timeout. The margin covers

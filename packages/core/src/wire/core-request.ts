@@ -63,4 +63,6 @@ export interface CoreHandler {
   readonly bodyLimitBytes: number;
   /** The handler's own reporter, for unexpected failures serve() meets outside `handle()`. */
   readonly reportError?: (error: unknown) => void;
+  /** Told the path the host mounted the handler at (the request's path above the routed one); warns once when it is not publicBaseUrl's path. */
+  readonly checkMountPath?: (mountPath: string) => void;
 }
