@@ -1,6 +1,7 @@
 import type { JsonObject, ParsedPresentation } from '@vp-authorizer/core';
 import { dispatchByFamily, formatDescriptor, presentationFormat, type FamilyHandlers, type FormatFamily } from '@vp-authorizer/core/formats';
 import { mdocIssuerCertificateChains } from './trust/mdoc-x5chain.js';
+import type { ViewTypeExpansion } from './w3c-type-expansion.js';
 
 /** The family of the credential's format (core's format registry). */
 export type CredentialFamily = FormatFamily;
@@ -17,6 +18,11 @@ export interface CredentialView {
   vct?: string;
   docType?: string;
   types?: string[];
+  /**
+   * W3C: the `type` values expanded with the credential's `@context` (set by
+   * `expandViewTypes` before matching); undefined when the credential carries no `@context`.
+   */
+  expandedTypes?: ViewTypeExpansion;
   /**
    * Where DCQL claims paths start: the SD-JWT payload with disclosures resolved, the mdoc
    * `{namespace: {element: value}}` object, or the W3C credential object (VP §B.1.2).

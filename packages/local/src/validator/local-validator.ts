@@ -1,9 +1,12 @@
 // @peculiar/x509 (via ../x509) needs the Reflect polyfill before it loads.
 import 'reflect-metadata';
-import { ConfigError, type ClientCallOptions, type ParsedPresentation, type PolicyResult, type ValidateInput, type ValidatorClient } from '@vp-authorizer/core';
+import { ConfigError, type AuthorizationQuery, type ClientCallOptions, type ParsedPresentation, type PolicyResult, type ValidateInput, type ValidatorClient } from '@vp-authorizer/core';
 import { parseTrustAnchors } from '../x509/index.js';
 import { isIssuerAnchorSource, type IssuerAnchorSource } from '../x509/issuer-anchors.js';
+import { configuredContexts } from '../data-integrity/configured-contexts.js';
 import { credentialViews, presentationKey, type CredentialView } from './credential-view.js';
+import { MatchBudget } from './match-budget.js';
+import { expandViewTypes } from './w3c-type-expansion.js';
 import { evaluateDcql, type QueryEvaluation } from './dcql/evaluate-dcql.js';
 import { evaluatePresentationDefinition } from './presentation-exchange/evaluate-definition.js';
 import { transactionDataResult } from './transaction-data.js';
@@ -22,8 +25,21 @@ export interface LocalValidatorOptions {
    * `trusted_authorities` of type `etsi_tl`.
    */
   issuerAnchors?: IssuerAnchorSource;
+  /**
+   * More JSON-LD contexts by URL (the parsed context document), beside the bundled set, for
+   * expanding W3C credential types: DCQL `type_values` (OpenID4VP 1.0 B.1.1) and Presentation
+   * Exchange `$.type` filters compare expanded IRIs. Give the verifier's `dataIntegrity.contexts`
+   * here too. A credential naming any other context is refused; contexts are never fetched.
+   */
+  contexts?: Record<string, Record<string, unknown>>;
   /** Clock for certificate validity. Default: the current time. */
   now?: () => Date;
+}
+
+/** Does matching compare W3C types: DCQL `type_values`, or a Presentation Exchange path through `type`? */
+function comparesTypes(query: AuthorizationQuery): boolean {
+  if (query.type === 'DCQL') return query.dcql.credentials.some((c) => c.meta?.type_values !== undefined);
+  return query.presentationDefinition.input_descriptors.some((d) => JSON.stringify(d.constraints?.fields ?? []).includes('type'));
 }
 
 /**
@@ -48,6 +64,7 @@ export function localValidator(options: LocalValidatorOptions = {}): ValidatorCl
   const lists = options.issuerAnchors;
   if (lists !== undefined && !isIssuerAnchorSource(lists)) throw new ConfigError('localValidator: issuerAnchors must be an object with an issuerAnchors() method, e.g. trustLists({ sources, signers })');
   const now = options.now ?? (() => new Date());
+  const contexts = configuredContexts(options.contexts, { owner: 'localValidator', path: 'contexts' });
 
   return {
     async validate(input: ValidateInput, { signal }: ClientCallOptions): Promise<PolicyResult[]> {
@@ -71,10 +88,15 @@ export function localValidator(options: LocalValidatorOptions = {}): ValidatorCl
         }
       }
 
+      // One budget for the whole response: type expansion first, then matching.
+      const budget = new MatchBudget();
+      if (comparesTypes(input.query)) {
+        for (const p of input.presentations) if (!untrusted.has(presentationKey(p.path))) await expandViewTypes(viewsOf(p), contexts, budget, signal);
+      }
       const evaluation: QueryEvaluation =
         input.query.type === 'DCQL'
-          ? evaluateDcql(input.query.dcql, input.presentations, viewsOf, untrusted, lists)
-          : evaluatePresentationDefinition(input.query.presentationDefinition, input.presentations, viewsOf, untrusted);
+          ? evaluateDcql(input.query.dcql, input.presentations, viewsOf, untrusted, lists, budget)
+          : evaluatePresentationDefinition(input.query.presentationDefinition, input.presentations, viewsOf, untrusted, budget);
       const transactionData = transactionDataResult(input.transactionData, evaluation.validQueryIds);
       return [...evaluation.results, ...trustResults, ...(transactionData ? [transactionData] : [])];
     },
