@@ -264,7 +264,7 @@ describe('localValidator — trusted_authorities (aki) and trusted issuers', () 
     const validator = localValidator({ trustedIssuers: [ca.rootPem] });
     const trusted = await run({ credentials: [{ ...PID, claims: undefined }] }, [sdJwt('pid', {}, { x5c: ca.x5c })], undefined, validator);
     expect(errorCodes(trusted)).toEqual([]);
-    expect(at(trusted, ['pid', 0], 'trustedIssuer')?.data).toEqual({ trusted: true });
+    expect(at(trusted, ['pid', 0], 'trustedIssuer')?.data).toEqual({ trusted: true, matches: [{ credential: 0, rule: 'root', issuer: expect.any(String) }] });
 
     const untrusted = await run({ credentials: [{ ...PID, claims: undefined }] }, [sdJwt('pid', {}, { x5c: other.x5c })], undefined, validator);
     expect(at(untrusted, ['pid', 0], 'trustedIssuer')?.error?.code).toBe('trusted_issuer.untrusted');
