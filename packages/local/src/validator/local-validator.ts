@@ -12,7 +12,7 @@ import { transactionDataResult } from './transaction-data.js';
 import { trustedIssuerResult } from './trust/trusted-issuer.js';
 import { parseTrustedIssuerEntries, type TrustedIssuerEntries } from './trust/trusted-issuer-entries.js';
 
-const NO_ENTRIES: TrustedIssuerEntries = { roots: [], dids: new Set(), didWebDomains: new Set() };
+const NO_ENTRIES: TrustedIssuerEntries = { roots: [], dids: new Set(), didWebDomains: new Map() };
 
 export interface LocalValidatorOptions {
   /**

@@ -8,8 +8,8 @@ export type TrustRule = 'root' | 'did' | 'did_web_domain' | 'list';
 export interface TrustedIssuerEntries {
   roots: readonly string[];
   dids: ReadonlySet<string>;
-  /** Lower-cased did:web hosts (with `%3A` port): the domain's DID and every DID under its paths. */
-  didWebDomains: ReadonlySet<string>;
+  /** Entries by lower-cased did:web host (with `%3A` port): the domain's DID and every DID under its paths. */
+  didWebDomains: ReadonlyMap<string, string>;
 }
 
 // DID syntax (DID Core §3.1): method name, then method-specific id; no path, query or fragment.
@@ -25,14 +25,14 @@ const refuse = (index: number, message: string) => new ConfigError('localValidat
 export function parseTrustedIssuerEntries(entries: readonly unknown[]): TrustedIssuerEntries {
   const roots: string[] = [];
   const dids = new Set<string>();
-  const didWebDomains = new Set<string>();
+  const didWebDomains = new Map<string, string>();
   entries.forEach((entry, index) => {
     if (typeof entry !== 'string') throw refuse(index, 'an entry must be a string: a PEM certificate or a DID');
     const value = entry.trim();
     if (value.startsWith('did:')) {
       if (!DID.test(value)) throw refuse(index, `"${value.slice(0, 80)}" is not a DID (did:<method>:<id>, without a path, query or fragment)`);
       const webHost = /^did:web:([^:]+)$/.exec(value)?.[1];
-      if (webHost !== undefined) didWebDomains.add(webHost.toLowerCase());
+      if (webHost !== undefined) didWebDomains.set(webHost.toLowerCase(), value);
       else dids.add(value);
       return;
     }
@@ -54,6 +54,7 @@ export function didRule(entries: TrustedIssuerEntries, did: string): { rule: 'di
   if (entries.dids.has(did)) return { rule: 'did', entry: did };
   const web = /^did:web:([^:]+)(?::|$)/.exec(did);
   const host = web?.[1]?.toLowerCase();
-  if (host !== undefined && entries.didWebDomains.has(host)) return { rule: 'did_web_domain', entry: `did:web:${host}` };
+  const entry = host === undefined ? undefined : entries.didWebDomains.get(host);
+  if (entry !== undefined) return { rule: 'did_web_domain', entry };
   return undefined;
 }
