@@ -65,7 +65,7 @@ export async function startDemo({ port, host, env = process.env } = {}) {
         id: 'demo',
         apiKeys: [apiKey],
         signing,
-        validator: localValidator({ trustedIssuers: trusted }),
+        validator: localValidator({ trustedIssuers: [...trusted, ...config.issuerDids], ...(config.dataIntegrity?.contexts ? { contexts: config.dataIntegrity.contexts } : {}) }),
         verifier: localVerifier({ trustAnchors: trusted, dataIntegrity: config.dataIntegrity }),
         // AUTHZ_REDIRECT_URI replaces the demo's own callback page.
         config: instanceConfigFromEnv(config, { redirectUri: `${origin}/demo/callback` }),

@@ -21,6 +21,8 @@ export interface ExampleConfig {
   dataRetention?: { afterTerminal?: number; afterRead?: number; mode?: 'anonymize' | 'delete' };
   apiKey?: string;
   issuerRoots: string[];
+  /** AUTHZ_TRUSTED_ISSUER_DIDS: DIDs and did:web domains added to the validator's trustedIssuers. */
+  issuerDids: string[];
   /** AUTHZ_TRUST_LISTS, AUTHZ_TRUST_LIST_SIGNERS (PEM texts), AUTHZ_TRUST_LISTS_WAIT. */
   trustLists?: { sources: string[]; signers: string[]; wait: boolean };
   redisUrl?: string;

@@ -91,6 +91,13 @@ export function configFromEnv(env, { defaultPort }) {
     addPem('ISSUER_ROOT_PEM_FILE', text, `"${path}"`);
   }
 
+  // Trusted issuers by DID, beside the roots: exact DIDs, or did:web:<domain> for the domain and its paths.
+  const issuerDids = [];
+  for (const did of (value('AUTHZ_TRUSTED_ISSUER_DIDS') ?? '').split(',').map((d) => d.trim()).filter(Boolean)) {
+    if (/^did:[a-z0-9]+:[^#?/\s]+$/.test(did)) issuerDids.push(did);
+    else problems.push({ variable: 'AUTHZ_TRUSTED_ISSUER_DIDS', message: `"${did.slice(0, 80)}" is not a DID (did:<method>:<id>, without a path, query or fragment)` });
+  }
+
   // Comma-separated lists; the rules mirror the core's, so that a bad entry stops the start here
   // (naming its variable) rather than when the authorizer is built.
   const list = (name) => value(name)?.split(',').map((entry) => entry.trim()).filter(Boolean);
@@ -260,7 +267,7 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -383,7 +390,11 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
         id: 'main',
         apiKeys: [apiKey],
         signing,
-        validator: localValidator({ ...(trusted.length > 0 ? { trustedIssuers: trusted } : {}), ...(lists ? { issuerAnchors: lists } : {}) }),
+        validator: localValidator({
+          ...(trusted.length + config.issuerDids.length > 0 ? { trustedIssuers: [...trusted, ...config.issuerDids] } : {}),
+          ...(lists ? { issuerAnchors: lists } : {}),
+          ...(config.dataIntegrity?.contexts ? { contexts: config.dataIntegrity.contexts } : {}),
+        }),
         verifier: localVerifier({ trustAnchors: trusted, dataIntegrity: config.dataIntegrity ?? {}, ...(lists ? { issuerAnchors: lists } : {}) }),
         config: instanceConfigFromEnv(config),
       },
@@ -410,6 +421,7 @@ export function describeConfig(config, { apiKey, publicBaseUrl, defaults = {} })
     `  redirects to:    ${config.allowedRedirectUris?.join(', ') ?? '(any URI a create request names — set AUTHZ_ALLOWED_REDIRECT_URIS to bound them)'}`,
     `  DC API origins:  ${config.dcApiAllowedOrigins === undefined ? `${new URL(publicBaseUrl).origin} (default; AUTHZ_DC_API_ALLOWED_ORIGINS)` : config.dcApiAllowedOrigins.join(', ') || 'none (unsigned requests need expectedOrigins)'}`,
     `  issuer roots:    ${[defaults.issuerRoots, config.issuerRoots.length > 0 ? `${config.issuerRoots.length} from ISSUER_ROOT_PEM / ISSUER_ROOT_PEM_FILE` : undefined].filter(Boolean).join(' + ') || '(unset: a throwaway root that trusts nobody)'}`,
+    `  issuer DIDs:     ${config.issuerDids.length > 0 ? `${config.issuerDids.join(', ')} (AUTHZ_TRUSTED_ISSUER_DIDS)` : '(none: AUTHZ_TRUSTED_ISSUER_DIDS)'}`,
     `  trusted lists:   ${config.trustLists ? `${config.trustLists.sources.join(', ')} (AUTHZ_TRUST_LISTS; ${config.trustLists.signers.length} list signer(s))` : '(none: AUTHZ_TRUST_LISTS)'}`,
     `  disclosed data:  ${describeRetention(config.dataRetention)}`,
     `  store:           ${config.postgresUrl ? 'PostgreSQL (POSTGRES_URL)' : config.redisUrl ? 'Redis (REDIS_URL)' : `memory (${describeQuota(config.memoryStoreQuota)})`}`,

@@ -14,8 +14,13 @@ import { type E2eEnvironment, failedCodes, startE2eEnvironment } from './e2e-har
 
 /** The issuing side's loader: @digitalbazaar/vc's own contexts plus the published examples context. */
 const EXAMPLES_V2 = 'https://www.w3.org/ns/credentials/examples/v2';
+const UNDEFINED_TERMS_V2 = 'https://www.w3.org/ns/credentials/undefined-terms/v2';
 const documentLoader = async (url: string) =>
-  url === EXAMPLES_V2 ? { contextUrl: null, documentUrl: url, document: { '@context': { '@vocab': 'https://www.w3.org/ns/credentials/examples#' } } } : vc.defaultDocumentLoader(url);
+  url === EXAMPLES_V2
+    ? { contextUrl: null, documentUrl: url, document: { '@context': { '@vocab': 'https://www.w3.org/ns/credentials/examples#' } } }
+    : url === UNDEFINED_TERMS_V2
+      ? { contextUrl: null, documentUrl: url, document: { '@context': { '@vocab': 'https://www.w3.org/ns/credentials/undefined-term#' } } }
+      : vc.defaultDocumentLoader(url);
 
 interface Key {
   did: string;
@@ -32,6 +37,7 @@ let env: E2eEnvironment;
 let issuer: Key;
 let holder: Key;
 let credential: Record<string, unknown>;
+let person: Record<string, unknown>;
 
 beforeAll(async () => {
   // The issuer is a did:key: issuer trust (a trust list, say) is the validator's business and is off here.
@@ -49,10 +55,22 @@ beforeAll(async () => {
     suite: new DataIntegrityProof({ signer: issuer.signer(), cryptosuite: eddsaRdfc2022 }),
     documentLoader,
   });
+  // The credential of OpenID4VP 1.0 B.1.1's type_values example: a VC 2.0 type from the undefined-terms context.
+  person = await vc.issue({
+    credential: {
+      '@context': ['https://www.w3.org/ns/credentials/v2', UNDEFINED_TERMS_V2],
+      type: ['VerifiableCredential', 'ExamplePersonCredential'],
+      issuer: issuer.did,
+      validFrom: '2024-01-01T00:00:00Z',
+      credentialSubject: { id: holder.did, name: 'Jane Doe' },
+    },
+    suite: new DataIntegrityProof({ signer: issuer.signer(), cryptosuite: eddsaRdfc2022 }),
+    documentLoader,
+  });
 });
 afterAll(async () => env?.close());
 
-const LDP_QUERY = { id: 'degree', format: 'ldp_vc', meta: { type_values: [['VerifiableCredential', 'ExampleDegreeCredential']] }, claims: [{ path: ['credentialSubject', 'degree', 'name'] }] };
+const LDP_QUERY = { id: 'degree', format: 'ldp_vc', meta: { type_values: [['https://www.w3.org/2018/credentials#VerifiableCredential', 'https://www.w3.org/ns/credentials/examples#ExampleDegreeCredential']] }, claims: [{ path: ['credentialSubject', 'degree', 'name'] }] };
 
 const presentation = (challenge: string, domain: string, credentials = [credential]) =>
   vc.signPresentation({
@@ -64,8 +82,8 @@ const presentation = (challenge: string, domain: string, credentials = [credenti
   }) as Promise<Record<string, unknown>>;
 
 /** Creates a direct_post request and lets the test wallet fetch and verify it. */
-async function receive(): Promise<{ id: string; request: ReceivedRequest }> {
-  const created = await env.rp.create({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [LDP_QUERY] } } });
+async function receive(query: Record<string, unknown> = LDP_QUERY): Promise<{ id: string; request: ReceivedRequest }> {
+  const created = await env.rp.create({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [query] } } });
   const wallet = await createTestWallet();
   return { id: created.authorizationId, request: await wallet.receive(created.authorizeUrl as string, { verifierTrustAnchors: [env.verifierRootPem] }) };
 }
@@ -118,5 +136,35 @@ describe('ldp_vp over HTTP with the local verifier', () => {
     expect(posted.status).toBe(200);
     expect(failedCodes(await env.rp.policyResponse(created.authorizationId))).toEqual([]);
     expect(await env.rp.status(created.authorizationId)).toBe('authorized');
+  });
+});
+
+describe('DCQL type_values over HTTP compare the types expanded with the credential @context', () => {
+  const SPEC_QUERY = {
+    id: 'degree',
+    format: 'ldp_vc',
+    meta: { type_values: [['https://www.w3.org/2018/credentials#VerifiableCredential', 'https://www.w3.org/ns/credentials/undefined-term#ExamplePersonCredential']] },
+  };
+
+  it("the spec's own example query authorizes a VC 2.0 credential of exactly those types", async () => {
+    const { id, request } = await receive(SPEC_QUERY);
+    await post(request, await presentation(request.nonce, request.clientId!, [person]));
+    expect(failedCodes(await env.rp.policyResponse(id))).toEqual([]);
+    expect(await env.rp.status(id)).toBe('authorized');
+  });
+
+  it('a credential of other types is rejected: credential_query.meta_mismatch', async () => {
+    const { id, request } = await receive(SPEC_QUERY);
+    await post(request, await presentation(request.nonce, request.clientId!, [credential]));
+    expect(await env.rp.status(id)).toBe('rejected');
+    expect(failedCodes(await env.rp.policyResponse(id))).toContain('credential_query.meta_mismatch');
+  });
+
+  it('a query naming types as written (not expanded) is refused at creation, with a pointer to the entry', async () => {
+    const response = await env.rp.call('POST', '/openid4/vp/v1_0/authorizations', { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [{ ...SPEC_QUERY, meta: { type_values: [['VerifiableCredential', 'ExamplePersonCredential']] } }] } } });
+    expect(response.status).toBe(400);
+    const body = response.body as { type: string; errors: { pointer: string; detail: string }[] };
+    expect(body.errors.map((e) => e.pointer)).toEqual(['/query/dcql/credentials/0/meta/type_values/0/0', '/query/dcql/credentials/0/meta/type_values/0/1']);
+    expect(body.errors[0]?.detail).toContain('https://www.w3.org/2018/credentials#VerifiableCredential');
   });
 });

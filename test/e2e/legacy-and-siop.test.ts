@@ -85,7 +85,7 @@ describe('DCQL jwt_vc_json with a VCDM 2.0 VP over direct_post.jwt', () => {
       responseMode: 'direct_post.jwt',
       query: {
         type: 'DCQL',
-        dcql: { credentials: [{ id: 'degree', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential', 'UniversityDegree']] }, claims: [{ path: ['credentialSubject', 'degree'] }] }] },
+        dcql: { credentials: [{ id: 'degree', format: 'jwt_vc_json', meta: { type_values: [['https://www.w3.org/2018/credentials#VerifiableCredential']] }, claims: [{ path: ['credentialSubject', 'degree'] }] }] },
       },
     });
     expect(failedCodes(flow.policies)).toEqual([]);

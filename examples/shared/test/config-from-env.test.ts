@@ -35,6 +35,7 @@ describe('configFromEnv', () => {
       redirectUri: undefined,
       apiKey: undefined,
       issuerRoots: [],
+      issuerDids: [],
       redisUrl: undefined,
       cors: { enabled: false },
       dataIntegrity: {},
@@ -61,6 +62,12 @@ describe('configFromEnv', () => {
     const config = configFromEnv({ ISSUER_ROOT_PEM: rootA.trim().replace(/\n/g, '\\n'), ISSUER_ROOT_PEM_FILE: `${join(dir, 'both.pem')}, ${join(dir, 'b.pem')}` }, { defaultPort: 1 });
     expect(config.issuerRoots).toHaveLength(4);
     expect(config.issuerRoots[0]!.replace(/\s/g, '')).toBe(rootA.replace(/\s/g, ''));
+  });
+
+  it('reads trusted issuer DIDs from AUTHZ_TRUSTED_ISSUER_DIDS and names an entry that is not a DID', () => {
+    const config = configFromEnv({ AUTHZ_TRUSTED_ISSUER_DIDS: ' did:web:issuer.example , did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' }, { defaultPort: 1 });
+    expect(config.issuerDids).toEqual(['did:web:issuer.example', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK']);
+    expect(problemsOf({ AUTHZ_TRUSTED_ISSUER_DIDS: 'did:web:issuer.example,https://issuer.example' })).toEqual([{ variable: 'AUTHZ_TRUSTED_ISSUER_DIDS', message: expect.stringContaining('"https://issuer.example" is not a DID') }]);
   });
 
   it('strips trailing slashes from PUBLIC_BASE_URL and takes CORS from EXPRESS_CORS_*', () => {

@@ -47,7 +47,7 @@ describe('HAIP rules over HTTP (one case per rule)', () => {
 
   it('haip.credential_format and haip.holder_binding', async () => {
     env = await startAuthorizer();
-    const jwtVc = { credentials: [{ id: 'vc', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential']] } }] };
+    const jwtVc = { credentials: [{ id: 'vc', format: 'jwt_vc_json', meta: { type_values: [['https://www.w3.org/2018/credentials#VerifiableCredential']] } }] };
     expect(await typeOf(await create(haip({ query: { type: 'DCQL', dcql: jwtVc } })))).toBe('haip.credential_format');
     const unbound = { credentials: [{ ...DCQL_SD_JWT.credentials[0], require_cryptographic_holder_binding: false }] };
     expect(await typeOf(await create(haip({ query: { type: 'DCQL', dcql: unbound } })))).toBe('haip.holder_binding');

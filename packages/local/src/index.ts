@@ -47,4 +47,4 @@ export { DATA_INTEGRITY_CRYPTOSUITES, type DataIntegrityCryptosuite } from './da
 export { BUNDLED_CONTEXTS_VERSION } from './data-integrity/bundled-contexts.js';
 
 // Trust from lists (ETSI TS 119 612/602, VICAL) through @vp-authorizer/trust-lists.
-export type { IssuerAnchorSource, IssuerAnchorQuery, IssuerAnchorAnswer } from './x509/issuer-anchors.js';
+export type { IssuerAnchorSource, IssuerAnchorQuery, IssuerAnchorAnswer, IssuerDidQuery, IssuerDidAnswer } from './x509/issuer-anchors.js';

@@ -103,7 +103,7 @@ function compactJws(header: { alg: 'ES256' | 'EdDSA'; [k: string]: unknown }, pa
   return `${input}.${signature.toString('base64url')}`;
 }
 
-const degreeQuery = { type: 'DCQL', dcql: { credentials: [{ id: 'degree', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential', 'UniversityDegree']] }, claims: [{ path: ['credentialSubject', 'degree'] }] }] } };
+const degreeQuery = { type: 'DCQL', dcql: { credentials: [{ id: 'degree', format: 'jwt_vc_json', meta: { type_values: [['https://www.w3.org/2018/credentials#VerifiableCredential']] }, claims: [{ path: ['credentialSubject', 'degree'] }] }] } };
 
 /** The whole flow: create, the wallet fetches the request, the holder answers with a vp+jwt over direct_post. */
 async function presentAs(signer: Holder) {

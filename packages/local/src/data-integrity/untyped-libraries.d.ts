@@ -8,3 +8,4 @@ declare module '@digitalbazaar/eddsa-jcs-2022-cryptosuite';
 declare module '@digitalbazaar/ecdsa-jcs-2019-cryptosuite';
 declare module '@digitalbazaar/ecdsa-sd-2023-cryptosuite';
 declare module '@digitalbazaar/bbs-2023-cryptosuite';
+declare module 'jsonld';

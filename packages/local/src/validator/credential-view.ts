@@ -1,6 +1,7 @@
 import type { JsonObject, ParsedPresentation } from '@vp-authorizer/core';
 import { dispatchByFamily, formatDescriptor, presentationFormat, type FamilyHandlers, type FormatFamily } from '@vp-authorizer/core/formats';
 import { mdocIssuerCertificateChains } from './trust/mdoc-x5chain.js';
+import type { ViewTypeExpansion } from './w3c-type-expansion.js';
 
 /** The family of the credential's format (core's format registry). */
 export type CredentialFamily = FormatFamily;
@@ -18,6 +19,11 @@ export interface CredentialView {
   docType?: string;
   types?: string[];
   /**
+   * W3C: the `type` values expanded with the credential's `@context` (set by
+   * `expandViewTypes` before matching); undefined when the credential carries no `@context`.
+   */
+  expandedTypes?: ViewTypeExpansion;
+  /**
    * Where DCQL claims paths start: the SD-JWT payload with disclosures resolved, the mdoc
    * `{namespace: {element: value}}` object, or the W3C credential object (VP §B.1.2).
    */
@@ -32,6 +38,14 @@ export interface CredentialView {
    * where used), so that the chain check recognises the strings it (or the verifier) saw before.
    */
   x5c: readonly string[] | readonly Uint8Array[];
+  /** The issuer as the credential states it: JWT `iss`, W3C `issuer` / `issuer.id`. */
+  issuer?: string;
+  /**
+   * The DIDs whose documents the signature key is taken from (the DID of a `kid` or Data
+   * Integrity `verificationMethod` DID URL; the `iss` DID when a JWS names no DID key); empty
+   * when the key comes from an `x5c` chain or no DID.
+   */
+  keyDids: readonly string[];
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -42,6 +56,31 @@ function x5cFromHeader(header: JsonObject): readonly string[] {
   if (!Array.isArray(x5c) || !x5c.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(c))) return [];
   // A copy: the header's array could change after the check; its strings cannot.
   return Object.freeze([...(x5c as string[])]);
+}
+
+/** The DID of a DID URL (`did:web:a.example:u#key-1` → `did:web:a.example:u`). */
+const didOf = (url: unknown): string | undefined => (typeof url === 'string' && url.startsWith('did:') ? url.split(/[#?/]/, 1)[0] : undefined);
+
+/** W3C `issuer`: a URL, or an object with an `id`. */
+function w3cIssuer(credential: JsonObject): string | undefined {
+  const issuer = credential.issuer;
+  if (typeof issuer === 'string') return issuer;
+  return isObject(issuer) && typeof issuer.id === 'string' ? issuer.id : undefined;
+}
+
+/** Issuer and key DIDs of a JWS-secured credential: the key is the x5c leaf's, the `kid` DID URL's, or from the `iss` DID's document. */
+function jwsIssuer(header: JsonObject, payload: JsonObject, credential?: JsonObject): Pick<CredentialView, 'issuer' | 'keyDids'> {
+  const iss = typeof payload.iss === 'string' ? payload.iss : credential ? w3cIssuer(credential) : undefined;
+  const keyDid = header.x5c !== undefined ? undefined : (didOf(header.kid) ?? didOf(iss));
+  return { ...(iss === undefined ? {} : { issuer: iss }), keyDids: keyDid === undefined ? [] : [keyDid] };
+}
+
+/** Issuer and key DIDs of a Data Integrity credential: the DID of each proof's verification method. */
+function ldpIssuer(credential: JsonObject): Pick<CredentialView, 'issuer' | 'keyDids'> {
+  const issuer = w3cIssuer(credential);
+  const proofs = Array.isArray(credential.proof) ? credential.proof : [credential.proof];
+  const keyDids = proofs.map((proof) => (isObject(proof) ? didOf(proof.verificationMethod) : undefined)).filter((d): d is string => d !== undefined);
+  return { ...(issuer === undefined ? {} : { issuer }), keyDids };
 }
 
 function w3cTypes(credential: JsonObject): string[] {
@@ -63,6 +102,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
         peDocuments: [presentation.claims],
         holderBinding: presentation.kbJwt !== undefined,
         x5c: x5cFromHeader(presentation.issuerJwt.header),
+        ...jwsIssuer(presentation.issuerJwt.header, presentation.issuerJwt.payload),
       },
     ];
   },
@@ -73,7 +113,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
         Object.entries(doc.nameSpaces).map(([ns, items]) => [ns, Object.fromEntries(items.map((item) => [item.elementIdentifier, item.elementValue]))]),
       );
       // deviceMac has no verifier key in OpenID4VP, so only a deviceSignature counts as binding.
-      return { family: 'mdoc' as const, subIndex: d, docType: doc.docType, claims, peDocuments: [claims], holderBinding: doc.hasDeviceSignature, x5c: chains[d] ?? [] };
+      return { family: 'mdoc' as const, subIndex: d, docType: doc.docType, claims, peDocuments: [claims], holderBinding: doc.hasDeviceSignature, x5c: chains[d] ?? [], keyDids: [] };
     });
   },
   w3c: (presentation) => {
@@ -88,6 +128,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
             peDocuments: [presentation.credential, presentation.jwt.payload],
             holderBinding: false,
             x5c: x5cFromHeader(presentation.jwt.header),
+            ...jwsIssuer(presentation.jwt.header, presentation.jwt.payload, presentation.credential),
           },
         ];
       case 'jwt-vp':
@@ -100,11 +141,12 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
           peDocuments: [vc.credential, vc.jwt.payload],
           holderBinding: true,
           x5c: x5cFromHeader(vc.jwt.header),
+          ...jwsIssuer(vc.jwt.header, vc.jwt.payload, vc.credential),
         }));
       case 'ldp': {
         const raw = presentation.raw;
         const isVp = w3cTypes(raw).includes('VerifiablePresentation');
-        if (!isVp) return [{ family: 'w3c', subIndex: undefined, types: w3cTypes(raw), claims: raw, peDocuments: [raw], holderBinding: false, x5c: [] }];
+        if (!isVp) return [{ family: 'w3c', subIndex: undefined, types: w3cTypes(raw), claims: raw, peDocuments: [raw], holderBinding: false, x5c: [], ...ldpIssuer(raw) }];
         const embedded = Array.isArray(raw.verifiableCredential) ? raw.verifiableCredential : [raw.verifiableCredential];
         return embedded.filter(isObject).map((vc, i) => ({
           family: 'w3c' as const,
@@ -114,6 +156,7 @@ const VIEWS: FamilyHandlers<CredentialView[]> = {
           peDocuments: [vc],
           holderBinding: raw.proof !== undefined,
           x5c: [],
+          ...ldpIssuer(vc),
         }));
       }
     }

@@ -13,6 +13,9 @@ const at = (results: PolicyResult[], path: (string | number)[], policy = 'creden
 const errorCodes = (results: PolicyResult[]) => results.filter((r) => r.error).map((r) => r.error?.code);
 const allCodes = (result: PolicyResult | undefined) => [result?.error?.code, ...(result?.error?.errors ?? []).map((e) => e.code)];
 
+const VC_IRI = 'https://www.w3.org/2018/credentials#VerifiableCredential';
+const V1 = { '@context': ['https://www.w3.org/2018/credentials/v1', { '@vocab': 'https://example.org/types#' }] };
+
 const PID = { id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }, { path: ['family_name'] }] };
 
 describe('localValidator — DCQL per presentation', () => {
@@ -56,10 +59,10 @@ describe('localValidator — DCQL per presentation', () => {
     const query = {
       id: 'diploma',
       format: 'jwt_vc_json',
-      meta: { type_values: [['VerifiableCredential', 'UniversityDegree'], ['VerifiableCredential', 'Diploma']] },
+      meta: { type_values: [[VC_IRI, 'https://example.org/types#UniversityDegree'], [VC_IRI, 'https://example.org/types#Diploma']] },
       claims: [{ path: ['credentialSubject', 'degree', 'name'] }],
     };
-    const vc = { type: ['VerifiableCredential', 'Diploma', 'Extra'], credentialSubject: { degree: { name: 'BSc' } } };
+    const vc = { ...V1, type: ['VerifiableCredential', 'Diploma', 'Extra'], credentialSubject: { degree: { name: 'BSc' } } };
     expect(errorCodes(await run({ credentials: [query] }, [jwtVp('diploma', [vc])]))).toEqual([]);
     const partial = await run({ credentials: [query] }, [jwtVp('diploma', [{ ...vc, type: ['VerifiableCredential', 'University'] }])]);
     expect(at(partial, ['diploma', 0])?.error?.code).toBe('credential_query.meta_mismatch');
@@ -117,8 +120,8 @@ describe('localValidator — DCQL per presentation', () => {
   });
 
   it('keeps integer indices exact for W3C credentials', async () => {
-    const query = { id: 'w', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential']] }, require_cryptographic_holder_binding: false, claims: [{ path: ['credentialSubject', 'list', 1] }] };
-    const vc = { type: ['VerifiableCredential'], credentialSubject: { list: ['only'] } };
+    const query = { id: 'w', format: 'jwt_vc_json', meta: { type_values: [[VC_IRI]] }, require_cryptographic_holder_binding: false, claims: [{ path: ['credentialSubject', 'list', 1] }] };
+    const vc = { ...V1, type: ['VerifiableCredential'], credentialSubject: { list: ['only'] } };
     expect(at(await run({ credentials: [query] }, [jwtVc('w', vc)]), ['w', 0])?.error?.code).toBe('credential_query.claims_unsatisfied');
     expect(errorCodes(await run({ credentials: [query] }, [jwtVc('w', { ...vc, credentialSubject: { list: ['a', 'b'] } })]))).toEqual([]);
   });
@@ -130,12 +133,12 @@ describe('localValidator — DCQL per presentation', () => {
     expect(errorCodes(waived)).toEqual([]);
     const mdl = { id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: 'org.iso.18013.5.1.mDL' } };
     expect(at(await run({ credentials: [mdl] }, [mdoc('mdl', {}, { deviceSignature: false })]), ['mdl', 0])?.error?.code).toBe('credential_query.holder_binding_missing');
-    const w3c = { id: 'w', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential']] } };
-    expect(at(await run({ credentials: [w3c] }, [jwtVc('w', { type: ['VerifiableCredential'] })]), ['w', 0])?.error?.code).toBe('credential_query.holder_binding_missing');
-    const ldpQuery = { id: 'l', format: 'ldp_vc', meta: { type_values: [['VerifiableCredential']] } };
-    const vp = { type: ['VerifiablePresentation'], verifiableCredential: [{ type: ['VerifiableCredential'] }], proof: { type: 'DataIntegrityProof' } };
+    const w3c = { id: 'w', format: 'jwt_vc_json', meta: { type_values: [[VC_IRI]] } };
+    expect(at(await run({ credentials: [w3c] }, [jwtVc('w', { ...V1, type: ['VerifiableCredential'] })]), ['w', 0])?.error?.code).toBe('credential_query.holder_binding_missing');
+    const ldpQuery = { id: 'l', format: 'ldp_vc', meta: { type_values: [[VC_IRI]] } };
+    const vp = { type: ['VerifiablePresentation'], verifiableCredential: [{ ...V1, type: ['VerifiableCredential'] }], proof: { type: 'DataIntegrityProof' } };
     expect(errorCodes(await run({ credentials: [ldpQuery] }, [ldp('l', vp)]))).toEqual([]);
-    expect(at(await run({ credentials: [ldpQuery] }, [ldp('l', { type: ['VerifiableCredential'] })]), ['l', 0])?.error?.code).toBe('credential_query.holder_binding_missing');
+    expect(at(await run({ credentials: [ldpQuery] }, [ldp('l', { ...V1, type: ['VerifiableCredential'] })]), ['l', 0])?.error?.code).toBe('credential_query.holder_binding_missing');
   });
 
   it('enforces multiple and rejects presentations for unknown query ids', async () => {
@@ -261,7 +264,7 @@ describe('localValidator — trusted_authorities (aki) and trusted issuers', () 
     const validator = localValidator({ trustedIssuers: [ca.rootPem] });
     const trusted = await run({ credentials: [{ ...PID, claims: undefined }] }, [sdJwt('pid', {}, { x5c: ca.x5c })], undefined, validator);
     expect(errorCodes(trusted)).toEqual([]);
-    expect(at(trusted, ['pid', 0], 'trustedIssuer')?.data).toEqual({ trusted: true });
+    expect(at(trusted, ['pid', 0], 'trustedIssuer')?.data).toEqual({ trusted: true, matches: [{ credential: 0, rule: 'root', issuer: expect.any(String) }] });
 
     const untrusted = await run({ credentials: [{ ...PID, claims: undefined }] }, [sdJwt('pid', {}, { x5c: other.x5c })], undefined, validator);
     expect(at(untrusted, ['pid', 0], 'trustedIssuer')?.error?.code).toBe('trusted_issuer.untrusted');

@@ -1,7 +1,7 @@
 import { ConfigError, outboundFetchPolicy, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
 import { DEFAULT_MAX_HEADER_BYTES } from '@vp-authorizer/core/internal';
 import * as v from 'valibot';
-import { BUNDLED_CONTEXTS } from '../data-integrity/bundled-contexts.js';
+import { configuredContexts } from '../data-integrity/configured-contexts.js';
 import { DATA_INTEGRITY_CRYPTOSUITES } from '../data-integrity/cryptosuites.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../data-integrity/document-limits.js';
 import type { DidDocumentResolver } from '../did/http-did-resolver.js';
@@ -135,32 +135,6 @@ export type ResolvedLocalVerifierOptions = Omit<ParsedOptions, 'dataIntegrity'> 
   dataIntegrity: ParsedOptions['dataIntegrity'] & { contextMap: ReadonlyMap<string, unknown>; cryptosuiteSet: ReadonlySet<string> };
 };
 
-const deepFreeze = <T>(value: T): T => {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-};
-
-/** The bundled contexts plus the operator's (copied and frozen); a bundled URL cannot be replaced. */
-function contextMap(contexts: Record<string, Record<string, unknown>>): ReadonlyMap<string, unknown> {
-  const map = new Map(BUNDLED_CONTEXTS);
-  for (const [url, document] of Object.entries(contexts)) {
-    if (BUNDLED_CONTEXTS.has(url)) {
-      throw new ConfigError('Invalid localVerifier options', [{ path: `dataIntegrity.contexts.${url}`, message: 'this context is bundled with the verifier and cannot be replaced; remove it from dataIntegrity.contexts' }]);
-    }
-    let copy: unknown;
-    try {
-      copy = JSON.parse(JSON.stringify(document));
-    } catch {
-      throw new ConfigError('Invalid localVerifier options', [{ path: `dataIntegrity.contexts.${url}`, message: 'a context document must be JSON' }]);
-    }
-    map.set(url, deepFreeze(copy));
-  }
-  return map;
-}
-
 /** Validates options once at construction; throws ConfigError with readable issues (including bad PEM). */
 export function resolveLocalVerifierOptions(options: LocalVerifierOptions): ResolvedLocalVerifierOptions {
   const result = v.safeParse(localVerifierOptionsSchema, options);
@@ -182,6 +156,6 @@ export function resolveLocalVerifierOptions(options: LocalVerifierOptions): Reso
   const outboundPolicy = outboundFetchPolicy({ maxHeaderBytes, dangerouslyAllowAnyDestination, ...(lookup ? { lookup } : {}), ...(resolved.fetch ? { fetch: resolved.fetch } : {}) });
   // Frozen: the anchors are fixed from here on, so chain verdict keys can digest them once.
   const trustAnchors = Object.freeze([...resolved.trustAnchors]) as string[];
-  const dataIntegrity = { ...resolved.dataIntegrity, contextMap: contextMap(resolved.dataIntegrity.contexts), cryptosuiteSet: new Set<string>(resolved.dataIntegrity.cryptosuites) };
+  const dataIntegrity = { ...resolved.dataIntegrity, contextMap: configuredContexts(resolved.dataIntegrity.contexts, { owner: 'localVerifier', path: 'dataIntegrity.contexts' }), cryptosuiteSet: new Set<string>(resolved.dataIntegrity.cryptosuites) };
   return { ...resolved, trustAnchors, clock: resolved.clock ?? { now: () => Date.now() }, outboundPolicy, dataIntegrity };
 }

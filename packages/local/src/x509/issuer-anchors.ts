@@ -18,6 +18,19 @@ export interface IssuerAnchorAnswer {
   refusal?: { code: Extract<PolicyCode, 'trusted_issuer.untrusted' | 'trusted_issuer.withdrawn' | 'trusted_issuer.list_stale'>; detail: string };
 }
 
+/** A credential issued under a DID (no certificate chain): is that DID listed for this credential type? */
+export interface IssuerDidQuery {
+  did: string;
+  /** SD-JWT VC `vct` or W3C VC `type` values; empty when the credential names none. */
+  credentialTypes: readonly string[];
+}
+
+/** Whether a list names the DID (a LoTE service digital identity, say), and if not why, when the list says so. */
+export interface IssuerDidAnswer {
+  listed: boolean;
+  refusal?: IssuerAnchorAnswer['refusal'];
+}
+
 /**
  * Issuer roots that come from somewhere other than configured PEM: signed trusted lists
  * (`trustLists()` of @vp-authorizer/trust-lists implements it). Asked once per chain; the answer
@@ -28,6 +41,8 @@ export interface IssuerAnchorSource {
   issuerAnchors(query: IssuerAnchorQuery): Promise<IssuerAnchorAnswer>;
   /** DCQL `trusted_authorities` type `etsi_tl`: whether a list with one of these identifiers lists the chain's top or its issuer. */
   inTrustedList?(query: { top: Uint8Array; lists: readonly string[] }): boolean;
+  /** Issuer DIDs the source lists (trusted-list entries whose digital identity is a DID), asked once per credential issued under a DID. */
+  issuerDid?(query: IssuerDidQuery): Promise<IssuerDidAnswer>;
 }
 
 export const isIssuerAnchorSource = (value: unknown): value is IssuerAnchorSource => typeof (value as { issuerAnchors?: unknown } | null)?.issuerAnchors === 'function';

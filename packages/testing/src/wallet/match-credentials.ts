@@ -5,12 +5,19 @@ type CredentialQuery = WalletDcqlQuery['credentials'][number];
 
 const SD_JWT_FORMATS = ['dc+sd-jwt', 'vc+sd-jwt'];
 
+/**
+ * `type_values` hold expanded IRIs (OpenID4VP 1.0 B.1.1). This wallet does not run JSON-LD: it
+ * takes an IRI whose fragment or last path segment is the type as written for that type, which
+ * holds for the VC base context and `@vocab` contexts its issuer uses.
+ */
+const namesType = (iri: string, held: string): boolean => iri === held || iri.endsWith(`#${held}`) || iri.endsWith(`/${held}`);
+
 function matchesQuery(credential: WalletCredential, query: CredentialQuery): boolean {
   const meta = query.meta ?? {};
   if (SD_JWT_FORMATS.includes(query.format)) return credential.format === 'dc+sd-jwt' && (!meta.vct_values || meta.vct_values.includes(credential.vct));
   if (query.format === 'mso_mdoc') return credential.format === 'mso_mdoc' && (!meta.doctype_value || meta.doctype_value === credential.docType);
   if (query.format === 'jwt_vc_json') {
-    return credential.format === 'jwt_vc_json' && (!meta.type_values || meta.type_values.some((set) => set.every((type) => credential.types.includes(type))));
+    return credential.format === 'jwt_vc_json' && (!meta.type_values || meta.type_values.some((set) => set.every((type) => credential.types.some((held) => namesType(type, held)))));
   }
   return false;
 }

@@ -248,7 +248,7 @@ describe('transaction data, JWT VP, SIOP and PE', () => {
     const verifier = await startMiniVerifier({
       responseMode: 'direct_post',
       responseType: 'vp_token id_token',
-      dcqlQuery: { credentials: [{ id: 'degree', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential', 'TestCredential']] } }] },
+      dcqlQuery: { credentials: [{ id: 'degree', format: 'jwt_vc_json', meta: { type_values: [['https://www.w3.org/2018/credentials#VerifiableCredential']] } }] },
     });
     verifiers.push(verifier);
     const wallet = await createTestWallet();

@@ -52,9 +52,35 @@ export function extractW3c(presentation: ParsedJwtVcPresentation | ParsedJwtVp |
   }
 }
 
-/** DCQL `meta.type_values` (W3C formats, OpenID4VP 1.0 B.1.1): optional, else a non-empty array of string arrays. */
+/** An absolute IRI as JSON-LD expansion produces it: a scheme, a colon, and no whitespace. */
+const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
+
+/** Expanded IRIs of the VC base types, for the hint when a query names one bare. */
+const BASE_TYPE_IRIS: Record<string, string> = {
+  VerifiableCredential: 'https://www.w3.org/2018/credentials#VerifiableCredential',
+  VerifiablePresentation: 'https://www.w3.org/2018/credentials#VerifiablePresentation',
+};
+
+/**
+ * DCQL `meta.type_values` (W3C formats, OpenID4VP 1.0 B.1.1): optional, else a non-empty array of
+ * non-empty string arrays, every string a fully expanded type IRI. A bare name (`"VerifiableCredential"`)
+ * is refused here rather than guessed: the credential's own `@context` decides what a term means,
+ * and the spec compares expanded IRIs only.
+ */
 export function typeValuesIssues(meta: Record<string, unknown>): QueryIssue[] {
   const types = meta.type_values;
-  if (types === undefined || (Array.isArray(types) && types.length > 0 && types.every((t) => Array.isArray(t) && t.every((x) => typeof x === 'string')))) return [];
-  return [{ path: ['meta', 'type_values'], detail: 'meta.type_values must be a non-empty array of arrays of strings' }];
+  if (types === undefined) return [];
+  if (!(Array.isArray(types) && types.length > 0 && types.every((t) => Array.isArray(t) && t.length > 0 && t.every((x) => typeof x === 'string')))) {
+    return [{ path: ['meta', 'type_values'], detail: 'meta.type_values must be a non-empty array of non-empty arrays of strings' }];
+  }
+  const issues: QueryIssue[] = [];
+  (types as string[][]).forEach((alternative, i) =>
+    alternative.forEach((type, j) => {
+      if (ABSOLUTE_IRI.test(type)) return;
+      const known = BASE_TYPE_IRIS[type];
+      const hint = known ? `use "${known}"` : 'expand the term with the credential\'s @context (for example https://www.w3.org/2018/credentials#VerifiableCredential for VerifiableCredential)';
+      issues.push({ path: ['meta', 'type_values', i, j], detail: `type_values hold fully expanded type IRIs (OpenID4VP 1.0 B.1.1), not a term as written in the credential: ${hint}` });
+    }),
+  );
+  return issues;
 }

@@ -9,14 +9,14 @@ const base = (queryId: string, index: number, format: string) => ({ path: [query
 export function sdJwt(
   queryId: string,
   claims: JsonObject,
-  options: { index?: number; vct?: string; kb?: boolean; x5c?: string[]; format?: string } = {},
+  options: { index?: number; vct?: string; kb?: boolean; x5c?: string[]; format?: string; iss?: string; kid?: string } = {},
 ): ParsedSdJwt {
   const vct = options.vct ?? 'urn:eudi:pid:1';
   return {
     ...base(queryId, options.index ?? 0, options.format ?? 'dc+sd-jwt'),
     kind: 'sd-jwt',
     raw: 'issuer~d1~kb',
-    issuerJwt: jwt({ alg: 'ES256', typ: 'dc+sd-jwt', ...(options.x5c ? { x5c: options.x5c } : {}) }, { vct }),
+    issuerJwt: jwt({ alg: 'ES256', typ: 'dc+sd-jwt', ...(options.x5c ? { x5c: options.x5c } : {}), ...(options.kid ? { kid: options.kid } : {}) }, { vct, ...(options.iss ? { iss: options.iss } : {}) }),
     disclosures: [],
     ...(options.kb === false ? {} : { kbJwt: jwt({ typ: 'kb+jwt', alg: 'ES256' }, { nonce: 'n' }) }),
     claims: { vct, ...claims },
@@ -68,9 +68,10 @@ export function mdoc(
   };
 }
 
-export function jwtVc(queryId: string, credential: JsonObject, options: { index?: number } = {}): ParsedJwtVcPresentation {
+export function jwtVc(queryId: string, credential: JsonObject, options: { index?: number; iss?: string; kid?: string } = {}): ParsedJwtVcPresentation {
   const types = Array.isArray(credential.type) ? (credential.type as string[]) : [];
-  return { ...base(queryId, options.index ?? 0, 'jwt_vc_json'), kind: 'jwt-vc', raw: 'h.p.s', jwt: jwt({ alg: 'ES256' }, { vc: credential }), dataModel: '1.1', credential, types };
+  const header = { alg: 'ES256', ...(options.kid ? { kid: options.kid } : {}) };
+  return { ...base(queryId, options.index ?? 0, 'jwt_vc_json'), kind: 'jwt-vc', raw: 'h.p.s', jwt: jwt(header, { vc: credential, ...(options.iss ? { iss: options.iss } : {}) }), dataModel: '1.1', credential, types };
 }
 
 export function jwtVp(queryId: string, credentials: JsonObject[], options: { index?: number; format?: string } = {}): ParsedJwtVp {

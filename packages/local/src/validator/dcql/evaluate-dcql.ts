@@ -52,6 +52,7 @@ export function evaluateDcql(
   viewsOf: (p: ParsedPresentation) => CredentialView[],
   untrusted: ReadonlySet<string>,
   lists?: IssuerAnchorSource,
+  budget: MatchBudget = new MatchBudget(),
 ): QueryEvaluation {
   assertQueryIsConsistent(query);
   const results: PolicyResult[] = [];
@@ -61,7 +62,6 @@ export function evaluateDcql(
   const counts = new Map<string, number>();
   for (const p of presentations) counts.set(p.queryId, (counts.get(p.queryId) ?? 0) + 1);
 
-  const budget = new MatchBudget();
   for (const presentation of presentations) {
     if (untrusted.has(presentationKey(presentation.path))) {
       discarded.push(presentation.path);

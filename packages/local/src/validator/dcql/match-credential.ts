@@ -11,7 +11,7 @@ type ClaimOutcome = 'ok' | 'missing' | 'value_mismatch';
 const stringArray = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined);
 
 /** DCQL 6.2 (b): vct exact match (no `extends` subtypes), doctype equality, W3C type subset rule. */
-function metaProblem(query: DcqlCredentialQuery, view: CredentialView, pointer: string): Problem | undefined {
+function metaProblem(query: DcqlCredentialQuery, view: CredentialView, pointer: string, budget: MatchBudget): Problem | undefined {
   const meta = query.meta ?? {};
   const at = `${pointer}/meta`;
   if (view.family === 'sd-jwt') {
@@ -25,7 +25,13 @@ function metaProblem(query: DcqlCredentialQuery, view: CredentialView, pointer: 
   } else {
     const typeValues = Array.isArray(meta.type_values) ? meta.type_values.map(stringArray) : undefined;
     if (typeValues === undefined) return undefined;
-    const types = new Set(view.types ?? []);
+    // B.1.1: type_values are expanded IRIs (bare names are refused at creation), compared with
+    // the credential's types expanded with its own @context.
+    const expanded = view.expandedTypes;
+    if (expanded === undefined) return { code: 'credential_query.meta_mismatch', detail: 'the credential carries no @context, so its types have no IRIs to compare with type_values', pointer: `${at}/type_values` };
+    if (!expanded.ok) return { code: expanded.code, detail: expanded.detail, pointer: `${at}/type_values` };
+    const types = new Set(expanded.types);
+    budget.spend(typeValues.length + types.size);
     // The credential's types must contain every type of at least one inner array.
     const ok = typeValues.some((alternative) => alternative !== undefined && alternative.every((t) => types.has(t)));
     if (!ok) return { code: 'credential_query.meta_mismatch', detail: 'the credential types contain none of the type_values alternatives of the query', pointer: `${at}/type_values` };
@@ -101,7 +107,7 @@ export interface CredentialMatch {
  */
 export function matchCredential(query: DcqlCredentialQuery, view: CredentialView, pointer: string, budget: MatchBudget, lists?: IssuerAnchorSource): CredentialMatch {
   const problems: Problem[] = [];
-  const meta = metaProblem(query, view, pointer);
+  const meta = metaProblem(query, view, pointer, budget);
   if (meta) problems.push(meta);
   // Default true (§6.1). The verifier checks the proof itself; here only its presence matters.
   if (query.require_cryptographic_holder_binding !== false && !view.holderBinding) {

@@ -2,7 +2,7 @@ import type { ParsedPresentation, PolicyResult, PresentationDefinition } from '@
 import { isSupportedFormat, sameFormat } from '@vp-authorizer/core/formats';
 import { presentationKey, type CredentialView } from '../credential-view.js';
 import type { QueryEvaluation } from '../dcql/evaluate-dcql.js';
-import { MatchBudgetExceeded } from '../match-budget.js';
+import { MatchBudget, MatchBudgetExceeded } from '../match-budget.js';
 import { failed, isNonEmpty, passed, type Problem } from '../validator-results.js';
 import { evaluateJsonPath, parseJsonPath, UnsupportedJsonPathError, type JsonPathSegment } from './json-path.js';
 import { FilterPatterns } from './filter-patterns.js';
@@ -97,16 +97,25 @@ function fieldProblems(descriptor: Descriptor, descriptorIndex: number, view: Cr
  * work. Paths, filters and patterns (on a linear-time engine) spend from one budget for the whole
  * response (`MatchBudget`).
  */
+/** A credential whose types could not be expanded with its `@context` (an unknown context) meets no descriptor. */
+function typeExpansionProblem(view: CredentialView, index: number): Problem | undefined {
+  const expanded = view.expandedTypes;
+  if (expanded === undefined || expanded.ok) return undefined;
+  const code = expanded.code === 'credential_query.match_budget_exceeded' ? 'presentation_exchange.match_budget_exceeded' : expanded.code;
+  return { code, detail: expanded.detail, pointer: `/input_descriptors/${index}` };
+}
+
 export function evaluatePresentationDefinition(
   definition: PresentationDefinition,
   presentations: ParsedPresentation[],
   viewsOf: (p: ParsedPresentation) => CredentialView[],
   untrusted: ReadonlySet<string>,
+  budget: MatchBudget = new MatchBudget(),
 ): QueryEvaluation {
   const results: PolicyResult[] = [];
   const validQueryIds = new Set<string>();
   const discarded: (string | number)[][] = [];
-  const patterns = new FilterPatterns();
+  const patterns = new FilterPatterns(budget);
   for (const presentation of presentations) {
     if (untrusted.has(presentationKey(presentation.path))) {
       discarded.push(presentation.path);
@@ -125,7 +134,10 @@ export function evaluatePresentationDefinition(
       const views = viewsOf(presentation);
       // A VP may carry several credentials: one of them must meet the descriptor's constraints.
       try {
-        const perView = views.map((view) => fieldProblems(descriptor, index, view, patterns));
+        const perView = views.map((view) => {
+          const refused = typeExpansionProblem(view, index);
+          return refused ? [refused] : fieldProblems(descriptor, index, view, patterns);
+        });
         if (views.length === 0) problems.push({ code: 'presentation_exchange.fields_unsatisfied', detail: 'the presentation contains no credential', pointer: `/input_descriptors/${index}` });
         else if (!perView.some((p) => p.length === 0)) problems = perView[0] ?? [];
       } catch (error) {

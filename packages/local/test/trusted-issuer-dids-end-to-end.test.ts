@@ -1,0 +1,164 @@
+// Trusted issuers by DID over HTTP: a real authorizer, the test wallet fetching the signed request,
+// JWT VCs and SD-JWT VCs issued under did:key and did:web (a did:web host over real TLS on
+// 127.0.0.1), judged by localValidator({ trustedIssuers }) and the local verifier.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Authorizer, createAuthorizer } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
+import { localValidator, localVerifier } from '@vp-authorizer/local';
+import { createTestCa, createTestWallet } from '@vp-authorizer/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DidKeyPair, didKey } from '../src/__fixtures__/did-keys.js';
+import { type DidWebHost, startDidWebHost } from '../src/__fixtures__/did-web-host.js';
+
+const API_KEY = 'trusted-issuer-dids-key-0123456789';
+const V1 = '/openid4/vp/v1_0';
+
+let host: DidWebHost;
+let trustedKey: DidKeyPair;
+let untrustedKey: DidKeyPair;
+/** did:web issuers: the host's own DID and one under its paths, each with its own key in its document. */
+let webIssuer: DidKeyPair;
+let webPathIssuer: DidKeyPair;
+let authorizer: Authorizer;
+let baseUrl: string;
+let close: () => Promise<void>;
+
+/** The signer of `key`, speaking as `did` with a `#key-1` in that DID's document. */
+function asDidWeb(did: string, key: DidKeyPair): DidKeyPair {
+  const kid = `${did}#key-1`;
+  host.set(did, { '@context': ['https://www.w3.org/ns/did/v1'], id: did, verificationMethod: [{ id: kid, type: 'JsonWebKey2020', controller: did, publicKeyJwk: key.publicJwk }], assertionMethod: [kid] });
+  return { ...key, did, kid, sign: (payload, header = {}) => key.sign(payload, { kid, ...header }) };
+}
+
+beforeAll(async () => {
+  host = await startDidWebHost();
+  trustedKey = await didKey('ed25519');
+  untrustedKey = await didKey('p256');
+  webIssuer = asDidWeb(host.did, await didKey('p256'));
+  webPathIssuer = asDidWeb(`${host.did}:issuers:degrees`, await didKey('p256'));
+  const dev = await generateDevSigningKey();
+  const unrelatedRoot = await createTestCa('CN=unrelated root');
+  const server = createServer((req, res) => {
+    (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])));
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
+      const response = await authorizer.fetch(new Request(new URL(req.url ?? '/', baseUrl), { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) }));
+      res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+    })().catch(() => res.writeHead(502).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  authorizer = createAuthorizer({
+    publicBaseUrl: baseUrl,
+    sweepIntervalMs: 0,
+    instances: [
+      {
+        id: 'dids',
+        apiKeys: [API_KEY],
+        signing: dev.signing,
+        config: { openId4vp: { redirectUri: 'https://rp.example/callback' } },
+        // One list: a certificate root, an exact did:key and a did:web domain (its paths included).
+        validator: localValidator({ trustedIssuers: [unrelatedRoot.pem, trustedKey.did, host.did] }),
+        // The did:web host is on loopback: the outbound policy's escape hatch for tests, with a transport trusting its CA.
+        verifier: localVerifier({ trustAnchors: [unrelatedRoot.pem], fetch: host.fetch, outboundFetch: { dangerouslyAllowAnyDestination: true } }),
+      },
+    ],
+  });
+  await authorizer.ready();
+  close = async () => {
+    await authorizer.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await host.close();
+  };
+}, 60_000);
+afterAll(async () => close());
+
+const rp = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const response = await fetch(`${baseUrl}${V1}${path}`, { method, headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  return (await response.json()) as T;
+};
+
+const now = () => Math.floor(Date.now() / 1000);
+const VC_IRI = 'https://www.w3.org/2018/credentials#VerifiableCredential';
+
+/** A VCDM 1.1 JWT VC (`iss` is the issuer DID), presented as is. */
+const jwtVc = (issuer: DidKeyPair, header: Record<string, unknown> = {}) =>
+  issuer.sign(
+    { iss: issuer.did, sub: 'did:example:holder', iat: now(), nbf: now() - 60, exp: now() + 3600, vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential'], credentialSubject: { id: 'did:example:holder', degree: 'MSc' } } },
+    { typ: 'JWT', ...header },
+  );
+/** An SD-JWT VC with plain claims and no holder key, presented without a KB-JWT. */
+const sdJwtVc = async (issuer: DidKeyPair, header: Record<string, unknown> = {}) =>
+  `${await issuer.sign({ iss: issuer.did, vct: 'https://credentials.example/degree', iat: now(), exp: now() + 3600, degree: 'MSc' }, { typ: 'dc+sd-jwt', ...header })}~`;
+
+const QUERIES = {
+  jwt: { id: 'c', format: 'jwt_vc_json', meta: { type_values: [[VC_IRI]] }, require_cryptographic_holder_binding: false },
+  sdjwt: { id: 'c', format: 'dc+sd-jwt', meta: { vct_values: ['https://credentials.example/degree'] }, require_cryptographic_holder_binding: false },
+};
+
+/** Create, let the wallet fetch the signed request, post the credential over direct_post. */
+async function present(kind: keyof typeof QUERIES, credential: string) {
+  const created = await rp<{ authorizationId: string; authorizeUrl: string }>('POST', '/authorizations', { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [QUERIES[kind]] } } });
+  const wallet = await createTestWallet();
+  const request = await wallet.receive(created.authorizeUrl);
+  await wallet.submit({ responseMode: 'direct_post', responseUri: request.responseUri!, payload: {}, form: { vp_token: JSON.stringify({ c: [credential] }), ...(request.state ? { state: request.state } : {}) } });
+  const status = (await rp<{ status: string }>('GET', `/authorizations/${created.authorizationId}/status`)).status;
+  const policies = (await rp<{ data: { policy: string; data?: Record<string, unknown>; error?: { code?: string; type: string } }[] }>('GET', `/authorizations/${created.authorizationId}/policy-response`)).data;
+  return { status, failed: policies.filter((p) => p.error).map((p) => p.error!.code ?? p.error!.type), trust: policies.find((p) => p.policy === 'trustedIssuer') };
+}
+
+describe.each(['jwt', 'sdjwt'] as const)('trusted issuers by DID over HTTP: %s', (kind) => {
+  const issue = (issuer: DidKeyPair, header?: Record<string, unknown>) => (kind === 'jwt' ? jwtVc(issuer, header) : sdJwtVc(issuer, header));
+
+  it('did:key listed exactly: authorized, the result names the DID rule', async () => {
+    const flow = await present(kind, await issue(trustedKey));
+    expect(flow.failed).toEqual([]);
+    expect(flow.status).toBe('authorized');
+    expect(flow.trust?.data).toEqual({ trusted: true, matches: [{ credential: 0, rule: 'did', issuer: trustedKey.did, entry: trustedKey.did }] });
+  });
+
+  it('did:web under a trusted domain (the domain itself and a path): authorized, its document fetched over TLS', async () => {
+    const before = host.requests.length;
+    for (const issuer of [webIssuer, webPathIssuer]) {
+      const flow = await present(kind, await issue(issuer));
+      expect(flow.failed).toEqual([]);
+      expect(flow.status).toBe('authorized');
+      expect(flow.trust?.data).toMatchObject({ matches: [{ rule: 'did_web_domain', issuer: issuer.did, entry: host.did }] });
+    }
+    expect(host.requests.slice(before)).toEqual(expect.arrayContaining(['/.well-known/did.json', '/issuers/degrees/did.json']));
+  });
+
+  it('a DID nobody listed: rejected trusted_issuer.untrusted', async () => {
+    const flow = await present(kind, await issue(untrustedKey));
+    expect(flow.status).toBe('rejected');
+    expect(flow.failed).toContain('trusted_issuer.untrusted');
+  });
+
+  it('a trusted issuer DID with a key from another DID document: rejected', async () => {
+    // Signed by the untrusted did:key's key, naming it as the key, under the trusted DID.
+    const foreign = await (kind === 'jwt'
+      ? untrustedKey.sign({ iss: trustedKey.did, iat: now(), exp: now() + 3600, vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential'], credentialSubject: {} } }, { typ: 'JWT' })
+      : untrustedKey.sign({ iss: trustedKey.did, vct: 'https://credentials.example/degree', iat: now(), exp: now() + 3600 }, { typ: 'dc+sd-jwt' }).then((jwt) => `${jwt}~`));
+    const flow = await present(kind, foreign);
+    expect(flow.status).toBe('rejected');
+    expect(flow.failed).toEqual(expect.arrayContaining(['trusted_issuer.untrusted', 'did.key_not_found']));
+  });
+
+  it('a trusted did:web whose document does not hold the signing key: rejected', async () => {
+    // The trusted domain's DID, a key id of that DID, but a key its document does not list.
+    const stranger = await didKey('p256');
+    const forged = { ...stranger, did: webIssuer.did, sign: (payload: Record<string, unknown>, header: Record<string, unknown> = {}) => stranger.sign(payload, { kid: `${webIssuer.did}#key-2`, ...header }) };
+    const flow = await present(kind, await issue(forged));
+    expect(flow.status).toBe('rejected');
+    expect(flow.failed).toContain('did.key_not_found');
+    // Signed by another key under the listed key id: the signature does not verify against the document's key.
+    const wrongKey = { ...stranger, did: webIssuer.did, sign: (payload: Record<string, unknown>, header: Record<string, unknown> = {}) => stranger.sign(payload, { kid: webIssuer.kid, ...header }) };
+    const second = await present(kind, await issue(wrongKey));
+    expect(second.status).toBe('rejected');
+    expect(second.failed).toContain('proof.signature_invalid');
+  });
+});
