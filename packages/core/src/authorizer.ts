@@ -14,7 +14,6 @@ import type { CorsConfig } from './config/cors-config.js';
 import { corsConfigFromInstances } from './cors/cors-source.js';
 import type { CoreRequest, CoreResponse, HandleOptions } from './wire/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
-import { refuseParsedOverLimit } from './http/node-body-limits.js';
 import { isExpectedError, refusalResponse } from './wire/responses.js';
 import { checkJsonDepth } from './wire/parse-body.js';
 import { Refusal } from './errors/refusal.js';
@@ -45,9 +44,9 @@ export interface Authorizer {
   handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
   /** Web-standard handler; strips `basePath` from the URL path before routing. */
   fetch(request: Request, options?: HandleOptions): Promise<Response>;
-  /** Body cap adapters enforce while reading the stream. */
   /** Hand an unexpected error to the configured `onError` (serve() does, for failures outside `handle()`). */
   reportError(error: unknown): void;
+  /** Body cap serve() applies to what the bridges read (requests given to handle() come already capped). */
   readonly bodyLimitBytes: number;
   /**
    * The CORS configuration the instances' `config.cors` objects agree on (the defaults, CORS off,
@@ -178,8 +177,6 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     const started = log['request.handled'] ? ctx.clock.now() : 0;
     let routeName = 'unmatched';
     try {
-      // A body a host parser consumed was never measured by the adapter's stream reader.
-      if (request.body?.kind === 'parsed') refuseParsedOverLimit(request.body.value, request.headers.get('content-type'), parsed.bodyLimitBytes);
       const { route, params } = matchRoute(request.method, request.path);
       routeName = route.name;
       span?.route({ operationId: route.operationId, path: route.path });

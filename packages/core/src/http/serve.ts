@@ -1,6 +1,7 @@
 import { isAuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreHandler, CoreRequest, CoreResponse, HandleOptions } from '../wire/core-request.js';
+import type { CoreHandler, CoreResponse, HandleOptions } from '../wire/core-request.js';
 import { errorResponse } from '../wire/responses.js';
+import { readRequest, type BridgedCoreRequest } from './read-body.js';
 import { answerTo, audienceOfPath } from './routes.js';
 
 /**
@@ -11,8 +12,11 @@ export interface BridgedRequest {
   method: string;
   /** Path below the mount point, starting with `/`: decides the error format before routing. */
   path: string;
-  /** Build the core request, reading the body up to `limit` (throws `request.body_too_large` past it). */
-  read(limit: number): Promise<CoreRequest>;
+  /**
+   * The request with its body not yet read (a stream), or as a host parser left it. Bridges only
+   * do I/O: `serve()` applies the body limit (`readRequest`).
+   */
+  read(): Promise<BridgedCoreRequest>;
   /** True when `error` only means the client went away (an aborted upload): nothing to report. */
   clientWentAway(error: unknown): boolean;
 }
@@ -42,7 +46,7 @@ export async function serve(handler: CoreHandler, request: BridgedRequest, optio
   };
   let response: CoreResponse;
   try {
-    response = await handler.handle(await request.read(handler.bodyLimitBytes), { onError });
+    response = await handler.handle(await readRequest(await request.read(), handler.bodyLimitBytes), { onError });
   } catch (error) {
     if (!isAuthorizerError(error) && !request.clientWentAway(error)) {
       // handle() never throws, so this failed before it (reading, bridging): its reporter has not seen it.
