@@ -160,16 +160,19 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     return found;
   }
 
-  /** A host's reporter failing must not turn into an unanswered request. */
-  function guarded(hook: (error: unknown) => void, error: unknown): void {
-    try {
-      hook(error);
-    } catch {
-      // ignored on purpose
+  /**
+   * The one place that decides who hears an unexpected error: the configured `onError`, and a
+   * per-call one (an adapter's or fetch()'s caller's) unless it is the same function. Each once.
+   */
+  const perCall = (hook: HandleOptions['onError']) => (hook !== parsed.onError ? hook : undefined);
+  function report(error: unknown, hook?: HandleOptions['onError']): void {
+    for (const reporter of [parsed.onError, perCall(hook)]) {
+      try {
+        reporter?.(error);
+      } catch {
+        // A host's reporter failing must not turn into an unanswered request.
+      }
     }
-  }
-  function report(error: unknown): void {
-    if (parsed.onError) guarded(parsed.onError, error);
   }
 
   async function handleRequest(request: CoreRequest, handleOptions: HandleOptions = {}, span?: RequestSpan): Promise<CoreResponse> {
@@ -202,10 +205,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         log['request.refused']?.({ route: routeName, status: response.status, code: (error as { code?: string }).code });
       } else {
         log['request.failed']?.({ route: routeName, err: describeError(error) });
-        // The configured reporter sees every unexpected error; a per-call one (an adapter passing
-        // it on to its framework's error path) sees it too.
-        report(error);
-        if (handleOptions.onError && handleOptions.onError !== parsed.onError) guarded(handleOptions.onError, error);
+        report(error, handleOptions.onError);
       }
       span?.answered(response.status, expected ? (error as { code?: string }).code : 'server.internal_error');
       return response;
@@ -228,17 +228,18 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   timer?.unref();
 
   let cors: CorsConfig | undefined;
-  const self = { handle, bodyLimitBytes: parsed.bodyLimitBytes, reportError: report };
+  const self = { handle, bodyLimitBytes: parsed.bodyLimitBytes, reportError: (error: unknown) => report(error) };
 
   return {
     handle,
     async fetch(request: Request, handleOptions: HandleOptions = {}) {
       // Same path as every adapter: serve() reads (413 before anything else) and renders failures.
-      const { response } = await serve(self, fromFetchRequest(request, { basePath: parsed.basePath }), handleOptions);
+      const onError = perCall(handleOptions.onError);
+      const { response } = await serve(self, fromFetchRequest(request, { basePath: parsed.basePath }), onError ? { onError } : {});
       return toFetchResponse(response);
     },
     corsConfig: () => (cors ??= corsConfigFromInstances(options.instances)),
-    reportError: report,
+    reportError: (error) => report(error),
     bodyLimitBytes: parsed.bodyLimitBytes,
     // In-process bodies get the depth check an HTTP body gets when it is parsed (no JS recursion
     // may meet a hostile depth later: valibot, the store's copies, JSON encoding).

@@ -34,34 +34,33 @@ export interface Served {
  * included) and clients that went away are never reported.
  */
 export async function serve(handler: CoreHandler, request: BridgedRequest, options: HandleOptions = {}): Promise<Served> {
+  // handle() reports to its own hooks; serve() only keeps the first unexpected error for the host.
   let failure: { error: unknown } | undefined;
-  const onError = (error: unknown) => {
-    if (failure) return;
-    failure = { error };
-    try {
-      options.onError?.(error);
-    } catch {
-      // The host's reporter failing must not turn into an unanswered request.
-    }
-  };
+  const capture = (error: unknown) => void (failure ??= { error });
   let response: CoreResponse;
   try {
-    response = await handler.handle(await readRequest(await request.read(), handler.bodyLimitBytes), { onError });
+    response = await handler.handle(await readRequest(await request.read(), handler.bodyLimitBytes), { onError: capture });
   } catch (error) {
     if (!isAuthorizerError(error) && !request.clientWentAway(error)) {
       // handle() never throws, so this failed before it (reading, bridging): its reporter has not seen it.
-      try {
-        handler.reportError?.(error);
-      } catch {
-        // as above
-      }
-      onError(error);
+      guarded(handler.reportError, error);
+      capture(error);
     }
     response = failureResponse(error, request);
   }
+  if (failure) guarded(options.onError, failure.error);
   // The rest of an oversized upload was never read: ask the host to close rather than drain it.
   if (response.status === 413 && !response.headers.some(([name]) => name.toLowerCase() === 'connection')) response.headers.push(['connection', 'close']);
   return failure ? { response, failure } : { response };
+}
+
+/** The host's reporter failing must not turn into an unanswered request. */
+function guarded(hook: ((error: unknown) => void) | undefined, error: unknown): void {
+  try {
+    hook?.(error);
+  } catch {
+    // ignored on purpose
+  }
 }
 
 /**
