@@ -20,13 +20,14 @@ import { Refusal } from './errors/refusal.js';
 import { answerTo, audienceOfPath, matchRoute } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
 import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
-import { createAuthorization, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
+import { createAuthorization, readCreateBody, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
+import { endpointInput, schemaOutput } from './endpoints/endpoint-input.js';
 import { getCredentials, type CredentialsResponse } from './endpoints/credentials.js';
-import { receiveDcApiResponse, type DcApiAnswer } from './endpoints/dc-api.js';
+import { dcApiJwtBodySchema, dcApiPlainBodySchema, receiveDcApiResponse, type DcApiAnswer } from './endpoints/dc-api.js';
 import { receiveWalletResponse, type WalletResponseAnswer } from './endpoints/direct-post.js';
 import { getPolicyResponse, type PolicyResponse } from './endpoints/policy-response.js';
 import { getRequestObject, type RequestObjectParams } from './endpoints/request-object.js';
-import { resolveResponseCode, type ResolvedResponseCode } from './endpoints/resolve-response-code.js';
+import { readResolveBody, resolveResponseCode, type ResolvedResponseCode } from './endpoints/resolve-response-code.js';
 import type { AuthorizerContext } from './runtime/authorizer-context.js';
 import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
 import { memoryStore } from './store/memory-store.js';
@@ -185,7 +186,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       span?.route({ operationId: route.operationId, path: route.path });
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
       if (instance) span?.setAttributes({ 'vp.instance_id': instance.id });
-      const input = { ctx, request, params, instance: instance! };
+      const input = endpointInput(route, { ctx, request, params, instance: instance!, body: undefined });
       const answer = route.runOrRefuse ? await route.runOrRefuse(input) : await route.run(input);
       const refused = answer instanceof Refusal;
       const response = answerTo(request.method, refused ? refusalResponse(answer, audienceOfPath(request.path)) : answer);
@@ -246,7 +247,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     createAuthorization: async (instanceId, body) => {
       const instance = instanceFor(instanceId);
       checkJsonDepth(body);
-      return createAuthorization(ctx, instance, body);
+      return createAuthorization(ctx, instance, readCreateBody(body, instance));
     },
     getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),
     // A store may hand out read-only records (the memory store's are frozen): the caller gets its own copy.
@@ -254,12 +255,14 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     getCredentials: async (instanceId, id) => jsonCopy(await getCredentials(ctx, instanceFor(instanceId).id, id)),
     getRequestObject: (id, params = {}) => getRequestObject(ctx, id, params),
     submitWalletResponse: (id, mode, form) => receiveWalletResponse(ctx, id, mode, form),
-    submitDcApiResponse: (instanceId, id, mode, body) => receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, body),
+    submitDcApiResponse: async (instanceId, id, mode, body) =>
+      receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, mode === 'dc_api' ? schemaOutput(dcApiPlainBodySchema, body) : schemaOutput(dcApiJwtBodySchema, body)),
     resolveResponseCode: (instanceId, code, options = {}) =>
-      resolveResponseCode(ctx, instanceFor(instanceId), {
-        response_code: code,
-        ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}),
-      }),
+      resolveResponseCode(
+        ctx,
+        instanceFor(instanceId),
+        readResolveBody({ response_code: code, ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}) }),
+      ),
     sweepExpired: sweep,
     eventStreamStats: () => statusWatchers.stats(),
     webhookStats: () => webhooks.stats(),
