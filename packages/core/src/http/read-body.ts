@@ -28,15 +28,18 @@ export interface BridgedCoreRequest extends Omit<CoreRequest, 'body'> {
  * of its own, already read it), a stream is counted while it is read and stopped at the first
  * byte past the limit, and a body a host consumed is measured once. `request.body_too_large`.
  */
-export async function readRequest(bridged: BridgedCoreRequest, limit: number): Promise<CoreRequest> {
+export function readRequest(bridged: BridgedCoreRequest, limit: number): CoreRequest | Promise<CoreRequest> {
   const { method, path, query, headers, body } = bridged;
   if (Number(headers.get('content-length') ?? 0) > limit) throw new AuthorizerError('request.body_too_large');
+  // Synchronous unless a stream is read: a GET takes no extra turn here.
   if (body === undefined) return { method, path, query, headers };
   let read: CoreRequestBody | undefined;
   if (body.kind === 'stream') {
     const collected = new Collected(limit);
-    await body.pump((chunk) => collected.add(chunk));
-    read = nonEmpty(collected.bytes());
+    return body.pump((chunk) => collected.add(chunk)).then(() => {
+      const bytes = nonEmpty(collected.bytes());
+      return bytes ? { method, path, query, headers, body: bytes } : { method, path, query, headers };
+    });
   } else if (body.kind === 'bytes') {
     if (body.bytes.byteLength > limit) throw new AuthorizerError('request.body_too_large');
     read = nonEmpty(body.bytes);

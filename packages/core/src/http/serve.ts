@@ -39,7 +39,8 @@ export async function serve(handler: CoreHandler, request: BridgedRequest, optio
   const capture = (error: unknown) => void (failure ??= { error });
   let response: CoreResponse;
   try {
-    response = await handler.handle(await readRequest(await request.read(), handler.bodyLimitBytes), { onError: capture });
+    const read = readRequest(await request.read(), handler.bodyLimitBytes);
+    response = await handler.handle(read instanceof Promise ? await read : read, { onError: capture });
   } catch (error) {
     if (!isAuthorizerError(error) && !request.clientWentAway(error)) {
       // handle() never throws, so this failed before it (reading, bridging): its reporter has not seen it.
