@@ -68,7 +68,7 @@ describe('error answers match the OpenAPI document', () => {
 
   it('404 for an unknown authorization on every endpoint that takes one', async () => {
     for (const e of ENDPOINTS.filter((e) => e.path.includes('{authorizationId}'))) {
-      const body = e.body?.contentType === 'application/x-www-form-urlencoded' ? 'response=x&vp_token=x' : '{"origin":"https://rp.example","digitalCredentialGetResponse":{}}';
+      const body = e.body?.contentType === 'application/x-www-form-urlencoded' ? 'response=x&vp_token=x' : '{"origin":"https://rp.example","digitalCredentialGetResponse":{"vp_token":{},"response":"x"}}';
       expect(await send(e.method, concrete(e.path), { key: true, type: typeOf(e), body: e.method === 'POST' ? body : undefined }), e.operationId).toBe(404);
     }
   });
@@ -91,7 +91,7 @@ describe('error answers match the OpenAPI document', () => {
     storeDown = true;
     try {
       for (const e of ENDPOINTS.filter((e) => e.errors?.includes(503))) {
-        const body = e.body?.contentType === 'application/x-www-form-urlencoded' ? 'response=x' : e.operationId === 'resolveResponseCode' ? '{"response_code":"c"}' : '{"origin":"https://rp.example","digitalCredentialGetResponse":{}}';
+        const body = e.body?.contentType === 'application/x-www-form-urlencoded' ? 'response=x' : e.operationId === 'resolveResponseCode' ? '{"response_code":"c"}' : '{"origin":"https://rp.example","digitalCredentialGetResponse":{"vp_token":{},"response":"x"}}';
         const status = await send(e.method, concrete(e.path), { key: true, type: typeOf(e), body: e.method === 'POST' ? body : undefined });
         // createAuthorization validates its body before touching the store.
         expect(status, e.operationId).toBe(e.operationId === 'createAuthorization' ? 400 : 503);

@@ -1380,8 +1380,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The authorization response as a JWE. */
-                    response: string;
+                    /** @description The authorization response as a JWE; absent from a wallet error response. */
+                    response?: string;
+                    /** @description The wallet's OAuth error code, sent unencrypted instead of a response. */
+                    error?: string;
+                    /** @description Text for the error. */
+                    error_description?: string;
+                    /** @description The state of the request object (with an error). */
+                    state?: string;
                 } & {
                     [key: string]: string;
                 };
@@ -1474,11 +1480,11 @@ export interface operations {
                     origin: string;
                     digitalCredentialGetResponse: {
                         vp_token: {
-                            [key: string]: string | {
+                            [key: string]: string | (string | {
                                 [key: string]: unknown;
-                            } | (string | {
+                            })[] | {
                                 [key: string]: unknown;
-                            })[];
+                            };
                         };
                     } & {
                         [key: string]: unknown;

@@ -16,21 +16,21 @@ import type { CorsConfig } from './config/cors-config.js';
 import { corsConfigFromInstances } from './cors/cors-source.js';
 import type { CoreRequest, CoreResponse, HandleOptions } from './wire/core-request.js';
 import { fromFetchRequest, toFetchResponse } from './http/fetch-bridge.js';
-import { refuseParsedOverLimit } from './http/node-body-limits.js';
 import { isExpectedError, refusalResponse } from './wire/responses.js';
 import { checkJsonDepth } from './wire/parse-body.js';
 import { Refusal } from './errors/refusal.js';
 import { answerTo, audienceOfPath, matchRoute } from './http/routes.js';
 import { failureResponse, serve } from './http/serve.js';
 import { getStatus, type StatusResponse } from './endpoints/authorization-status.js';
-import { createAuthorization, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
+import { createAuthorization, readCreateBody, type CreateAuthorizationResponse } from './endpoints/create-authorization.js';
+import { endpointInput, schemaOutput } from './endpoints/endpoint-input.js';
 import { getCredentials, type CredentialsResponse } from './endpoints/credentials.js';
 import { erasePersonalDataNow } from './endpoints/erase-personal-data.js';
-import { receiveDcApiResponse, type DcApiAnswer } from './endpoints/dc-api.js';
+import { dcApiJwtBodySchema, dcApiPlainBodySchema, receiveDcApiResponse, type DcApiAnswer } from './endpoints/dc-api.js';
 import { receiveWalletResponse, type WalletResponseAnswer } from './endpoints/direct-post.js';
 import { getPolicyResponse, type PolicyResponse } from './endpoints/policy-response.js';
 import { getRequestObject, type RequestObjectParams } from './endpoints/request-object.js';
-import { resolveResponseCode, type ResolvedResponseCode } from './endpoints/resolve-response-code.js';
+import { readResolveBody, resolveResponseCode, type ResolvedResponseCode } from './endpoints/resolve-response-code.js';
 import type { AuthorizerContext } from './runtime/authorizer-context.js';
 import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
 import { memoryStore } from './store/memory-store.js';
@@ -48,11 +48,11 @@ export interface Authorizer {
   handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
   /** Web-standard handler; strips `basePath` from the URL path before routing. */
   fetch(request: Request, options?: HandleOptions): Promise<Response>;
-  /** Body cap adapters enforce while reading the stream. */
   /** Hand an unexpected error to the configured `onError` (serve() does, for failures outside `handle()`). */
   reportError(error: unknown): void;
   /** serve() tells it where the host mounted the handler; the first mount point other than publicBaseUrl's path is warned about, once. */
   checkMountPath(mountPath: string): void;
+  /** Body cap serve() applies to what the bridges read (requests given to handle() come already capped). */
   readonly bodyLimitBytes: number;
   /**
    * The CORS configuration the instances' `config.cors` objects agree on (the defaults, CORS off,
@@ -180,16 +180,19 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     return found;
   }
 
-  /** A host's reporter failing must not turn into an unanswered request. */
-  function guarded(hook: (error: unknown) => void, error: unknown): void {
-    try {
-      hook(error);
-    } catch {
-      // ignored on purpose
+  /**
+   * The one place that decides who hears an unexpected error: the configured `onError`, and a
+   * per-call one (an adapter's or fetch()'s caller's) unless it is the same function. Each once.
+   */
+  const perCall = (hook: HandleOptions['onError']) => (hook !== parsed.onError ? hook : undefined);
+  function report(error: unknown, hook?: HandleOptions['onError']): void {
+    for (const reporter of [parsed.onError, perCall(hook)]) {
+      try {
+        reporter?.(error);
+      } catch {
+        // A host's reporter failing must not turn into an unanswered request.
+      }
     }
-  }
-  function report(error: unknown): void {
-    if (parsed.onError) guarded(parsed.onError, error);
   }
 
   async function handleRequest(request: CoreRequest, handleOptions: HandleOptions = {}, span?: RequestSpan): Promise<CoreResponse> {
@@ -197,14 +200,12 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     const started = log['request.handled'] ? ctx.clock.now() : 0;
     let routeName = 'unmatched';
     try {
-      // A body a host parser consumed was never measured by the adapter's stream reader.
-      if (request.body?.kind === 'parsed') refuseParsedOverLimit(request.body.value, request.headers.get('content-type'), parsed.bodyLimitBytes);
       const { route, params } = matchRoute(request.method, request.path);
       routeName = route.name;
       span?.route({ operationId: route.operationId, path: route.path });
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
       if (instance) span?.setAttributes({ 'vp.instance_id': instance.id });
-      const input = { ctx, request, params, instance: instance! };
+      const input = endpointInput(route, { ctx, request, params, instance: instance!, body: undefined });
       const answer = route.runOrRefuse ? await route.runOrRefuse(input) : await route.run(input);
       const refused = answer instanceof Refusal;
       const response = answerTo(request.method, refused ? refusalResponse(answer, audienceOfPath(request.path)) : answer);
@@ -224,10 +225,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         log['request.refused']?.({ route: routeName, status: response.status, code: (error as { code?: string }).code });
       } else {
         log['request.failed']?.({ route: routeName, err: describeError(error) });
-        // The configured reporter sees every unexpected error; a per-call one (an adapter passing
-        // it on to its framework's error path) sees it too.
-        report(error);
-        if (handleOptions.onError && handleOptions.onError !== parsed.onError) guarded(handleOptions.onError, error);
+        report(error, handleOptions.onError);
       }
       span?.answered(response.status, expected ? (error as { code?: string }).code : 'server.internal_error');
       return response;
@@ -256,17 +254,18 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     if (log['config.mount_path_mismatch']) log['config.mount_path_mismatch'](fields);
     else emitWarning?.(mountPathMessage(fields), 'VpAuthorizerWarning');
   });
-  const self = { handle, bodyLimitBytes: parsed.bodyLimitBytes, reportError: report, checkMountPath };
+  const self = { handle, bodyLimitBytes: parsed.bodyLimitBytes, reportError: (error: unknown) => report(error), checkMountPath };
 
   return {
     handle,
     async fetch(request: Request, handleOptions: HandleOptions = {}) {
       // Same path as every adapter: serve() reads (413 before anything else) and renders failures.
-      const { response } = await serve(self, fromFetchRequest(request, { basePath: parsed.basePath }), handleOptions);
+      const onError = perCall(handleOptions.onError);
+      const { response } = await serve(self, fromFetchRequest(request, { basePath: parsed.basePath }), onError ? { onError } : {});
       return toFetchResponse(response);
     },
     corsConfig: () => (cors ??= corsConfigFromInstances(options.instances)),
-    reportError: report,
+    reportError: (error) => report(error),
     checkMountPath,
     bodyLimitBytes: parsed.bodyLimitBytes,
     // In-process bodies get the depth check an HTTP body gets when it is parsed (no JS recursion
@@ -274,7 +273,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     createAuthorization: async (instanceId, body) => {
       const instance = instanceFor(instanceId);
       checkJsonDepth(body);
-      return createAuthorization(ctx, instance, body);
+      return createAuthorization(ctx, instance, readCreateBody(body, instance));
     },
     getStatus: (instanceId, id) => getStatus(ctx, instanceFor(instanceId).id, id),
     // A store may hand out read-only records (the memory store's are frozen): the caller gets its own copy.
@@ -283,12 +282,15 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     erasePersonalData: (instanceId, id) => erasePersonalDataNow(ctx, instanceFor(instanceId).id, id),
     getRequestObject: (id, params = {}) => getRequestObject(ctx, id, params),
     submitWalletResponse: (id, mode, form) => receiveWalletResponse(ctx, id, mode, form),
-    submitDcApiResponse: (instanceId, id, mode, body) => receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, body),
+    submitDcApiResponse: async (instanceId, id, mode, body) =>
+      receiveDcApiResponse(ctx, instanceFor(instanceId).id, id, mode, mode === 'dc_api' ? schemaOutput(dcApiPlainBodySchema, body) : schemaOutput(dcApiJwtBodySchema, body)),
     resolveResponseCode: (instanceId, code, options = {}) =>
-      resolveResponseCode(ctx, instanceFor(instanceId), {
-        response_code: code,
-        ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}),
-      }, options.idempotencyKey),
+      resolveResponseCode(
+        ctx,
+        instanceFor(instanceId),
+        readResolveBody({ response_code: code, ...(options.expectedAuthorizationId !== undefined ? { authorization_id: options.expectedAuthorizationId } : {}) }),
+        options.idempotencyKey,
+      ),
     sweepExpired: sweep,
     eventStreamStats: () => statusWatchers.stats(),
     webhookStats: () => webhooks.stats(),

@@ -91,8 +91,8 @@ describe('a refusal returned by an operation', () => {
     const ctx = { store: { peek: async () => null } } as unknown as EndpointInput['ctx'];
     const instance = { id: 'main', config: { openId4vp: { requireResponseCodeAuthorizationId: false } } } as unknown as EndpointInput['instance'];
     const request = { method: 'POST', path: resolveResponseCodeEndpoint.path, query: new URLSearchParams(), headers: { get: (name: string) => (name === 'content-type' ? 'application/json' : null) }, body: { kind: 'parsed', value: { response_code: 'never-issued-code' } } } as unknown as EndpointInput['request'];
-    const input = { ctx, request, params: [], instance };
-    await expect(resolveResponseCodeEndpoint.runOrRefuse(input)).resolves.toBe(Refusal.of('response_code.not_found'));
+    const input = { ctx, request, params: [], instance, body: { response_code: 'never-issued-code' } };
+    await expect(resolveResponseCodeEndpoint.runOrRefuse!(input)).resolves.toBe(Refusal.of('response_code.not_found'));
     await expect(resolveResponseCodeEndpoint.run(input)).rejects.toSatisfy((error: unknown) => error instanceof AuthorizerError && error.code === 'response_code.not_found');
   });
 

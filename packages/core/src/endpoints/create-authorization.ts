@@ -3,13 +3,13 @@ import { randomId } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { buildAuthorization } from '../request/build-authorization.js';
-import { createAuthorizationBodySchema, isDcApiBody, parseCreateAuthorizationBody } from '../request/create-authorization-body.js';
+import { createAuthorizationBodySchema, isDcApiBody, parseCreateAuthorizationBody, type CreateAuthorizationBody } from '../request/create-authorization-body.js';
 import { isAllowedRedirectUri } from '../config/redirect-uri.js';
 import { enforceHaipOnCreate } from '../request/haip-rules.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { json, jsonBody } from './respond.js';
+import { json } from './respond.js';
 
 export {
   createAuthorizationResponseSchema,
@@ -23,9 +23,12 @@ import { createAuthorizationResponseSchema, type CreateAuthorizationResponse } f
 /** The create body as a caller writes it (`responseType` may be left out). */
 export type CreateAuthorizationRequest = v.InferInput<typeof createAuthorizationBodySchema>;
 
-/** Validate the body (all problems at once), enforce HAIP, store the record, answer the 201 body. */
-export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown): Promise<CreateAuthorizationResponse> {
-  const parsed = parseCreateAuthorizationBody(body, { requireTransactionDataCredentialIds: instance.config.openId4vp.transactionData.requireCredentialIds });
+/** The create body as `instance` takes it: the schema, then the cross-field rules (all problems at once). */
+export const readCreateBody = (body: unknown, instance: InstanceRuntime): CreateAuthorizationBody =>
+  parseCreateAuthorizationBody(body, { requireTransactionDataCredentialIds: instance.config.openId4vp.transactionData.requireCredentialIds });
+
+/** Enforce HAIP on a validated body, store the record, answer the 201 body. */
+export async function createAuthorization(ctx: AuthorizerContext, instance: InstanceRuntime, parsed: CreateAuthorizationBody): Promise<CreateAuthorizationResponse> {
   if (parsed.webhookUrl !== undefined) checkRequestWebhookUrl(ctx, instance, parsed.webhookUrl);
   if (!isDcApiBody(parsed) && parsed.redirectUri !== undefined) checkRequestRedirectUri(instance, parsed.redirectUri);
   const signing = await instance.signing();
@@ -87,7 +90,7 @@ export const createAuthorizationEndpoint = defineEndpoint({
   summary: 'Create an authorization request',
   description:
     'Direct post modes answer an authorizeUrl for the wallet (QR code or deep link); DC API modes answer the digitalCredentialGetRequest for the browser. HAIP rule violations answer 400 with a stable code per rule (haip.*); a Presentation Exchange filter pattern that cannot run in linear time answers 400 request.unsupported_pattern with its pointer.',
-  body: { contentType: 'application/json', schema: createAuthorizationBodySchema, required: true },
+  body: { contentType: 'application/json', schema: createAuthorizationBodySchema, required: true, parse: (value, { instance }) => readCreateBody(value, instance) },
   responses: {
     201: { description: 'Created.', contentType: 'application/json', schema: createAuthorizationResponseSchema },
   },
@@ -95,5 +98,5 @@ export const createAuthorizationEndpoint = defineEndpoint({
   errorDescriptions: {
     429: 'This instance holds as many authorizations as the store allows it (`store.quota_exceeded`, the memory store\'s per-instance quota); `Retry-After` says when its oldest one leaves the store.',
   },
-  run: ({ ctx, request, instance }) => json(201, createAuthorization(ctx, instance, jsonBody(request))),
+  run: ({ ctx, instance, body }) => json(201, createAuthorization(ctx, instance, body)),
 });

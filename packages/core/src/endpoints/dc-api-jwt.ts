@@ -1,6 +1,6 @@
 import { dcApiErrors, dcApiJwtBodySchema, dcApiResponses, receiveDcApiResponse } from './dc-api.js';
 import { defineEndpoint } from './endpoint.js';
-import { json, jsonBody } from './respond.js';
+import { json } from './respond.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
 export const dcApiJwtEndpoint = defineEndpoint({
@@ -14,5 +14,5 @@ export const dcApiJwtEndpoint = defineEndpoint({
   body: { contentType: 'application/json', schema: dcApiJwtBodySchema, required: true },
   responses: dcApiResponses,
   errors: dcApiErrors,
-  run: ({ ctx, request, params, instance }) => json(200, receiveDcApiResponse(ctx, instance.id, params[0]!, 'dc_api.jwt', jsonBody(request))),
+  run: ({ ctx, params, instance, body }) => json(200, receiveDcApiResponse(ctx, instance.id, params[0]!, 'dc_api.jwt', body)),
 });

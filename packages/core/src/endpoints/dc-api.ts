@@ -3,22 +3,20 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import { runWalletResponse } from '../authorization/wallet-response-pipeline.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
-import { json, jsonBody } from './respond.js';
+import { json } from './respond.js';
 import { AUTHORIZATION_ID, terminalStatusSchema } from './shared-schemas.js';
 
 const origin = v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.description('The web origin the browser reported (window.location.origin).'));
 
-/** Structure checked for both endpoints; which members `digitalCredentialGetResponse` needs depends on the mode. */
-export const dcApiBodySchema = v.object({
-  origin,
-  digitalCredentialGetResponse: v.record(v.string(), v.unknown()),
-});
-
-const presentations = v.union([v.string(), v.record(v.string(), v.unknown()), v.pipe(v.array(v.union([v.string(), v.record(v.string(), v.unknown())])), v.minLength(1))]);
-/** dc_api: the `data` of the DigitalCredential, an unencrypted vp_token (documentation of the wire shape). */
-const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown()) });
+// The array before the record: valibot's record takes an array too (as an object of indexes).
+const presentations = v.union([v.string(), v.pipe(v.array(v.union([v.string(), v.record(v.string(), v.unknown())])), v.minLength(1)), v.record(v.string(), v.unknown())]);
+/** dc_api: the `data` of the DigitalCredential, an unencrypted vp_token. */
+export const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown()) });
 /** dc_api.jwt: the `data` of the DigitalCredential, an encrypted response. */
 export const dcApiJwtBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.unknown()) });
+
+/** Either mode's body, as its schema validated it. */
+export type DcApiBody = v.InferOutput<typeof dcApiPlainBodySchema> | v.InferOutput<typeof dcApiJwtBodySchema>;
 
 export const dcApiAnswerSchema = v.pipe(v.object({ status: terminalStatusSchema }), v.title('DcApiResult'));
 export type DcApiAnswer = v.InferOutput<typeof dcApiAnswerSchema>;
@@ -38,15 +36,9 @@ export async function receiveDcApiResponse(
   instanceId: string,
   id: string,
   endpoint: 'dc_api' | 'dc_api.jwt',
-  body: unknown,
+  body: DcApiBody,
 ): Promise<DcApiAnswer> {
-  const parsed = v.safeParse(dcApiBodySchema, body);
-  if (!parsed.success) {
-    throw new AuthorizerError('request.invalid_body', {
-      errors: parsed.issues.map((issue) => ({ pointer: `/${(issue.path ?? []).map((p) => String(p.key)).join('/')}`, detail: issue.message })),
-    });
-  }
-  const { origin, digitalCredentialGetResponse } = parsed.output;
+  const { origin, digitalCredentialGetResponse } = body;
   const { record: done } = await runWalletResponse(ctx, { endpoint, instanceId, id, fields: digitalCredentialGetResponse, origin });
   // The pipeline ends in a terminal status or throws; anything else is a bug, not an answer.
   if (!v.is(terminalStatusSchema, done.status)) throw new AuthorizerError('server.internal_error');
@@ -65,5 +57,5 @@ export const dcApiEndpoint = defineEndpoint({
   body: { contentType: 'application/json', schema: dcApiPlainBodySchema, required: true },
   responses: dcApiResponses,
   errors: dcApiErrors,
-  run: ({ ctx, request, params, instance }) => json(200, receiveDcApiResponse(ctx, instance.id, params[0]!, 'dc_api', jsonBody(request))),
+  run: ({ ctx, params, instance, body }) => json(200, receiveDcApiResponse(ctx, instance.id, params[0]!, 'dc_api', body)),
 });

@@ -1,6 +1,6 @@
 import { defineEndpoint } from './endpoint.js';
 import { directPostJwtFormSchema, receiveWalletResponse, walletResponseErrors, walletResponseResponses } from './direct-post.js';
-import { formBody, json } from './respond.js';
+import { json } from './respond.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
 export const directPostJwtEndpoint = defineEndpoint({
@@ -14,5 +14,5 @@ export const directPostJwtEndpoint = defineEndpoint({
   body: { contentType: 'application/x-www-form-urlencoded', schema: directPostJwtFormSchema, required: true },
   responses: walletResponseResponses,
   errors: walletResponseErrors,
-  run: ({ ctx, request, params }) => json(200, receiveWalletResponse(ctx, params[0]!, 'direct_post.jwt', formBody(request))),
+  run: ({ ctx, params, body }) => json(200, receiveWalletResponse(ctx, params[0]!, 'direct_post.jwt', body)),
 });

@@ -4,7 +4,7 @@ import { runWalletResponse } from '../authorization/wallet-response-pipeline.js'
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import * as v from 'valibot';
 import { defineEndpoint } from './endpoint.js';
-import { formBody, json } from './respond.js';
+import { json } from './respond.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
 const field = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
@@ -22,8 +22,19 @@ export const directPostFormSchema = v.objectWithRest(
   v.string(),
 );
 
-/** An encrypted authorization response (JWE to the request's client_metadata key). */
-export const directPostJwtFormSchema = v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.string());
+/**
+ * An encrypted authorization response (JWE to the request's client_metadata key), or the wallet's
+ * error response, which OpenID4VP lets it send unencrypted (then `response` is absent).
+ */
+export const directPostJwtFormSchema = v.objectWithRest(
+  {
+    response: field('The authorization response as a JWE; absent from a wallet error response.'),
+    error: field('The wallet\'s OAuth error code, sent unencrypted instead of a response.'),
+    error_description: field('Text for the error.'),
+    state: field('The state of the request object (with an error).'),
+  },
+  v.string(),
+);
 
 /** `{}` or, when a redirect URI is configured, where the wallet sends the user (with a response_code). */
 export const walletResponseAnswerSchema = v.pipe(v.object({ redirect_uri: v.optional(v.string()) }), v.title('WalletResponseAccepted'));
@@ -71,5 +82,5 @@ export const directPostEndpoint = defineEndpoint({
   body: { contentType: 'application/x-www-form-urlencoded', schema: directPostFormSchema, required: true },
   responses: walletResponseResponses,
   errors: walletResponseErrors,
-  run: ({ ctx, request, params }) => json(200, receiveWalletResponse(ctx, params[0]!, 'direct_post', formBody(request))),
+  run: ({ ctx, params, body }) => json(200, receiveWalletResponse(ctx, params[0]!, 'direct_post', body)),
 });

@@ -10,13 +10,15 @@ export type Audience = 'public' | 'rp' | 'wallet';
 // Any valibot schema (sync); the generic keeps the table free of per-schema type noise.
 export type AnySchema = v.GenericSchema;
 
-export interface EndpointInput {
+export interface EndpointInput<B = unknown> {
   ctx: AuthorizerContext;
   request: CoreRequest;
-  /** Path parameters in the order they appear in `path`, percent-decoded. */
+  /** Path parameters in the order they appear in `path`, percent-decoded (validated by `pathParams`). */
   params: string[];
   /** The instance the API key belongs to (RP endpoints only; undefined elsewhere, so no endpoint can cross instances by accident). */
   instance: InstanceRuntime;
+  /** The body as the endpoint's `body` spec validated it; undefined without a body spec, or for an optional body not sent. */
+  body: B;
 }
 
 export interface ResponseSpec {
@@ -26,18 +28,24 @@ export interface ResponseSpec {
   schema?: AnySchema;
 }
 
-export interface RequestBodySpec {
+export interface RequestBodySpec<B = unknown> {
   contentType: 'application/json' | 'application/x-www-form-urlencoded';
-  schema: AnySchema;
+  /** Validates the body at runtime (every issue reported, 400 `request.invalid_body`) and documents it. */
+  schema: v.GenericSchema<unknown, B>;
   /** False when an empty body is allowed (POST …/jwt without wallet parameters). */
   required: boolean;
+  /**
+   * Where an operation reads its body with more than the schema (per-instance rules, its own error
+   * details), its reader, built on `schema`: runs instead of the plain schema check.
+   */
+  parse?(value: unknown, input: EndpointInput<undefined>): B;
 }
 
 /**
  * One HTTP operation: everything routing, the typed methods, the error format and the OpenAPI
  * document need. `path` uses OpenAPI templates (`{authorizationId}`), relative to the mount point.
  */
-export interface Endpoint {
+export interface Endpoint<B = unknown> {
   /** The hosted API's operationId where it names one (wire-api.md section 1). */
   operationId: string;
   /** Stable name for logs and metrics (no ids in it). */
@@ -59,7 +67,7 @@ export interface Endpoint {
   pathParams?: AnySchema;
   /** An object schema of the query parameters (all strings). */
   query?: AnySchema;
-  body?: RequestBodySpec;
+  body?: RequestBodySpec<B>;
   /** The success answers. */
   responses: Record<number, ResponseSpec>;
   /**
@@ -70,14 +78,14 @@ export interface Endpoint {
   errors?: readonly number[];
   /** A more specific description of an error status than the generic one. */
   errorDescriptions?: Readonly<Record<number, string>>;
-  run(input: EndpointInput): Promise<CoreResponse>;
+  run(input: EndpointInput<B>): Promise<CoreResponse>;
   /**
    * The same operation with its usual refusal returned as a `Refusal` instead of thrown, where
    * refusing is the common answer (an unknown response code). `handle()` prefers it and answers,
    * logs and traces the refusal as `run`'s thrown error; called directly, `run` behaves as ever.
    */
-  runOrRefuse?(input: EndpointInput): Promise<CoreResponse | Refusal>;
+  runOrRefuse?(input: EndpointInput<B>): Promise<CoreResponse | Refusal>;
 }
 
 /** Identity with a checked shape: the table stays one literal per file. */
-export const defineEndpoint = <E extends Endpoint>(endpoint: E): E => endpoint;
+export const defineEndpoint = <B = undefined>(endpoint: Endpoint<B>): Endpoint<B> => endpoint;

@@ -1,5 +1,4 @@
 import { defineEndpoint } from './endpoint.js';
-import { formBody } from './respond.js';
 import { requestObjectErrors, requestObjectResponses, serveRequestObject, walletParametersSchema } from './request-object.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
@@ -15,5 +14,5 @@ export const postRequestObjectEndpoint = defineEndpoint({
   body: { contentType: 'application/x-www-form-urlencoded', schema: walletParametersSchema, required: false },
   responses: requestObjectResponses,
   errors: requestObjectErrors,
-  run: (input) => serveRequestObject(input, input.request.body ? formBody(input.request) : {}),
+  run: (input) => serveRequestObject(input, input.body ?? {}),
 });

@@ -92,7 +92,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
 }
 
 /** Answer the request object for wallet parameters taken from the query (GET) or the form (POST). */
-export async function serveRequestObject({ ctx, request, params }: EndpointInput, form?: Record<string, string>): Promise<CoreResponse> {
+export async function serveRequestObject({ ctx, request, params }: EndpointInput<unknown>, form?: WalletParameters): Promise<CoreResponse> {
   const walletMetadata = form?.wallet_metadata ?? request.query.get('wallet_metadata') ?? undefined;
   const walletNonce = form?.wallet_nonce ?? request.query.get('wallet_nonce') ?? undefined;
   const method = request.method.toUpperCase() === 'POST' ? 'POST' : 'GET';

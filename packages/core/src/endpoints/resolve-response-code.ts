@@ -9,7 +9,7 @@ import type { ResponseCodeEntry } from '../model/authorization-store.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { json, jsonBody, jsonOrRefusal } from './respond.js';
+import { json, jsonOrRefusal } from './respond.js';
 import { terminalStatusSchema } from './shared-schemas.js';
 
 export const resolvedResponseCodeSchema = v.pipe(v.object({ authorization_id: v.string(), status: terminalStatusSchema }), v.title('ResolvedResponseCode'));
@@ -22,7 +22,7 @@ export const resolveResponseCodeBodySchema = v.object({
 });
 
 /** Resolve a code once; throws every refusal (the typed method). See resolveOrRefuse. */
-export const resolveResponseCode = (ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown, idempotencyKey?: string): Promise<ResolvedResponseCode> =>
+export const resolveResponseCode = (ctx: AuthorizerContext, instance: InstanceRuntime, body: ResolveBody, idempotencyKey?: string): Promise<ResolvedResponseCode> =>
   resolveOrRefuse(ctx, instance, body, idempotencyKey).then(throwRefusal);
 
 const NOT_FOUND = Refusal.of('response_code.not_found');
@@ -48,8 +48,7 @@ const NOT_FOUND = Refusal.of('response_code.not_found');
  * session it belongs to. Burning it costs at most a restart of a flow whose code has already
  * leaked, and burning needs the code itself, which the binding makes worthless to anyone else.
  */
-async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime, body: unknown, idempotencyKey?: string): Promise<ResolvedResponseCode | Refusal> {
-  const parsed = commonResolveBody(body) ?? schemaResolveBody(body);
+async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime, parsed: ResolveBody, idempotencyKey?: string): Promise<ResolvedResponseCode | Refusal> {
   const expected = parsed.authorization_id;
   if (expected === undefined && instance.config.openId4vp.requireResponseCodeAuthorizationId) {
     throw new AuthorizerError('request.invalid_body', {
@@ -119,9 +118,10 @@ async function replay(ctx: AuthorizerContext, instanceId: string, key: string, k
   return { authorization_id: record.id, status: record.status };
 }
 
-type ResolveBody = v.InferOutput<typeof resolveResponseCodeBodySchema>;
+export type ResolveBody = v.InferOutput<typeof resolveResponseCodeBodySchema>;
 
-function schemaResolveBody(body: unknown): ResolveBody {
+/** The body as the schema reads it, its first problem named in the words clients know. */
+export function readResolveBody(body: unknown): ResolveBody {
   const parsed = v.safeParse(resolveResponseCodeBodySchema, body);
   if (!parsed.success) {
     const pointer = `/${v.getDotPath(parsed.issues[0]) ?? 'response_code'}`;
@@ -129,26 +129,6 @@ function schemaResolveBody(body: unknown): ResolveBody {
     throw new AuthorizerError('request.invalid_body', { errors: [{ pointer, detail }] });
   }
   return parsed.output;
-}
-
-const isBoundedString = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 512;
-
-/**
- * A body the schema accepts, read as the schema reads it (members looked up with `in`, others
- * dropped, an undefined authorization_id kept), without its generic walk; anything else answers
- * undefined and goes through the schema, which keeps every error.
- */
-export function commonResolveBody(body: unknown): ResolveBody | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const input = body as Record<string, unknown>;
-  if (!('response_code' in input)) return undefined;
-  // Each member read once: what is checked is what is returned, whatever the object is.
-  const code = input.response_code;
-  if (!isBoundedString(code)) return undefined;
-  if (!('authorization_id' in input)) return { response_code: code };
-  const id = input.authorization_id;
-  if (id !== undefined && !isBoundedString(id)) return undefined;
-  return { response_code: code, authorization_id: id };
 }
 
 export const resolveResponseCodeEndpoint = defineEndpoint({
@@ -160,12 +140,12 @@ export const resolveResponseCodeEndpoint = defineEndpoint({
   summary: 'Resolve the one-time response_code of a wallet redirect',
   description:
     'Each code resolves once. With authorization_id (the id kept in the user\'s session), a code issued for another authorization is refused (400) and invalidated. With an Idempotency-Key header, a retry with the same key within 60 s (a reply lost on the way) is answered the same result again; every other caller gets 404.',
-  body: { contentType: 'application/json', schema: resolveResponseCodeBodySchema, required: true },
+  body: { contentType: 'application/json', schema: resolveResponseCodeBodySchema, required: true, parse: readResolveBody },
   responses: {
     200: { description: 'The authorization the code was issued for.', contentType: 'application/json', schema: resolvedResponseCodeSchema },
   },
   errors: [404, 503],
   errorDescriptions: { 400: 'Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
-  run: ({ ctx, request, instance }) => json(200, resolveResponseCode(ctx, instance, jsonBody(request), request.headers.get('idempotency-key') ?? undefined)),
-  runOrRefuse: ({ ctx, request, instance }) => jsonOrRefusal(200, resolveOrRefuse(ctx, instance, jsonBody(request), request.headers.get('idempotency-key') ?? undefined)),
+  run: ({ ctx, request, instance, body }) => json(200, resolveResponseCode(ctx, instance, body, request.headers.get('idempotency-key') ?? undefined)),
+  runOrRefuse: ({ ctx, request, instance, body }) => jsonOrRefusal(200, resolveOrRefuse(ctx, instance, body, request.headers.get('idempotency-key') ?? undefined)),
 });

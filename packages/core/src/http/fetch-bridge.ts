@@ -1,6 +1,6 @@
 import { AuthorizerError, isAuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreResponse, CoreResponseStream } from '../wire/core-request.js';
-import { readBodyWithLimit } from './read-body.js';
+import { pumpWebStream } from './read-body.js';
 import { mountPathOf, pathBelowMount, type BridgedRequest } from './serve.js';
 
 export interface FetchMount {
@@ -12,48 +12,45 @@ export interface FetchMount {
   consumedBody?: () => Promise<BodyInit>;
 }
 
-/** A web Request as `serve()` takes it: the body is read (capped) only when the core asks for it. */
+/**
+ * A web Request as `serve()` takes it: the body is read only when the core asks for it. Only I/O
+ * here: `readRequest` (read-body.ts) applies the body limit to what this delivers.
+ */
 export function fromFetchRequest(request: Request, mount: FetchMount = {}): BridgedRequest {
   const url = splitUrl(request.url);
   const below = mount.path ?? pathBelowMount(url.pathname, mount.basePath ?? '');
   // The error the upload stream itself failed with: a broken upload is the client's doing, also
   // on hosts whose Request signal is not tied to the connection.
   let uploadFailure: { error: unknown } | undefined;
+  const pump = async (take: (chunk: Uint8Array) => void) => {
+    const source = mount.consumedBody ? new Response(await mount.consumedBody()).body : request.body;
+    if (!source) return;
+    try {
+      await pumpWebStream(source, take);
+    } catch (error) {
+      if (!isAuthorizerError(error)) uploadFailure = { error };
+      throw error;
+    }
+  };
   return {
     method: request.method,
     // Outside the mount the full path decides the error format, as routing would.
     path: below ?? url.pathname,
     clientWentAway: (error) => request.signal.aborted || (uploadFailure !== undefined && uploadFailure.error === error),
     mountPath: () => (below === null ? undefined : mountPathOf(url.pathname, below)),
-    async read(limit) {
+    async read() {
       if (below === null) throw new AuthorizerError('request.route_not_found');
-      const { headers } = request;
-      // Refuse early when the declared size is already over the cap.
-      if (Number(headers.get('content-length') ?? '0') > limit) throw new AuthorizerError('request.body_too_large');
-      // GET/HEAD carry no body; not touching request.body spares @hono/node-server a full Request.
-      const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-      let bytes: Uint8Array = EMPTY;
-      if (hasBody) {
-        const source = mount.consumedBody ? new Response(await mount.consumedBody()).body : request.body;
-        try {
-          bytes = await readBodyWithLimit(source, limit);
-        } catch (error) {
-          if (!isAuthorizerError(error)) uploadFailure = { error };
-          throw error;
-        }
-      }
       return {
         method: request.method,
         path: below,
         query: new URLSearchParams(url.search),
-        headers,
-        ...(bytes.byteLength > 0 ? { body: { kind: 'bytes' as const, bytes } } : {}),
+        headers: request.headers,
+        // GET/HEAD carry no body; not touching request.body spares @hono/node-server a full Request.
+        ...(request.method !== 'GET' && request.method !== 'HEAD' ? { body: { kind: 'stream' as const, pump } } : {}),
       };
     },
   };
 }
-
-const EMPTY = new Uint8Array(0);
 
 /**
  * Path and query of an absolute URL as `Request.url` serialises it (already parsed and normalised

@@ -3,7 +3,12 @@ import { Agent, createServer, request, type IncomingMessage, type ServerResponse
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreRequestBody, CoreResponse } from '../wire/core-request.js';
-import { fromNodeRequest, writeNodeResponse } from './node-bridge.js';
+import { clientWentAway, fromNodeRequest, writeNodeResponse } from './node-bridge.js';
+import { readRequest } from './read-body.js';
+import type { BridgedRequest } from './serve.js';
+
+/** What serve() does with a bridged request: the bridge's read, then the body limit. */
+const readNode = async (bridged: BridgedRequest, limit: number) => readRequest(await bridged.read(), limit);
 
 /** An IncomingMessage stand-in: a stream with rawHeaders, as node:http hands it over. */
 function incoming(rawHeaders: string[], body: string | null, url = '/authz/echo?a=1&a=2'): IncomingMessage {
@@ -26,7 +31,7 @@ const consumed = (req: IncomingMessage) => {
 describe('fromNodeRequest', () => {
   it('reads headers like Headers.get over the raw lines: any case, repeats joined in order', async () => {
     const req = incoming(['Content-Type', 'application/json', 'X-Multi', 'a', 'x-multi', 'b'], '{}');
-    const core = await fromNodeRequest(req, { path: '/echo' }).read(1024);
+    const core = await readNode(fromNodeRequest(req, { path: '/echo' }), 1024);
     expect(core.headers.get('content-type')).toBe('application/json');
     expect(core.headers.get('X-MULTI')).toBe('a, b');
     expect(core.headers.get('authorization')).toBeNull();
@@ -35,7 +40,7 @@ describe('fromNodeRequest', () => {
   });
 
   it('reads an unread stream itself, capped, and hands no body for an empty one', async () => {
-    const read = (body: string) => fromNodeRequest(incoming([], body), { path: '/' }).read(8);
+    const read = (body: string) => readNode(fromNodeRequest(incoming([], body), { path: '/' }), 8);
     expect(text((await read('12345678')).body)).toEqual({ bytes: '12345678' });
     await expect(read('123456789')).rejects.toMatchObject({ code: 'request.body_too_large' });
     expect((await read('')).body).toBeUndefined();
@@ -43,12 +48,12 @@ describe('fromNodeRequest', () => {
 
   it('refuses a declared length over the limit before reading', async () => {
     const req = incoming(['Content-Length', '9'], null);
-    await expect(fromNodeRequest(req, { path: '/' }).read(8)).rejects.toMatchObject({ code: 'request.body_too_large' });
+    await expect(readNode(fromNodeRequest(req, { path: '/' }), 8)).rejects.toMatchObject({ code: 'request.body_too_large' });
   });
 
   it('takes a consumed body from the host: raw text before the parsed value, parsed values measured', async () => {
     const form = ['Content-Type', 'application/x-www-form-urlencoded'];
-    const host = (hostBody: { body?: unknown; rawBody?: unknown }) => fromNodeRequest(consumed(incoming(form, null)), { path: '/', hostBody }).read(16);
+    const host = (hostBody: { body?: unknown; rawBody?: unknown }) => readNode(fromNodeRequest(consumed(incoming(form, null)), { path: '/', hostBody }), 16);
     expect(text((await host({ body: { a: '1' }, rawBody: 'a=1' })).body)).toEqual({ bytes: 'a=1' });
     expect(text((await host({ body: Buffer.from('b=2') })).body)).toEqual({ bytes: 'b=2' });
     expect((await host({ body: { a: '1' } })).body).toEqual({ kind: 'parsed', value: { a: '1' } });
@@ -60,7 +65,7 @@ describe('fromNodeRequest', () => {
   it('reads a Content-Length body with listeners, and fails like a stream that closed early when the client goes away before or during it', async () => {
     const declared = (length: number) => Object.assign(incoming(['Content-Length', String(length)], null), { httpVersionMajor: 1, complete: false });
     const whole = declared(8);
-    const reading = fromNodeRequest(whole, { path: '/' }).read(8);
+    const reading = readNode(fromNodeRequest(whole, { path: '/' }), 8);
     (whole as unknown as PassThrough).write('1234');
     (whole as unknown as PassThrough).end('5678');
     expect(text((await reading).body)).toEqual({ bytes: '12345678' });
@@ -68,7 +73,7 @@ describe('fromNodeRequest', () => {
 
     const cut = declared(8);
     const bridged = fromNodeRequest(cut, { path: '/' });
-    const interrupted = bridged.read(8);
+    const interrupted = readNode(bridged, 8);
     (cut as unknown as PassThrough).write('1234');
     cut.destroy();
     const error = await interrupted.then(() => undefined, (e: unknown) => e);
@@ -77,16 +82,16 @@ describe('fromNodeRequest', () => {
 
     const gone = declared(8);
     gone.destroy();
-    await expect(fromNodeRequest(gone, { path: '/' }).read(8)).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    await expect(readNode(fromNodeRequest(gone, { path: '/' }), 8)).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
     const failing = declared(8);
-    const failed = fromNodeRequest(failing, { path: '/' }).read(8);
+    const failed = readNode(fromNodeRequest(failing, { path: '/' }), 8);
     await new Promise(setImmediate); // reading has begun: the listeners are attached
     failing.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     await expect(failed).rejects.toMatchObject({ code: 'ECONNRESET' });
 
     const over = declared(8);
-    const tooMuch = fromNodeRequest(over, { path: '/' }).read(8);
+    const tooMuch = readNode(fromNodeRequest(over, { path: '/' }), 8);
     (over as unknown as PassThrough).end('123456789');
     await expect(tooMuch).rejects.toMatchObject({ code: 'request.body_too_large' });
   });
@@ -96,13 +101,13 @@ describe('fromNodeRequest', () => {
     const on = vi.spyOn(req, 'on');
     const ended = new Promise((resolve) => req.once('end', resolve));
     on.mockClear();
-    expect(text((await fromNodeRequest(req, { path: '/' }).read(8)).body)).toEqual({ bytes: '12345678' });
+    expect(text((await readNode(fromNodeRequest(req, { path: '/' }), 8)).body)).toEqual({ bytes: '12345678' });
     expect(on.mock.calls.map(([event]) => event)).not.toContain('data');
     await ended;
 
     // Part of it already taken by someone else, or not yet complete: the listener path, which waits for the rest.
     const partial = Object.assign(incoming(['Content-Length', '8'], null), { httpVersionMajor: 1, complete: false });
-    const reading = fromNodeRequest(partial, { path: '/' }).read(8);
+    const reading = readNode(fromNodeRequest(partial, { path: '/' }), 8);
     (partial as unknown as PassThrough).write('1234');
     await new Promise(setImmediate);
     (partial as unknown as PassThrough).end('5678');
@@ -118,9 +123,7 @@ describe('fromNodeRequest', () => {
         if (event === 'data') listened++;
         return on(event, listener);
       }) as typeof req.on;
-      void fromNodeRequest(req, { path: '/' })
-        .read(1024)
-        .then((core) => {
+      void readNode(fromNodeRequest(req, { path: '/' }), 1024).then((core) => {
           seen.push(core.body?.kind === 'bytes' ? Buffer.from(core.body.bytes).toString() : '');
           res.end('ok');
         });
@@ -146,7 +149,7 @@ describe('fromNodeRequest', () => {
   it('gives the bytes sent when the host set an encoding, and reads a stream the host paused', async () => {
     const encoded = Object.assign(incoming(['Content-Length', '4'], null), { httpVersionMajor: 1 });
     encoded.setEncoding('hex');
-    const reading = fromNodeRequest(encoded, { path: '/' }).read(4);
+    const reading = readNode(fromNodeRequest(encoded, { path: '/' }), 4);
     await new Promise(setImmediate);
     (encoded as unknown as PassThrough).end(Buffer.from([0xc3, 0xa9, 0x41, 0x42]));
     const body = (await reading).body;
@@ -154,12 +157,22 @@ describe('fromNodeRequest', () => {
 
     const paused = Object.assign(incoming(['Content-Length', '8'], null), { httpVersionMajor: 1 });
     paused.pause();
-    const pending = fromNodeRequest(paused, { path: '/' }).read(8);
+    const pending = readNode(fromNodeRequest(paused, { path: '/' }), 8);
     await new Promise(setImmediate);
     (paused as unknown as PassThrough).write('1234');
     await new Promise(setImmediate);
     (paused as unknown as PassThrough).end('5678');
     expect(text((await pending).body)).toEqual({ bytes: '12345678' });
+  });
+});
+
+describe('clientWentAway', () => {
+  const req = (state: { destroyed?: boolean; complete?: boolean } = {}) => ({ destroyed: false, complete: true, ...state });
+  it('tells a client that hung up from a server fault', () => {
+    expect(clientWentAway(req({ destroyed: true, complete: false }), new Error('x'))).toBe(true);
+    expect(clientWentAway(req(), Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBe(true);
+    expect(clientWentAway(req(), new Error('aborted'))).toBe(true);
+    expect(clientWentAway(req(), new TypeError('a bug'))).toBe(false);
   });
 });
 

@@ -1,10 +1,8 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appendVary } from '../cors/append-vary.js';
-import { AuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreRequestBody, CoreResponse, CoreResponseStream, RequestHeaders } from '../wire/core-request.js';
-import { clientWentAway, refuseDeclaredOverLimit, refuseParsedOverLimit } from './node-body-limits.js';
-import { readBodyWithLimit } from './read-body.js';
+import type { CoreResponse, CoreResponseStream, RequestHeaders } from '../wire/core-request.js';
+import type { BridgedCoreRequest } from './read-body.js';
 import { mountPathOf, type BridgedRequest } from './serve.js';
 
 /** What a host body parser left once it consumed the stream (Express `req.body`; Koa `ctx.request.body` and `rawBody`). */
@@ -23,7 +21,10 @@ export interface NodeMount {
   originalUrl?: string;
 }
 
-/** A node:http request as `serve()` takes it: headers, query and body are read only when the core asks. */
+/**
+ * A node:http request as `serve()` takes it: headers, query and body are read only when the core
+ * asks. Only I/O here: `readRequest` (read-body.ts) applies the body limit to what this delivers.
+ */
 export function fromNodeRequest(req: IncomingMessage, mount: NodeMount): BridgedRequest {
   const method = req.method ?? 'GET';
   return {
@@ -37,9 +38,8 @@ export function fromNodeRequest(req: IncomingMessage, mount: NodeMount): Bridged
       const q = full.indexOf('?');
       return mountPathOf(q === -1 ? full : full.slice(0, q), mount.path);
     },
-    async read(limit) {
-      // Most requests without a body (a GET) are answered without a turn through the body reader.
-      const body = !req.readableEnded && bodyFraming(req) === 'none' ? undefined : await nodeBody(req, limit, mount.hostBody);
+    async read() {
+      const body = nodeBody(req, mount.hostBody);
       const url = req.url ?? '';
       const q = url.indexOf('?');
       return {
@@ -68,28 +68,25 @@ class RawHeaders implements RequestHeaders {
   }
 }
 
-async function nodeBody(req: IncomingMessage, limit: number, host: HostBody = {}): Promise<CoreRequestBody | undefined> {
-  refuseDeclaredOverLimit(req, limit); // also when a host parser (with a higher limit) read it
+function nodeBody(req: IncomingMessage, host: HostBody = {}): BridgedCoreRequest['body'] {
   // "Was the stream consumed" decides, not "is a body set": Express 4's body-parser and Koa's set
-  // {} even for types they skip. Unread: read it ourselves, capped.
+  // {} even for types they skip. Unread: the stream, read when the core asks.
   if (!req.readableEnded) {
     const framing = bodyFraming(req);
     if (framing === 'none') return undefined;
-    // The parser delivers exactly the declared length, already checked against the limit.
-    if (framing === 'declared') return asBytes(await readDeclaredBody(req, limit));
-    return asBytes(await readBodyWithLimit(req, limit));
+    return { kind: 'stream', pump: framing === 'declared' ? (take) => pumpDeclaredBody(req, take) : (take) => pumpStream(req, take) };
   }
   const { body, rawBody } = host;
   // Raw text is preferred over a parsed object: @koa/bodyparser's rawBody, express.raw()/text() output.
   const raw = typeof rawBody === 'string' ? rawBody : typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
-  if (raw !== undefined) {
-    const bytes = typeof raw === 'string' ? Buffer.from(raw) : raw;
-    if (bytes.byteLength > limit) throw new AuthorizerError('request.body_too_large');
-    return asBytes(bytes);
-  }
+  if (raw !== undefined) return { kind: 'bytes', bytes: typeof raw === 'string' ? Buffer.from(raw) : raw };
   if (body === undefined) return undefined;
-  refuseParsedOverLimit(body, req.headers['content-type'], limit); // express.json()/urlencoded() of a chunked upload
   return { kind: 'parsed', value: body }; // the core re-reads it per Content-Type, never re-serialised
+}
+
+/** A chunked (or HTTP/2) body through the stream's iterator; a host encoding's strings back to UTF-8 bytes. */
+async function pumpStream(req: IncomingMessage, take: (chunk: Uint8Array) => void): Promise<void> {
+  for await (const chunk of req as AsyncIterable<Uint8Array | string>) take(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
 }
 
 /**
@@ -105,31 +102,31 @@ function bodyFraming(req: IncomingMessage): 'none' | 'declared' | 'stream' {
 /**
  * A Content-Length body with plain listeners (an async iterator, or stream.finished(), per request
  * costs more than the read itself). Fails like the iterator did: the stream's error, or a
- * premature close (also when the request was already destroyed before the read began).
+ * premature close (also when the request was already destroyed before the read began), or what
+ * `take` threw (the limit), after which nothing more is taken.
  */
-async function readDeclaredBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+async function pumpDeclaredBody(req: IncomingMessage, take: (chunk: Uint8Array) => void): Promise<void> {
   // One microtask later, node has pushed the body of the packet that carried the headers.
   await undefined;
   const buffered = completeBufferedBody(req);
-  if (buffered) return buffered;
+  if (buffered) return take(buffered);
   return new Promise((resolve, reject) => {
     if (req.destroyed) return void reject(prematureClose());
-    const chunks: Buffer[] = [];
-    let total = 0;
     // A host that set an encoding gets strings: back to the bytes sent.
     const encoding = req.readableEncoding ?? 'utf8';
     const onData = (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
-      total += bytes.byteLength;
-      if (total > limit) return void done(new AuthorizerError('request.body_too_large'));
-      chunks.push(bytes);
+      try {
+        take(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+      } catch (error) {
+        done(error);
+      }
     };
     const onEnd = () => done();
     const onClose = () => done(req.readableEnded ? undefined : prematureClose());
     function done(error?: unknown) {
       req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
       if (error) reject(error);
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+      else resolve();
     }
     req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
     // A data listener does not restart a stream the host paused explicitly.
@@ -157,8 +154,6 @@ function completeBufferedBody(req: IncomingMessage): Buffer | undefined {
 function prematureClose(): Error {
   return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
-
-const asBytes = (bytes: Uint8Array): CoreRequestBody | undefined => (bytes.byteLength > 0 ? { kind: 'bytes', bytes } : undefined);
 
 /**
  * Status and headers of a core answer onto a node:http response: several Set-Cookie stay several
@@ -267,4 +262,19 @@ export function toNodeReadable(stream: CoreResponseStream): Readable {
   const readable = Readable.from(stream, { objectMode: false });
   readable.once('close', () => stream.cancel());
   return readable;
+}
+
+/** The parts of a node:http IncomingMessage `clientWentAway` reads. */
+interface NodeRequestState {
+  destroyed: boolean;
+  complete: boolean;
+}
+
+const ABORT_CODES = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED']);
+
+/** The client went away mid-request (aborted upload, reset socket): not a server fault to report. */
+export function clientWentAway(req: NodeRequestState, error: unknown): boolean {
+  if (req.destroyed && !req.complete) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && ABORT_CODES.has(code)) || message === 'aborted';
 }

@@ -1,6 +1,7 @@
 import { isAuthorizerError } from '../errors/authorizer-error.js';
-import type { CoreHandler, CoreRequest, CoreResponse, HandleOptions } from '../wire/core-request.js';
+import type { CoreHandler, CoreResponse, HandleOptions } from '../wire/core-request.js';
 import { errorResponse } from '../wire/responses.js';
+import { readRequest, type BridgedCoreRequest } from './read-body.js';
 import { answerTo, audienceOfPath } from './routes.js';
 
 /**
@@ -11,8 +12,11 @@ export interface BridgedRequest {
   method: string;
   /** Path below the mount point, starting with `/`: decides the error format before routing. */
   path: string;
-  /** Build the core request, reading the body up to `limit` (throws `request.body_too_large` past it). */
-  read(limit: number): Promise<CoreRequest>;
+  /**
+   * The request with its body not yet read (a stream), or as a host parser left it. Bridges only
+   * do I/O: `serve()` applies the body limit (`readRequest`).
+   */
+  read(): Promise<BridgedCoreRequest>;
   /** True when `error` only means the client went away (an aborted upload): nothing to report. */
   clientWentAway(error: unknown): boolean;
   /** Where the host mounted the handler: the full path minus `path`; undefined when that cannot be told. */
@@ -32,38 +36,38 @@ export interface Served {
  * included) and clients that went away are never reported.
  */
 export async function serve(handler: CoreHandler, request: BridgedRequest, options: HandleOptions = {}): Promise<Served> {
+  // handle() reports to its own hooks; serve() only keeps the first unexpected error for the host.
   let failure: { error: unknown } | undefined;
-  const onError = (error: unknown) => {
-    if (failure) return;
-    failure = { error };
-    try {
-      options.onError?.(error);
-    } catch {
-      // The host's reporter failing must not turn into an unanswered request.
-    }
-  };
+  const capture = (error: unknown) => void (failure ??= { error });
   if (handler.checkMountPath && request.mountPath) {
     const mountPath = request.mountPath();
     if (mountPath !== undefined) handler.checkMountPath(mountPath);
   }
   let response: CoreResponse;
   try {
-    response = await handler.handle(await request.read(handler.bodyLimitBytes), { onError });
+    const read = readRequest(await request.read(), handler.bodyLimitBytes);
+    response = await handler.handle(read instanceof Promise ? await read : read, { onError: capture });
   } catch (error) {
     if (!isAuthorizerError(error) && !request.clientWentAway(error)) {
       // handle() never throws, so this failed before it (reading, bridging): its reporter has not seen it.
-      try {
-        handler.reportError?.(error);
-      } catch {
-        // as above
-      }
-      onError(error);
+      guarded(handler.reportError, error);
+      capture(error);
     }
     response = failureResponse(error, request);
   }
+  if (failure) guarded(options.onError, failure.error);
   // The rest of an oversized upload was never read: ask the host to close rather than drain it.
   if (response.status === 413 && !response.headers.some(([name]) => name.toLowerCase() === 'connection')) response.headers.push(['connection', 'close']);
   return failure ? { response, failure } : { response };
+}
+
+/** The host's reporter failing must not turn into an unanswered request. */
+function guarded(hook: ((error: unknown) => void) | undefined, error: unknown): void {
+  try {
+    hook?.(error);
+  } catch {
+    // ignored on purpose
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { AuthorizationQuery, DcApiProtocol, DcqlQuery, ResponseType } from '../model/authorization-record.js';
 import { AuthorizerError, type FieldError } from '../errors/authorizer-error.js';
 import { dcqlQueryIssues, dcqlQuerySchema } from './dcql-query.js';
-import { issuePointer } from './json-pointer.js';
+import { issueDetail, issuePointer } from './json-pointer.js';
 import { isExpectedOrigin } from '../config/origin.js';
 import { plainObject } from '../model/plain-object.js';
 import { presentationDefinitionIssues, presentationDefinitionSchema } from './presentation-definition.js';
@@ -121,13 +121,6 @@ function invalid(errors: FieldError[]): AuthorizerError {
   // Only unsupported patterns: their own code, so that a client can tell them from a malformed body.
   const code = errors.every((e) => e.code === 'request.unsupported_pattern') ? 'request.unsupported_pattern' : 'request.invalid_body';
   return new AuthorizerError(code, { errors, message: `The request body is invalid: ${errors[0]!.detail}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` });
-}
-
-/** valibot's text for a missing member ("Invalid key: Expected …") reads poorly in an API error. */
-function issueDetail(issue: v.BaseIssue<unknown>): string {
-  const last = issue.path?.[issue.path.length - 1]?.key;
-  if (issue.received === 'undefined' && issue.message.startsWith('Invalid key') && typeof last === 'string') return `${last} is required`;
-  return issue.message;
 }
 
 /** Per-instance choices that change what a create body may contain. */

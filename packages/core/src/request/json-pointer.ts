@@ -10,3 +10,10 @@ export function issuePointer(issue: v.BaseIssue<unknown>, base: readonly (string
   const keys = (issue.path ?? []).map((item) => item.key as string | number);
   return jsonPointer([...base, ...keys]);
 }
+
+/** valibot's text for a missing member ("Invalid key: Expected …") reads poorly in an API error. */
+export function issueDetail(issue: v.BaseIssue<unknown>): string {
+  const last = issue.path?.[issue.path.length - 1]?.key;
+  if (issue.received === 'undefined' && issue.message.startsWith('Invalid key') && typeof last === 'string') return `${last} is required`;
+  return issue.message;
+}

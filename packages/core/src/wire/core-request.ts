@@ -21,7 +21,8 @@ export interface CoreRequest {
 }
 
 /**
- * `bytes`: the raw body the adapter read (already capped at the body limit).
+ * `bytes`: the raw body the adapter read (already capped at the body limit: serve() does it for
+ * the bridges; handle() measures nothing).
  * `parsed`: a host body parser consumed the stream first (express.json/urlencoded,
  * koa bodyparser); the core re-interprets it according to the Content-Type header.
  */
@@ -59,7 +60,7 @@ export interface HandleOptions {
 export interface CoreHandler {
   /** Serve one request given as the core's request object. Never throws. */
   handle(request: CoreRequest, options?: HandleOptions): Promise<CoreResponse>;
-  /** Body cap the bridges enforce while reading. */
+  /** Body cap serve() applies to what the bridges deliver. */
   readonly bodyLimitBytes: number;
   /** The handler's own reporter, for unexpected failures serve() meets outside `handle()`. */
   readonly reportError?: (error: unknown) => void;
