@@ -130,6 +130,13 @@ export const CODES = {
   'authorization.invalid_response': http(400, 'invalid_request', 'The wallet response is malformed.'),
   'authorization.invalid_jwe': http(400, 'invalid_request', 'The encrypted response could not be decrypted or is not acceptable.'),
   'authorization.invalid_wallet_metadata': http(400, 'invalid_request', 'The wallet metadata is malformed.'),
+  'authorization.protocol_not_offered': http(400, 'invalid_request', 'The DC API response names a protocol this authorization did not offer.'),
+  'authorization.annex_c_malformed': http(400, 'invalid_request', 'The org-iso-mdoc response is not base64url CBOR ["dcapi", {enc, cipherText}] with a P-256 enc.'),
+  'authorization.annex_c_decryption_failed': http(
+    400,
+    'invalid_request',
+    'The org-iso-mdoc response could not be decrypted with this authorization\'s recipient key and the SessionTranscript of the reported origin (another origin, another recipient key, or altered bytes).',
+  ),
   'authorization.presentation_rejected': http(400, 'invalid_request', 'The presentation was not accepted.'),
   'authorization.processing_failed': http(500, 'server_error', 'The response could not be processed and cannot be submitted again; start a new presentation at the verifier.'),
   'response_code.not_found': http(404, 'invalid_request', 'Response code not found, already used, or expired.'),
