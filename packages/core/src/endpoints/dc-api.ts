@@ -15,10 +15,23 @@ export const dcApiBodySchema = v.object({
 });
 
 const presentations = v.union([v.string(), v.record(v.string(), v.unknown()), v.pipe(v.array(v.union([v.string(), v.record(v.string(), v.unknown())])), v.minLength(1))]);
-/** dc_api: the `data` of the DigitalCredential, an unencrypted vp_token (documentation of the wire shape). */
-const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown()) });
-/** dc_api.jwt: the `data` of the DigitalCredential, an encrypted response. */
-export const dcApiJwtBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.unknown()) });
+/** org-iso-mdoc (ISO/IEC 18013-7 Annex C): the `data` the browser returns. */
+const annexCData = v.object({ response: v.pipe(v.string(), v.description('base64url CBOR ["dcapi", {enc, cipherText}]: the HPKE-encrypted DeviceResponse.')) });
+/** The DigitalCredential as `navigator.credentials.get` returned it: required when several protocols were offered. */
+const namedResponse = (openId4VpData: v.GenericSchema) =>
+  v.pipe(
+    v.object({
+      protocol: v.picklist(['openid4vp-v1-unsigned', 'openid4vp-v1-signed', 'openid4vp-v1-multisigned', 'org-iso-mdoc']),
+      data: v.union([openId4VpData, annexCData]),
+    }),
+    v.description('The DigitalCredential {protocol, data}; the protocol must be one the authorization offered.'),
+  );
+const plainData = v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown());
+const jwtData = v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.unknown());
+/** dc_api: the `data` of the DigitalCredential (an unencrypted vp_token, or an org-iso-mdoc response), or the whole DigitalCredential (documentation of the wire shape). */
+const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.union([plainData, annexCData, namedResponse(plainData)]) });
+/** dc_api.jwt: the `data` of the DigitalCredential, an encrypted response, or the whole DigitalCredential. */
+export const dcApiJwtBodySchema = v.object({ origin, digitalCredentialGetResponse: v.union([jwtData, namedResponse(jwtData)]) });
 
 export const dcApiAnswerSchema = v.pipe(v.object({ status: terminalStatusSchema }), v.title('DcApiResult'));
 export type DcApiAnswer = v.InferOutput<typeof dcApiAnswerSchema>;

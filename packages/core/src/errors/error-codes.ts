@@ -132,6 +132,7 @@ export const CODES = {
   'authorization.invalid_wallet_metadata': http(400, 'invalid_request', 'The wallet metadata is malformed.'),
   'authorization.protocol_not_offered': http(400, 'invalid_request', 'The DC API response names a protocol this authorization did not offer.'),
   'authorization.annex_c_malformed': http(400, 'invalid_request', 'The org-iso-mdoc response is not base64url CBOR ["dcapi", {enc, cipherText}] with a P-256 enc.'),
+  'authorization.annex_c_element_not_requested': http(400, 'invalid_request', 'The org-iso-mdoc response discloses a data element its DeviceRequest did not ask for.'),
   'authorization.annex_c_decryption_failed': http(
     400,
     'invalid_request',

@@ -10,6 +10,7 @@ export * from './received-request.js';
 export * from './wallet-metadata.js';
 export * from './receive-request.js';
 export * from './dc-api-request.js';
+export { receiveAnnexCRequest, respondAnnexC, type AnnexCGetRequest, type AnnexCTamper, type ReceivedAnnexCRequest } from './annex-c-response.js';
 export * from './wallet-credential.js';
 export * from './sd-jwt-presentation.js';
 export * from './mdoc-presentation.js';
