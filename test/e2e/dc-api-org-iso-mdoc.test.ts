@@ -112,3 +112,37 @@ describe('DC API, protocol org-iso-mdoc (ISO/IEC 18013-7 Annex C)', () => {
     expect(replay).toMatchObject({ status: 400, body: { type: 'authorization.already_answered' } });
   });
 });
+
+describe('DC API, OpenID4VP and org-iso-mdoc offered in one create call', () => {
+  const both = () => env.rp.create({ responseMode: 'dc_api.jwt', protocols: ['openid4vp-v1-signed', 'org-iso-mdoc'], expectedOrigins: [ORIGIN], query: { type: 'DCQL', dcql: { credentials: [mdlQuery()] } } });
+  const requestsOf = (created: Record<string, unknown>) => created.digitalCredentialGetRequests as DcApiGetRequest[];
+
+  it('hands out one request per protocol in order; an Annex C answer is verified as Annex C', async () => {
+    const wallet = await walletWithMdocs();
+    const created = await both();
+    expect(requestsOf(created).map((r) => r.protocol)).toEqual(['openid4vp-v1-signed', 'org-iso-mdoc']);
+    const { digitalCredentialGetResponse } = await wallet.respondAnnexC(requestsOf(created)[1] as unknown as AnnexCGetRequest, { origin: ORIGIN });
+    const posted = await env.rp.dcApi(created.authorizationId, 'dc_api.jwt', { origin: ORIGIN, digitalCredentialGetResponse });
+    expect(posted.body).toEqual({ status: 'authorized' });
+    expect((await env.rp.credentials(created.authorizationId))[0]).toMatchObject({ credentialType: MDL_DOCTYPE });
+  });
+
+  it('an OpenID4VP answer to the same kind of request is verified as OpenID4VP', async () => {
+    const wallet = await walletWithMdocs();
+    const created = await both();
+    const { digitalCredentialGetResponse } = await wallet.respondDcApi(requestsOf(created)[0]!, { origin: ORIGIN, verifierTrustAnchors: [env.verifierRootPem] });
+    const posted = await env.rp.dcApi(created.authorizationId, 'dc_api.jwt', { origin: ORIGIN, digitalCredentialGetResponse: { protocol: 'openid4vp-v1-signed', data: digitalCredentialGetResponse } });
+    expect(posted.body).toEqual({ status: 'authorized' });
+  });
+
+  it('the bare data is refused when several protocols were offered, and a protocol not offered is refused', async () => {
+    const wallet = await walletWithMdocs();
+    const created = await both();
+    const { digitalCredentialGetResponse } = await wallet.respondAnnexC(requestsOf(created)[1] as unknown as AnnexCGetRequest, { origin: ORIGIN });
+    const bare = await env.rp.dcApi(created.authorizationId, 'dc_api.jwt', { origin: ORIGIN, digitalCredentialGetResponse: digitalCredentialGetResponse.data });
+    expect(bare).toMatchObject({ status: 400, body: { type: 'authorization.invalid_response' } });
+    const unsigned = await env.rp.dcApi(created.authorizationId, 'dc_api.jwt', { origin: ORIGIN, digitalCredentialGetResponse: { protocol: 'openid4vp-v1-unsigned', data: { response: 'x' } } });
+    expect(unsigned).toMatchObject({ status: 400, body: { type: 'authorization.protocol_not_offered' } });
+    expect(await env.rp.status(created.authorizationId)).toBe('pending');
+  });
+});
