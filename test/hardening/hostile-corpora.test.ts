@@ -122,7 +122,7 @@ describe('CBOR bombs in an org-iso-mdoc (Annex C) response', () => {
 
   async function annexCAuthorization() {
     const created = await createAuthorization(env, { responseMode: 'dc_api', protocol: 'org-iso-mdoc', expectedOrigins: [ORIGIN], query: { type: 'DCQL', dcql: annexCQuery } });
-    return { id: created.authorizationId!, encryptionInfo: (created.digitalCredentialGetRequest as { data: { encryptionInfo: string } }).data.encryptionInfo };
+    return { id: created.authorizationId!, encryptionInfo: (created.digitalCredentialGetRequest as unknown as { data: { encryptionInfo: string } }).data.encryptionInfo };
   }
 
   /** The bomb as a wallet would send it: sealed to the authorization's key with the right SessionTranscript, so it is decrypted and decoded. */
