@@ -9,6 +9,9 @@
  * measured by bench/hostile-stalls.mjs against an honest response, never in tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+import { Encoder } from 'cbor-x';
+import { receiveAnnexCRequest, sessionTranscriptBytes } from '@vp-authorizer/testing';
 import { DEFAULT_BODY_LIMIT_BYTES, type CoreResponse } from '@vp-authorizer/core/http';
 import { FormatFailure } from '../../packages/core/src/formats/format-error.js';
 import { parseMdoc } from '../../packages/core/src/formats/mso-mdoc/parse-mdoc.js';
@@ -107,6 +110,64 @@ describe('CBOR bombs in an mdoc vp_token', () => {
       const auth = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: DCQL_MIXED } });
       const res = await send(name, 'POST', `${V}/${auth.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ mdl: [b64] }), state: auth.state }));
       await expectRefusedOrRejected(auth.id, res);
+    });
+  }
+});
+
+describe('CBOR bombs in an org-iso-mdoc (Annex C) response', () => {
+  const ORIGIN = 'https://rp.example';
+  const annexCQuery = { credentials: [DCQL_MIXED.credentials[1]!] };
+  const hpke = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
+  const cborEncoder = new Encoder({ useRecords: false, tagUint8Array: false, mapsAsObjects: false, variableMapSize: true });
+
+  async function annexCAuthorization() {
+    const created = await createAuthorization(env, { responseMode: 'dc_api', protocol: 'org-iso-mdoc', expectedOrigins: [ORIGIN], query: { type: 'DCQL', dcql: annexCQuery } });
+    return { id: created.authorizationId!, encryptionInfo: (created.digitalCredentialGetRequest as unknown as { data: { encryptionInfo: string } }).data.encryptionInfo };
+  }
+
+  /** The bomb as a wallet would send it: sealed to the authorization's key with the right SessionTranscript, so it is decrypted and decoded. */
+  async function sealed(encryptionInfo: string, plaintext: Uint8Array): Promise<string> {
+    const { recipientPublicJwk } = receiveAnnexCRequest({ protocol: 'org-iso-mdoc', data: { deviceRequest: DEVICE_REQUEST, encryptionInfo } });
+    const info = await sessionTranscriptBytes({ kind: 'annex_c', origin: ORIGIN, encryptionInfo });
+    const recipientPublicKey = await hpke.kem.importKey('jwk', recipientPublicJwk, true);
+    const out = await hpke.seal({ recipientPublicKey, info: info.slice().buffer as ArrayBuffer }, plaintext.slice().buffer as ArrayBuffer);
+    return Buffer.from(cborEncoder.encode(['dcapi', new Map<string, Uint8Array>([['enc', new Uint8Array(out.enc)], ['cipherText', new Uint8Array(out.ct)]])])).toString('base64url');
+  }
+  // A DeviceRequest only to satisfy the reader; the recipient key comes from encryptionInfo.
+  const DEVICE_REQUEST = Buffer.from(cborEncoder.encode(new Map<string, unknown>([['version', '1.0'], ['docRequests', []]]))).toString('base64url');
+
+  const dcApiBody = (response: string) => JSON.stringify({ origin: ORIGIN, digitalCredentialGetResponse: { protocol: 'org-iso-mdoc', data: { response } } });
+
+  const bombs: [string, () => string][] = [
+    ['shared references (tag 28/29) × 5000 in 40 items', () => deviceResponse(Array.from({ length: 40 }, (_, i) => issuerSignedItem(sharedReferences(1000, 5000), i)))],
+    ['exponential shared references, 2^40 leaves', () => deviceResponse([issuerSignedItem(sharedReferenceLaughs(40))])],
+    ['~500 KB of nested tag 24 as the item itself', () => deviceResponse([nestedTag24(500_000)])],
+    ['documents array declaring 2^32-1 entries', () => deviceResponse([], head(4, 0xffffffff))],
+    ['500 K nested indefinite-length arrays', () => deviceResponse([issuerSignedItem(Buffer.alloc(500_000, 0x9f))])],
+    ['8,000 issuer-signed items', () => deviceResponse(Array.from({ length: 8_000 }, (_, i) => issuerSignedItem(Buffer.from([0x61, 0x78]), i)))],
+  ];
+  for (const [name, build] of bombs) {
+    it(`${name}, HPKE-sealed to the authorization: refused or rejected, nothing authorized`, { timeout: TIMEOUT }, async () => {
+      const auth = await annexCAuthorization();
+      const response = await sealed(auth.encryptionInfo, Buffer.from(build(), 'base64url'));
+      const res = await send(`annex C sealed: ${name}`, 'POST', `${V}/${auth.id}/dc_api`, 'application/json', dcApiBody(response));
+      await expectRefusedOrRejected(auth.id, res);
+    });
+  }
+
+  const envelopes: [string, () => string][] = [
+    ['a ~1 MiB response of nested indefinite-length arrays as the envelope', () => Buffer.alloc(760_000, 0x9f).toString('base64url')],
+    ['an envelope whose cipherText declares 2^53 bytes', () => Buffer.concat([Buffer.from([0x82, 0x65]), Buffer.from('dcapi'), Buffer.from([0xa1, 0x6a]), Buffer.from('cipherText'), head(2, 2n ** 53n, true), Buffer.alloc(16)]).toString('base64url')],
+    ['an mdoc bomb sent bare instead of an envelope', () => deviceResponse(Array.from({ length: 40 }, (_, i) => issuerSignedItem(sharedReferences(1000, 5000), i)))],
+    ['a ~1 MiB cipherText under a valid envelope (decrypts to nothing)', () => Buffer.from(cborEncoder.encode(['dcapi', new Map<string, Uint8Array>([['enc', Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)])], ['cipherText', Buffer.alloc(760_000, 7)]])])).toString('base64url')],
+  ];
+  for (const [name, build] of envelopes) {
+    it(`${name}: 400 annex_c_malformed or annex_c_decryption_failed, still pending`, { timeout: TIMEOUT }, async () => {
+      const auth = await annexCAuthorization();
+      const res = await send(`annex C envelope: ${name}`, 'POST', `${V}/${auth.id}/dc_api`, 'application/json', dcApiBody(build()));
+      expect(res.status).toBe(400);
+      expect(['authorization.annex_c_malformed', 'authorization.annex_c_decryption_failed']).toContain((JSON.parse(res.body as string) as { type: string }).type);
+      expect(await statusOf(env, auth.id)).toBe('pending');
     });
   }
 });

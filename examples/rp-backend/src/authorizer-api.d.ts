@@ -127,12 +127,32 @@ export interface paths {
         };
         /**
          * Read the claims of an authorized presentation
-         * @description Empty unless the authorization is authorized.
+         * @description Empty unless the authorization is authorized; 410 once its data was erased (retention or an erase request).
          */
         get: operations["getCredentials"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openid4/vp/v1_0/authorizations/{authorizationId}/personal-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase the data a wallet disclosed for a finished authorization, now
+         * @description Removes the claims, credentials, policy-result data, problem details and wallet metadata; the status, outcome and timings remain readable until the record leaves the store. Idempotent: a repeated call answers 204 too. Afterwards `credentials` and `policy-response` answer 410 `authorization.data_erased`.
+         */
+        delete: operations["erasePersonalData"];
         options?: never;
         head?: never;
         patch?: never;
@@ -170,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve the one-time response_code of a wallet redirect
-         * @description Each code resolves once. With authorization_id (the id kept in the user's session), a code issued for another authorization is refused (400) and invalidated.
+         * @description Each code resolves once. With authorization_id (the id kept in the user's session), a code issued for another authorization is refused (400) and invalidated. With an Idempotency-Key header, a retry with the same key within 60 s (a reply lost on the way) is answered the same result again; every other caller gets 404.
          */
         post: operations["resolveResponseCode"];
         delete?: never;
@@ -612,7 +632,8 @@ export interface operations {
                         };
                     };
                     /** @enum {string} */
-                    protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "openid4vp-v1-multisigned";
+                    protocol?: "openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "openid4vp-v1-multisigned" | "org-iso-mdoc";
+                    protocols?: ("openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "openid4vp-v1-multisigned" | "org-iso-mdoc")[];
                     expectedOrigins?: string[];
                 };
             };
@@ -670,7 +691,56 @@ export interface operations {
                                     signature: string;
                                 }[];
                             };
+                        } | {
+                            /** @constant */
+                            protocol: "org-iso-mdoc";
+                            data: {
+                                deviceRequest: string;
+                                encryptionInfo: string;
+                            };
                         };
+                        digitalCredentialGetRequests?: ({
+                            /** @constant */
+                            protocol: "openid4vp-v1-unsigned";
+                            data: {
+                                /** @constant */
+                                response_type: "vp_token";
+                                /** @enum {string} */
+                                response_mode: "dc_api" | "dc_api.jwt";
+                                nonce: string;
+                                client_metadata: {
+                                    [key: string]: unknown;
+                                };
+                                dcql_query: {
+                                    [key: string]: unknown;
+                                };
+                                transaction_data?: string[];
+                                verifier_info?: unknown[];
+                            };
+                        } | {
+                            /** @constant */
+                            protocol: "openid4vp-v1-signed";
+                            data: {
+                                request: string;
+                            };
+                        } | {
+                            /** @constant */
+                            protocol: "openid4vp-v1-multisigned";
+                            data: {
+                                payload: string;
+                                signatures: {
+                                    protected: string;
+                                    signature: string;
+                                }[];
+                            };
+                        } | {
+                            /** @constant */
+                            protocol: "org-iso-mdoc";
+                            data: {
+                                deviceRequest: string;
+                                encryptionInfo: string;
+                            };
+                        })[];
                         responseUrl: string;
                     };
                 };
@@ -913,6 +983,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description authorization.data_erased: the disclosed data was erased (its openId4vp.dataRetention window ended, or DELETE …/personal-data); the status remains readable. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An internal error occurred. */
             500: {
                 headers: {
@@ -970,6 +1049,83 @@ export interface operations {
             };
             /** @description Not found (or belongs to another instance). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description authorization.data_erased: the disclosed data was erased (its openId4vp.dataRetention window ended, or DELETE …/personal-data); the status remains readable. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state store is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    erasePersonalData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorizationId returned by createAuthorization. */
+                authorizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The disclosed data is erased (or already was). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A valid API key is required (Authorization: Bearer <key>). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or belongs to another instance). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description authorization.not_finished: the authorization has no outcome yet (nothing disclosed is stored before it); retry once its status is terminal. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1478,7 +1634,7 @@ export interface operations {
                 "application/json": {
                     /** @description The web origin the browser reported (window.location.origin). */
                     origin: string;
-                    digitalCredentialGetResponse: {
+                    digitalCredentialGetResponse: ({
                         vp_token: {
                             [key: string]: string | (string | {
                                 [key: string]: unknown;
@@ -1488,6 +1644,26 @@ export interface operations {
                         };
                     } & {
                         [key: string]: unknown;
+                    }) | {
+                        /** @description base64url CBOR ["dcapi", {enc, cipherText}]: the HPKE-encrypted DeviceResponse. */
+                        response: string;
+                    } | {
+                        /** @enum {string} */
+                        protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "openid4vp-v1-multisigned" | "org-iso-mdoc";
+                        data: ({
+                            vp_token: {
+                                [key: string]: string | (string | {
+                                    [key: string]: unknown;
+                                })[] | {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        }) | {
+                            /** @description base64url CBOR ["dcapi", {enc, cipherText}]: the HPKE-encrypted DeviceResponse. */
+                            response: string;
+                        };
                     };
                 };
             };
@@ -1587,11 +1763,23 @@ export interface operations {
                 "application/json": {
                     /** @description The web origin the browser reported (window.location.origin). */
                     origin: string;
-                    digitalCredentialGetResponse: {
+                    digitalCredentialGetResponse: ({
                         /** @description The authorization response as a JWE. */
                         response: string;
                     } & {
                         [key: string]: unknown;
+                    }) | {
+                        /** @enum {string} */
+                        protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "openid4vp-v1-multisigned" | "org-iso-mdoc";
+                        data: ({
+                            /** @description The authorization response as a JWE. */
+                            response: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | {
+                            /** @description base64url CBOR ["dcapi", {enc, cipherText}]: the HPKE-encrypted DeviceResponse. */
+                            response: string;
+                        };
                     };
                 };
             };

@@ -7,7 +7,7 @@ import type { SessionTranscriptInput } from '../model/verifier-client.js';
  * thumbprint of our encryption key, so it is computed on first read (then kept) rather than for
  * every encrypted response; it is an ordinary enumerable property, so copies and JSON carry it.
  */
-export function sessionTranscriptInput(request: AuthorizationRequestParameters, channel: { origin?: string; encryptionJwk: JsonWebKey | null }): SessionTranscriptInput {
+export function sessionTranscriptInput(request: AuthorizationRequestParameters, channel: { origin?: string; encryptionJwk: JsonWebKey | null }): OpenId4VpTranscriptInput {
   const base =
     channel.origin !== undefined
       ? { kind: 'dc_api' as const, origin: channel.origin, nonce: request.nonce }
@@ -17,5 +17,10 @@ export function sessionTranscriptInput(request: AuthorizationRequestParameters, 
   return Object.defineProperty(base, 'jwkThumbprint', {
     enumerable: true,
     get: (): string | null => (thumbprint === undefined ? (thumbprint = jwkThumbprintSync(jwk!)) : thumbprint),
-  }) as SessionTranscriptInput;
+  }) as OpenId4VpTranscriptInput;
 }
+
+type OpenId4VpTranscriptInput = Exclude<SessionTranscriptInput, { kind: 'annex_c' }>;
+
+/** The Annex C transcript inputs: the EncryptionInfo as handed out and the origin the browser reported. */
+export const annexCTranscriptInput = (encryptionInfo: string, origin: string): SessionTranscriptInput => ({ kind: 'annex_c', origin, encryptionInfo });

@@ -59,6 +59,20 @@ describe('commit', () => {
     expect(events.map((event) => event.type)).toEqual(['authorization.authorized']);
   });
 
+  it('drops the Annex C recipient key once the status is terminal, and keeps it while pending', async () => {
+    const { ctx, store } = await setUp();
+    const withAnnexC: AuthorizationRecord = { ...pendingRecord(), id: 'a2', annexC: { encryptionInfo: 'info', privateJwk: { kty: 'EC', d: 'annex-secret' } } };
+    delete withAnnexC.encryptionKey;
+    await store.create(withAnnexC, 60_000);
+    const pending = await commit(ctx, (await store.get('i1', 'a2'))!, { responseClaimedAt: undefined });
+    expect(pending!.annexC?.encryptionInfo).toBe('info');
+    const done = await commit(ctx, pending!, { status: 'rejected' });
+    for (const record of [done!, (await store.get('i1', 'a2'))!]) {
+      expect(Object.hasOwn(record, 'annexC')).toBe(false);
+      expect(JSON.stringify(record)).not.toContain('annex-secret');
+    }
+  });
+
   it('clears members and drops the key in one terminal change', async () => {
     const { ctx, store, current } = await setUp();
     const next = await commit(ctx, current, { status: 'error', responseClaimedAt: undefined, claimExpiresAt: undefined });

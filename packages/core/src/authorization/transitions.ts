@@ -20,7 +20,7 @@ export async function commit(ctx: AuthorizerContext, current: AuthorizationRecor
     merged.eraseAt = retention.eraseAt;
     if (retention.ttlMs !== undefined) ttlMs = Math.min(ttlMs ?? Infinity, retention.ttlMs);
   }
-  // Once terminal, nothing may be decrypted with this authorization's key again: drop it.
+  // Once terminal, nothing may be decrypted with this authorization's keys again: drop them.
   const next = withoutRemoved(merged, changes, isTerminalStatus(merged.status));
   // Without a TTL, the two-argument call every store has always had.
   const ok = await (ttlMs === undefined ? ctx.store.compareAndSet(next, current.version) : ctx.store.compareAndSet(next, current.version, ttlMs));
@@ -36,13 +36,13 @@ export async function commit(ctx: AuthorizerContext, current: AuthorizationRecor
  * answer, the event and the webhook are built from it).
  */
 function withoutRemoved(record: AuthorizationRecord, changes: Partial<AuthorizationRecord>, dropKey: boolean): AuthorizationRecord {
-  let removes = dropKey && record.encryptionKey !== undefined;
+  let removes = dropKey && (record.encryptionKey !== undefined || record.annexC !== undefined);
   for (const key in changes) if (changes[key as keyof AuthorizationRecord] === undefined) removes = true;
   if (!removes) return record;
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     // '__proto__' is no member of a record: assigning it would set the prototype instead.
-    if (value === undefined || (dropKey && key === 'encryptionKey') || key === '__proto__') continue;
+    if (value === undefined || (dropKey && (key === 'encryptionKey' || key === 'annexC')) || key === '__proto__') continue;
     kept[key] = value;
   }
   return kept as unknown as AuthorizationRecord;

@@ -3,7 +3,10 @@ import { constantTimeEqual } from '../crypto/secrets.js';
 import { ENCRYPTED_RESPONSE_ENC_VALUES } from '../request/client-metadata.js';
 import { decryptAuthorizationResponse } from '../response/decrypt-response.js';
 import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
-import type { AuthorizationRecord } from '../model/authorization-record.js';
+import { offeredProtocols, type AuthorizationRecord, type DcApiProtocol } from '../model/authorization-record.js';
+import { CborBudget } from '../formats/shared/cbor-budget.js';
+import { decryptAnnexCResponse } from '../response/decrypt-annex-c-response.js';
+import { annexCVpToken } from '../response/annex-c-vp-token.js';
 import { acceptResponse, assertAcceptsResponse, type AcceptedResponse } from './accept-response.js';
 import type { WalletPayload } from './evaluate-response.js';
 import { loadAnyInstance, loadForInstance } from './transitions.js';
@@ -66,15 +69,56 @@ export async function runWalletResponse(ctx: AuthorizerContext, response: Wallet
     if (record.status === 'created') throw new AuthorizerError('authorization.not_awaiting_response');
   }
 
-  const { payload, state, encryptionJwk } = await readParameters(record, response.fields);
   if (response.endpoint === 'dc_api' || response.endpoint === 'dc_api.jwt') {
+    const { protocol, data } = dcApiProtocolOf(record, response.fields);
+    if (protocol === 'org-iso-mdoc') return acceptAnnexCResponse(ctx, record, data, response.origin);
+    const { payload, encryptionJwk } = await readParameters(record, data);
     return acceptResponse(ctx, record, payload, { origin: response.origin, encryptionJwk });
   }
+  const { payload, state, encryptionJwk } = await readParameters(record, response.fields);
   const expectedState = record.request.state;
   if (expectedState !== undefined && (typeof state !== 'string' || !constantTimeEqual(state, expectedState))) {
     throw new AuthorizerError('authorization.state_mismatch');
   }
   return acceptResponse(ctx, record, payload, { encryptionJwk });
+}
+
+/**
+ * Which offered protocol a DC API response answers, and its `data`: the browser's
+ * `{protocol, data}` as returned by `navigator.credentials.get`, or the bare `data` when the
+ * authorization offered one protocol. A protocol that was not offered is refused.
+ */
+function dcApiProtocolOf(record: AuthorizationRecord, fields: Record<string, unknown>): { protocol: DcApiProtocol; data: Record<string, unknown> } {
+  const offered = offeredProtocols(record.request);
+  if (typeof fields.protocol === 'string') {
+    const data = fields.data;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new AuthorizerError('authorization.invalid_response', { message: 'digitalCredentialGetResponse.data must be an object.' });
+    const named = offered.find((p) => p === fields.protocol);
+    if (named === undefined) throw new AuthorizerError('authorization.protocol_not_offered');
+    return { protocol: named, data: data as Record<string, unknown> };
+  }
+  if (offered.length > 1) {
+    throw new AuthorizerError('authorization.invalid_response', { message: 'This authorization offered several protocols: send digitalCredentialGetResponse as {protocol, data}, as the browser returned it.' });
+  }
+  return { protocol: offered[0] ?? 'openid4vp-v1-unsigned', data: fields };
+}
+
+/**
+ * ISO/IEC 18013-7 Annex C: open the HPKE envelope with this authorization's recipient key and the
+ * SessionTranscript of the reported origin, then hand the DeviceResponse to the same policies as
+ * an OpenID4VP mdoc, with that transcript. One CBOR budget covers the envelope and the
+ * DeviceResponse, before any decoding work the format policy does.
+ */
+async function acceptAnnexCResponse(ctx: AuthorizerContext, record: AuthorizationRecord, data: Record<string, unknown>, origin: string): Promise<AcceptedResponse> {
+  const recipient = record.annexC;
+  const query = record.request.query;
+  // A record that offered org-iso-mdoc and can still take a response has its key (dropped only once terminal).
+  if (!recipient || query.type !== 'DCQL') throw new AuthorizerError('authorization.wrong_response_mode');
+  if (typeof data.response !== 'string') throw new AuthorizerError('authorization.annex_c_malformed', { message: 'The org-iso-mdoc data must carry response, a base64url string.' });
+  const budget = new CborBudget();
+  const deviceResponse = await decryptAnnexCResponse(data.response, recipient, origin, budget);
+  const vpToken = annexCVpToken(deviceResponse, query.dcql, budget);
+  return acceptResponse(ctx, record, { vpToken }, { origin, encryptionJwk: null, annexCEncryptionInfo: recipient.encryptionInfo });
 }
 
 /**

@@ -44,6 +44,8 @@ function thumbprintBytes(thumbprint: string | null): Uint8Array | null {
  * DC API `[origin, nonce, jwkThumbprint|null]` (origin without the `origin:` prefix).
  */
 export function handoverInfoHash(input: SessionTranscriptInput): Uint8Array {
+  // Annex C: the dcapiInfo is [Base64EncryptionInfo, SerializedOrigin], the text as sent, not its bytes.
+  if (input.kind === 'annex_c') return sha256(cbor.encode([input.encryptionInfo, input.origin]));
   const thumbprint = thumbprintBytes(input.jwkThumbprint);
   const info =
     input.kind === 'redirect'
@@ -52,8 +54,13 @@ export function handoverInfoHash(input: SessionTranscriptInput): Uint8Array {
   return sha256(cbor.encode(info));
 }
 
-/** CBOR `SessionTranscript = [null, null, Handover]` that an mdoc deviceSignature covers. */
+const HANDOVER_NAMES = { redirect: 'OpenID4VPHandover', dc_api: 'OpenID4VPDCAPIHandover', annex_c: 'dcapi' } as const;
+
+/**
+ * CBOR `SessionTranscript = [null, null, Handover]` that an mdoc deviceSignature covers. For
+ * Annex C these same bytes (not their tag-24 wrapping) are also the HPKE `info`.
+ */
 export function sessionTranscriptBytes(input: SessionTranscriptInput): Uint8Array {
-  const name = input.kind === 'redirect' ? 'OpenID4VPHandover' : 'OpenID4VPDCAPIHandover';
+  const name = HANDOVER_NAMES[input.kind];
   return new Uint8Array(cbor.encode([null, null, [name, handoverInfoHash(input)]]));
 }

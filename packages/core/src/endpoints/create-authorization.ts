@@ -81,7 +81,7 @@ function checkRequestRedirectUri(instance: InstanceRuntime, uri: string): void {
   });
 }
 
-export const createAuthorizationEndpoint = defineEndpoint({
+export const createAuthorizationEndpoint = defineEndpoint<CreateAuthorizationBody>({
   operationId: 'createAuthorization',
   name: 'authorizations.create',
   method: 'POST',

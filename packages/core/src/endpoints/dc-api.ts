@@ -10,10 +10,23 @@ const origin = v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.descripti
 
 // The array before the record: valibot's record takes an array too (as an object of indexes).
 const presentations = v.union([v.string(), v.pipe(v.array(v.union([v.string(), v.record(v.string(), v.unknown())])), v.minLength(1)), v.record(v.string(), v.unknown())]);
-/** dc_api: the `data` of the DigitalCredential, an unencrypted vp_token. */
-export const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown()) });
-/** dc_api.jwt: the `data` of the DigitalCredential, an encrypted response. */
-export const dcApiJwtBodySchema = v.object({ origin, digitalCredentialGetResponse: v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.unknown()) });
+/** org-iso-mdoc (ISO/IEC 18013-7 Annex C): the `data` the browser returns. */
+const annexCData = v.object({ response: v.pipe(v.string(), v.description('base64url CBOR ["dcapi", {enc, cipherText}]: the HPKE-encrypted DeviceResponse.')) });
+/** The DigitalCredential as `navigator.credentials.get` returned it: required when several protocols were offered. */
+const namedResponse = (openId4VpData: v.GenericSchema) =>
+  v.pipe(
+    v.object({
+      protocol: v.picklist(['openid4vp-v1-unsigned', 'openid4vp-v1-signed', 'openid4vp-v1-multisigned', 'org-iso-mdoc']),
+      data: v.union([openId4VpData, annexCData]),
+    }),
+    v.description('The DigitalCredential {protocol, data}; the protocol must be one the authorization offered.'),
+  );
+const plainData = v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown());
+const jwtData = v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.unknown());
+/** dc_api: the `data` of the DigitalCredential (an unencrypted vp_token, or an org-iso-mdoc response), or the whole DigitalCredential (documentation of the wire shape). */
+export const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.union([plainData, annexCData, namedResponse(plainData)]) });
+/** dc_api.jwt: the `data` of the DigitalCredential, an encrypted response, or the whole DigitalCredential. */
+export const dcApiJwtBodySchema = v.object({ origin, digitalCredentialGetResponse: v.union([jwtData, namedResponse(jwtData)]) });
 
 /** Either mode's body, as its schema validated it. */
 export type DcApiBody = v.InferOutput<typeof dcApiPlainBodySchema> | v.InferOutput<typeof dcApiJwtBodySchema>;

@@ -28,18 +28,20 @@ export interface ResponseSpec {
   schema?: AnySchema;
 }
 
-export interface RequestBodySpec<B = unknown> {
+interface BodySpecCommon {
   contentType: 'application/json' | 'application/x-www-form-urlencoded';
-  /** Validates the body at runtime (every issue reported, 400 `request.invalid_body`) and documents it. */
-  schema: v.GenericSchema<unknown, B>;
   /** False when an empty body is allowed (POST …/jwt without wallet parameters). */
   required: boolean;
-  /**
-   * Where an operation reads its body with more than the schema (per-instance rules, its own error
-   * details), its reader, built on `schema`: runs instead of the plain schema check.
-   */
-  parse?(value: unknown, input: EndpointInput<undefined>): B;
 }
+
+/**
+ * Either the schema validates the body at runtime (every issue reported, 400 `request.invalid_body`)
+ * and documents it; or, where an operation reads its body with more than the schema (per-instance
+ * rules, defaults, its own error details), its reader, built on `schema`, runs instead and the
+ * schema documents the wire shape.
+ */
+export type RequestBodySpec<B = unknown> = BodySpecCommon &
+  ({ schema: v.GenericSchema<unknown, B>; parse?: undefined } | { schema: AnySchema; parse(value: unknown, input: EndpointInput<undefined>): B });
 
 /**
  * One HTTP operation: everything routing, the typed methods, the error format and the OpenAPI

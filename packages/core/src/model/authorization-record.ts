@@ -12,7 +12,8 @@ export const isTerminalStatus = (status: AuthorizationStatus): boolean => TERMIN
 
 export type ResponseMode = 'direct_post' | 'direct_post.jwt' | 'dc_api' | 'dc_api.jwt';
 export type ResponseType = 'vp_token' | 'vp_token id_token';
-export type DcApiProtocol = 'openid4vp-v1-unsigned' | 'openid4vp-v1-signed' | 'openid4vp-v1-multisigned';
+/** DC API protocols: OpenID4VP 1.0 appendix A, and ISO/IEC 18013-7 Annex C (`org-iso-mdoc`). */
+export type DcApiProtocol = 'openid4vp-v1-unsigned' | 'openid4vp-v1-signed' | 'openid4vp-v1-multisigned' | 'org-iso-mdoc';
 
 export type { AuthorizationQuery, DcqlCredentialQuery, DcqlQuery, PresentationDefinition } from './authorization-query.js';
 import type { AuthorizationQuery } from './authorization-query.js';
@@ -28,7 +29,10 @@ export interface AuthorizationRequestParameters {
   /** Full client_id with its prefix (for example `x509_hash:...`); absent for unsigned DC API requests. */
   clientId?: string;
   profile?: 'haip';
+  /** The (first) DC API protocol offered. */
   protocol?: DcApiProtocol;
+  /** Every DC API protocol offered, in the order given, when more than one was. */
+  protocols?: DcApiProtocol[];
   expectedOrigins?: string[];
   transactionData?: string[];
   verifierInfo?: unknown[];
@@ -50,6 +54,16 @@ export interface EncryptionKeyRecord {
 }
 
 /**
+ * The org-iso-mdoc (ISO/IEC 18013-7 Annex C) request of one authorization: the EncryptionInfo as
+ * handed out (base64url CBOR; the SessionTranscript hashes this text) and the private part of its
+ * fresh P-256 recipient key. Kept like `encryptionKey`: never logged, dropped at the terminal status.
+ */
+export interface AnnexCRecipientRecord {
+  encryptionInfo: string;
+  privateJwk: JsonWebKey;
+}
+
+/**
  * One authorization. Stores persist it as an opaque JSON value; `version` drives compare-and-set
  * and starts at 1. Timestamps are epoch milliseconds.
  */
@@ -63,6 +77,7 @@ export interface AuthorizationRecord {
   expiresAt: number;
   request: AuthorizationRequestParameters;
   encryptionKey?: EncryptionKeyRecord;
+  annexC?: AnnexCRecipientRecord;
   /**
    * Set atomically when a wallet response is claimed for processing. Cleared again only when
    * processing could not finish because the store failed (so the wallet's retry starts afresh).
@@ -132,3 +147,7 @@ export function isLeaseLive(record: AuthorizationRecord, now: number): boolean {
   const until = leaseExpiry(record);
   return until !== undefined && now < until;
 }
+
+/** The DC API protocols an authorization offered, in order (one for most). */
+export const offeredProtocols = (request: AuthorizationRequestParameters): DcApiProtocol[] =>
+  request.protocols ?? (request.protocol !== undefined ? [request.protocol] : []);

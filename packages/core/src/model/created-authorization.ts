@@ -37,13 +37,26 @@ const multiSignedRequestSchema = v.object({
   data: v.object({ payload: v.string(), signatures: v.array(v.object({ protected: v.string(), signature: v.string() })) }),
 });
 
+const annexCRequestSchema = v.object({
+  protocol: v.literal('org-iso-mdoc'),
+  data: v.object({
+    /** base64url CBOR DeviceRequest (ISO/IEC 18013-5), one DocRequest per credential query. */
+    deviceRequest: v.string(),
+    /** base64url CBOR `["dcapi", {nonce, recipientPublicKey}]` (ISO/IEC 18013-7 Annex C). */
+    encryptionInfo: v.string(),
+  }),
+});
+
 /** What the browser passes to `navigator.credentials.get({digital: {requests: [...]}})`. */
-export const digitalCredentialGetRequestSchema = v.variant('protocol', [unsignedDcApiRequestSchema, signedRequestSchema, multiSignedRequestSchema]);
+export const digitalCredentialGetRequestSchema = v.variant('protocol', [unsignedDcApiRequestSchema, signedRequestSchema, multiSignedRequestSchema, annexCRequestSchema]);
 
 const dcApiCreatedSchema = v.pipe(
   v.object({
     ...common,
+    /** The request of the (first) protocol. */
     digitalCredentialGetRequest: digitalCredentialGetRequestSchema,
+    /** When the body listed `protocols`: one request per protocol, in that order, for `navigator.credentials.get({digital: {requests}})`. */
+    digitalCredentialGetRequests: v.optional(v.array(digitalCredentialGetRequestSchema)),
     /** Where the RP posts what the browser returned (`…/dc_api` or `…/dc_api.jwt`). */
     responseUrl: v.string(),
   }),

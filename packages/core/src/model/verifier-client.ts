@@ -4,10 +4,11 @@ import type { ParsedIdToken, ParsedPresentation } from './parsed-presentation.js
 import type { ClientCallOptions } from './validator-client.js';
 import type { PolicyResult } from './policy-result.js';
 
-/** Inputs for the mdoc SessionTranscript (OpenID4VP 1.0 appendix B.2.6). */
+/** Inputs for the mdoc SessionTranscript (OpenID4VP 1.0 appendix B.2.6; ISO/IEC 18013-7 Annex C for `annex_c`). */
 export type SessionTranscriptInput =
   | { kind: 'redirect'; clientId: string; nonce: string; responseUri: string; /** base64url RFC 7638 SHA-256 thumbprint, or null when unencrypted */ jwkThumbprint: string | null }
-  | { kind: 'dc_api'; origin: string; nonce: string; jwkThumbprint: string | null };
+  | { kind: 'dc_api'; origin: string; nonce: string; jwkThumbprint: string | null }
+  | { kind: 'annex_c'; origin: string; /** The EncryptionInfo exactly as handed to the browser: base64url CBOR. */ encryptionInfo: string };
 
 export interface VerifyInput {
   authorizationId: string;

@@ -202,3 +202,61 @@ describe('buildAuthorization: DC API', () => {
     expect(header).toMatchObject({ alg: 'ES256', typ: 'oauth-authz-req+jwt', client_id: record.request.clientId, x5c: signing.x5c, verifier_info: [{ format: 'registrar_dataset', data: 'x' }] });
   });
 });
+
+describe('buildAuthorization: org-iso-mdoc (ISO/IEC 18013-7 Annex C)', () => {
+  const annexC = (extra: Record<string, unknown> = {}) => ({ responseMode: 'dc_api', protocol: 'org-iso-mdoc', expectedOrigins: ['https://rp.example'], query: { type: 'DCQL', dcql: mdocDcql }, ...extra });
+
+  it('hands out DeviceRequest and EncryptionInfo, keeps the recipient key in the record, and answers the nonce bytes as base64url', async () => {
+    const { record, response } = await build(annexC());
+    const r = response as DcApiAuthorizationResponse;
+    expect(r.digitalCredentialGetRequest).toEqual({ protocol: 'org-iso-mdoc', data: { deviceRequest: expect.any(String), encryptionInfo: record.annexC!.encryptionInfo } });
+    expect(r.digitalCredentialGetRequests).toBeUndefined();
+    expect(r.responseUrl).toBe(`${BASE}/openid4/vp/v1_0/auth-1/dc_api`);
+    expect(record.request.protocol).toBe('org-iso-mdoc');
+    expect(record.request.clientId).toBeUndefined();
+    expect(record.encryptionKey).toBeUndefined();
+    expect(record.annexC!.privateJwk.d).toEqual(expect.any(String));
+    expect(Buffer.from(r.nonce, 'base64url')).toHaveLength(16);
+    expect(record.request.nonce).toBe(r.nonce);
+    expect(JSON.stringify(r)).not.toContain(record.annexC!.privateJwk.d!);
+  });
+
+  it('refuses what a DeviceRequest cannot carry, a caller nonce, HAIP, and a body with neither or both of protocol and protocols', () => {
+    const pointers = (body: unknown): string[] => {
+      try {
+        parseCreateAuthorizationBody(body);
+      } catch (error) {
+        return (error as { errors: { pointer: string }[] }).errors.map((e) => e.pointer);
+      }
+      return [];
+    };
+    expect(pointers(annexC({ query: { type: 'DCQL', dcql: sdJwtDcql } }))).toContain('/query/dcql/credentials/0/format');
+    expect(pointers(annexC({ nonce: 'n'.repeat(32) }))).toEqual(['/nonce']);
+    expect(pointers(annexC({ profile: 'haip' }))).toEqual(['/profile']);
+    expect(pointers(annexC({ protocols: ['org-iso-mdoc'] }))).toEqual(['/protocol']);
+    expect(pointers({ ...annexC(), protocol: undefined })).toEqual(['/protocol']);
+    expect(pointers({ ...annexC(), protocol: undefined, protocols: ['org-iso-mdoc', 'org-iso-mdoc'] })).toEqual(['/protocols']);
+    expect(pointers({ ...annexC(), protocol: undefined, protocols: ['openid4vp-v1-signed', 'openid4vp-v1-unsigned'] })).toEqual(['/protocols']);
+  });
+
+  it('needs expectedOrigins or instance origins to check the response origin against', async () => {
+    await expect(build(annexC({ expectedOrigins: undefined }))).rejects.toMatchObject({ code: 'request.expected_origins_required' });
+    const { record } = await build(annexC({ expectedOrigins: undefined }), withAllowedOriginsForAnnexC);
+    expect(record.annexC).toBeDefined();
+  });
+
+  it('offers several protocols in the order given, with one nonce for both', async () => {
+    const { record, response } = await build({ ...annexC({ responseMode: 'dc_api.jwt' }), protocol: undefined, protocols: ['openid4vp-v1-signed', 'org-iso-mdoc'] });
+    const r = response as DcApiAuthorizationResponse;
+    expect(r.digitalCredentialGetRequests!.map((q) => q.protocol)).toEqual(['openid4vp-v1-signed', 'org-iso-mdoc']);
+    expect(r.digitalCredentialGetRequest).toEqual(r.digitalCredentialGetRequests![0]);
+    expect(record.request.protocols).toEqual(['openid4vp-v1-signed', 'org-iso-mdoc']);
+    expect(record.request.clientId).toBe(`x509_hash:${x509Hash(signing.x5c[0]!)}`);
+    expect(record.encryptionKey).toBeDefined();
+    const { payload } = await compactVerify((r.digitalCredentialGetRequests![0]!.data as { request: string }).request, leafKey);
+    expect((JSON.parse(new TextDecoder().decode(payload)) as { nonce: string }).nonce).toBe(r.nonce);
+    expect(Buffer.from(r.nonce, 'base64url')).toHaveLength(16);
+  });
+});
+
+const withAllowedOriginsForAnnexC = testConfig({ openId4vp: { dcApi: { allowedOrigins: ['https://rp.example'] } } });

@@ -2,7 +2,8 @@ import type { AuthorizationRecord, AuthorizationRequestParameters } from '../mod
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildAuthorizeUrl } from './authorize-url.js';
-import { isDcApiBody, transactionDataOf, verifierInfoOf, type CreateAuthorizationBody } from './create-authorization-body.js';
+import { buildAnnexCRequest, type ReaderAuthSigner } from './annex-c-request.js';
+import { bodyProtocols, isDcApiBody, transactionDataOf, verifierInfoOf, type CreateAuthorizationBody } from './create-authorization-body.js';
 import { buildDigitalCredentialGetRequest, type DigitalCredentialGetRequest } from './dc-api-request.js';
 import { generateEncryptionKey } from './encryption-key.js';
 import { randomId } from '../crypto/secrets.js';
@@ -35,29 +36,36 @@ export async function buildAuthorization(args: {
   algorithms?: SupportedAlgorithms;
   /** Origins unsigned DC API responses may come from without expectedOrigins (the instance's dcApiAllowedOrigins); default `config.openId4vp.dcApi.allowedOrigins`, else none. */
   dcApiAllowedOrigins?: readonly string[];
+  /** org-iso-mdoc: signs each DocRequest's ReaderAuthentication; absent, no readerAuth is sent. */
+  readerAuth?: ReaderAuthSigner;
 }): Promise<{ record: AuthorizationRecord; response: CreateAuthorizationResponse }> {
   const { id, instanceId, body, config, signing, now, algorithms } = args;
   const publicBaseUrl = args.publicBaseUrl.replace(/\/+$/, '');
   const oid = config.openId4vp;
   const dcApi = isDcApiBody(body);
   const encrypted = body.responseMode === 'direct_post.jwt' || body.responseMode === 'dc_api.jwt';
-  const unsignedDcApi = dcApi && body.protocol === 'openid4vp-v1-unsigned';
+  const protocols = dcApi ? bodyProtocols(body) : [];
+  const signedDcApi = protocols.some((p) => p === 'openid4vp-v1-signed' || p === 'openid4vp-v1-multisigned');
   // The response origin is checked against expectedOrigins or the instance's allowed origins;
   // with neither there would be nothing to check it against, so refuse now rather than accept any.
+  // (Signed requests require expectedOrigins already.)
   const allowedOrigins = args.dcApiAllowedOrigins ?? oid.dcApi.allowedOrigins ?? [];
-  if (unsignedDcApi && body.expectedOrigins === undefined && allowedOrigins.length === 0) {
+  if (dcApi && body.expectedOrigins === undefined && allowedOrigins.length === 0) {
     throw new AuthorizerError('request.expected_origins_required', {
       errors: [{ pointer: '/expectedOrigins', detail: 'give expectedOrigins: this instance allows no origin by default (openId4vp.dcApi.allowedOrigins is [])' }],
     });
   }
 
+  // Annex C: a fresh nonce and recipient key; the 201's nonce is then the base64url of its bytes,
+  // and an OpenID4VP request offered beside it carries the same nonce.
+  const annexC = protocols.includes('org-iso-mdoc') && body.query.type === 'DCQL' ? await buildAnnexCRequest(body.query.dcql, args.readerAuth) : undefined;
   const request: AuthorizationRequestParameters = {
     query: body.query,
     responseMode: body.responseMode,
     responseType: body.responseType,
-    nonce: body.nonce ?? randomId(32),
+    nonce: annexC?.nonce ?? body.nonce ?? randomId(32),
   };
-  if (!unsignedDcApi) request.clientId = clientIdFor(oid.clientIdPrefix, signing);
+  if (!dcApi || signedDcApi) request.clientId = clientIdFor(oid.clientIdPrefix, signing);
   if (body.profile) request.profile = body.profile;
   const transactionData = transactionDataOf(body);
   if (transactionData) request.transactionData = transactionData;
@@ -68,6 +76,7 @@ export async function buildAuthorization(args: {
   if (body.webhookUrl !== undefined) request.webhookUrl = body.webhookUrl;
   if (dcApi) {
     request.protocol = body.protocol;
+    if (protocols.length > 1) request.protocols = protocols;
     if (body.expectedOrigins) request.expectedOrigins = body.expectedOrigins;
   } else {
     request.state = randomId(32);
@@ -89,19 +98,30 @@ export async function buildAuthorization(args: {
     policyResults: [],
     credentials: [],
   };
-  if (encrypted) record.encryptionKey = await generateEncryptionKey();
+  // The OpenID4VP key only where an OpenID4VP response can be encrypted to it.
+  if (encrypted && (!dcApi || protocols.some((p) => p !== 'org-iso-mdoc'))) record.encryptionKey = await generateEncryptionKey();
+  if (annexC) record.annexC = annexC.recipient;
 
   const common = { authorizationId: id, expiresAt: new Date(record.expiresAt).toISOString(), nonce: request.nonce };
   if (dcApi) {
-    const digitalCredentialGetRequest = await buildDigitalCredentialGetRequest({
-      record,
-      signing,
-      ...(args.signers ? { signers: args.signers } : {}),
-      config,
-      now,
-      ...(algorithms ? { algorithms } : {}),
-    });
-    return { record, response: { ...common, digitalCredentialGetRequest, responseUrl: responseUriFor(publicBaseUrl, id, body.responseMode) } };
+    const requests: DigitalCredentialGetRequest[] = [];
+    for (const protocol of protocols) {
+      requests.push(
+        await buildDigitalCredentialGetRequest({
+          record,
+          signing,
+          ...(args.signers ? { signers: args.signers } : {}),
+          config,
+          now,
+          ...(algorithms ? { algorithms } : {}),
+          protocol,
+          ...(annexC ? { annexC } : {}),
+        }),
+      );
+    }
+    // A body that listed `protocols` also gets the whole list back, in its order.
+    const listed = body.protocols !== undefined ? { digitalCredentialGetRequests: requests } : {};
+    return { record, response: { ...common, digitalCredentialGetRequest: requests[0]!, ...listed, responseUrl: responseUriFor(publicBaseUrl, id, body.responseMode) } };
   }
   const authorizeUrl = buildAuthorizeUrl(oid.authorizationEndpoint, {
     clientId: request.clientId!,

@@ -12,6 +12,7 @@ import { parseCommonCreateBody } from './create-body-fast-path.js';
 import { NONCE_PATTERN, isHttpUrl } from './create-body-rules.js';
 import { hasCredentials, hasUnsafeCharacters } from '../config/redirect-uri.js';
 import { createBodySizeIssues } from './create-body-size-limits.js';
+import { annexCQueryIssues } from './annex-c-request.js';
 
 export { NONCE_PATTERN };
 
@@ -57,12 +58,17 @@ const directPostBodySchema = v.object({
   redirectUri: v.optional(httpUrlSchema),
 });
 
+const DC_API_PROTOCOLS = ['openid4vp-v1-unsigned', 'openid4vp-v1-signed', 'openid4vp-v1-multisigned', 'org-iso-mdoc'] as const;
+const protocolSchema = v.picklist(DC_API_PROTOCOLS, 'protocol must be openid4vp-v1-unsigned, openid4vp-v1-signed, openid4vp-v1-multisigned or org-iso-mdoc');
+
 const dcApiBodySchema = v.object({
   ...common,
   responseMode: v.picklist(['dc_api', 'dc_api.jwt']),
   responseType: v.optional(v.literal('vp_token', 'DC API response modes allow only responseType "vp_token"'), 'vp_token'),
   query: v.variant('type', [dcqlQuery], 'DC API response modes accept only DCQL queries (query.type "DCQL")'),
-  protocol: v.picklist(['openid4vp-v1-unsigned', 'openid4vp-v1-signed', 'openid4vp-v1-multisigned'], 'protocol must be openid4vp-v1-unsigned, openid4vp-v1-signed or openid4vp-v1-multisigned'),
+  protocol: v.optional(protocolSchema),
+  /** Several protocols at once, in the order the browser is to offer them (one request each). */
+  protocols: v.optional(v.pipe(v.array(protocolSchema), v.minLength(1, 'protocols must list at least one protocol'), v.maxLength(DC_API_PROTOCOLS.length, `protocols lists at most ${DC_API_PROTOCOLS.length} protocols`))),
   expectedOrigins: v.optional(v.pipe(v.array(originSchema), v.minLength(1, 'expectedOrigins must list at least one origin'))),
 });
 
@@ -101,9 +107,16 @@ export interface DcApiAuthorizationBody extends CommonBody {
   responseMode: 'dc_api' | 'dc_api.jwt';
   responseType: 'vp_token';
   query: { type: 'DCQL'; dcql: DcqlQuery };
+  /** The protocol, or the first of `protocols`. */
   protocol: DcApiProtocol;
+  /** Every protocol offered, when the body listed them (`protocols`). */
+  protocols?: DcApiProtocol[];
   expectedOrigins?: string[];
 }
+
+/** The protocols a DC API body offers, in order. */
+export const bodyProtocols = (body: DcApiAuthorizationBody): DcApiProtocol[] => body.protocols ?? [body.protocol];
+const isOpenId4VpProtocol = (protocol: DcApiProtocol): boolean => protocol !== 'org-iso-mdoc';
 
 /** A validated create body, with `responseType` defaulted. */
 export type CreateAuthorizationBody = DirectPostAuthorizationBody | DcApiAuthorizationBody;
@@ -155,9 +168,7 @@ function crossFieldIssues(body: CreateAuthorizationBody, options: CreateBodyOpti
     for (const d of body.query.presentationDefinition.input_descriptors) knownIds.add(d.id);
   }
 
-  if (isDcApiBody(body) && body.protocol !== 'openid4vp-v1-unsigned' && body.expectedOrigins === undefined) {
-    issues.push({ pointer: '/expectedOrigins', detail: `expectedOrigins is required for protocol ${body.protocol}` });
-  }
+  if (isDcApiBody(body)) issues.push(...protocolIssues(body));
 
   const top = body.transaction_data;
   const nested = body.responseTypeParameters?.transaction_data;
@@ -177,6 +188,30 @@ function crossFieldIssues(body: CreateAuthorizationBody, options: CreateBodyOpti
       if (!knownIds.has(id)) issues.push({ pointer: `/responseTypeParameters/verifier_info/${i}/credential_ids/${j}`, detail: `"${id}" is not a credential query id of this request` });
     }),
   );
+  return issues;
+}
+
+function protocolIssues(body: DcApiAuthorizationBody): FieldError[] {
+  const issues: FieldError[] = [];
+  const given = body as { protocol?: DcApiProtocol; protocols?: DcApiProtocol[] };
+  if ((given.protocol === undefined) === (given.protocols === undefined)) {
+    return [{ pointer: '/protocol', detail: 'give either protocol or protocols (a list), not both and not neither' }];
+  }
+  const protocols = bodyProtocols(body);
+  if (new Set(protocols).size !== protocols.length) issues.push({ pointer: '/protocols', detail: 'protocols must not repeat a protocol' });
+  // One OpenID4VP request per authorization: they would share one nonce and response mode.
+  if (protocols.filter(isOpenId4VpProtocol).length > 1) issues.push({ pointer: '/protocols', detail: 'protocols may name at most one openid4vp-v1-* protocol' });
+  const signed = protocols.find((p) => p === 'openid4vp-v1-signed' || p === 'openid4vp-v1-multisigned');
+  if (signed !== undefined && body.expectedOrigins === undefined) issues.push({ pointer: '/expectedOrigins', detail: `expectedOrigins is required for protocol ${signed}` });
+  if (protocols.includes('org-iso-mdoc')) {
+    issues.push(...annexCQueryIssues(body.query.dcql, '/query/dcql'));
+    // The Annex C nonce is random bytes the authorizer draws; a caller's text cannot stand in for them.
+    if (body.nonce !== undefined) issues.push({ pointer: '/nonce', detail: 'protocol org-iso-mdoc takes a fresh nonce from the authorizer; leave nonce out' });
+    if (body.profile === 'haip') issues.push({ pointer: '/profile', detail: 'profile haip applies to OpenID4VP only; it cannot be combined with protocol org-iso-mdoc' });
+    if (transactionDataOf(body) !== undefined || verifierInfoOf(body) !== undefined) {
+      issues.push({ pointer: '/transaction_data', detail: 'protocol org-iso-mdoc carries neither transaction_data nor verifier_info' });
+    }
+  }
   return issues;
 }
 
@@ -215,5 +250,7 @@ export function parseCreateAuthorizationBody(body: unknown, options: CreateBodyO
   if (sizeIssues.length > 0) throw invalid(sizeIssues);
   const issues = crossFieldIssues(parsed, options);
   if (issues.length > 0) throw invalid(issues);
+  // `protocols` alone (the checks refused both or neither): its first entry is the protocol.
+  if (isDcApiBody(parsed) && parsed.protocol === undefined) parsed = { ...parsed, protocol: parsed.protocols![0]! };
   return withBoundTransactionData(parsed);
 }

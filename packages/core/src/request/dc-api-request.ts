@@ -1,4 +1,5 @@
-import type { AuthorizationRecord } from '../model/authorization-record.js';
+import type { AuthorizationRecord, DcApiProtocol } from '../model/authorization-record.js';
+import type { AnnexCRequest } from './annex-c-request.js';
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
@@ -10,7 +11,8 @@ import type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../m
 
 /**
  * Build the DC API request for a DC API record (OpenID4VP 1.0 appendix A). Unsigned requests
- * carry no client_id; signed ones are a compact JWS; multi-signed a JWS JSON serialization.
+ * carry no client_id; signed ones are a compact JWS; multi-signed a JWS JSON serialization;
+ * org-iso-mdoc (ISO/IEC 18013-7 Annex C) the DeviceRequest and EncryptionInfo.
  */
 export async function buildDigitalCredentialGetRequest(args: {
   record: AuthorizationRecord;
@@ -20,13 +22,21 @@ export async function buildDigitalCredentialGetRequest(args: {
   config: InstanceConfig;
   now: number;
   algorithms?: SupportedAlgorithms;
+  /** Which of the record's protocols to build; default its (first) protocol. */
+  protocol?: DcApiProtocol;
+  /** org-iso-mdoc: the DeviceRequest and EncryptionInfo drawn for this authorization (buildAnnexCRequest). */
+  annexC?: Pick<AnnexCRequest, 'deviceRequest' | 'encryptionInfo'>;
 }): Promise<DigitalCredentialGetRequest> {
   const { record, signing, config, now, algorithms } = args;
   const r = record.request;
   if ((r.responseMode !== 'dc_api' && r.responseMode !== 'dc_api.jwt') || r.query.type !== 'DCQL') {
     throw new TypeError('buildDigitalCredentialGetRequest needs a DC API record with a DCQL query');
   }
-  const protocol = r.protocol ?? 'openid4vp-v1-unsigned';
+  const protocol = args.protocol ?? r.protocol ?? 'openid4vp-v1-unsigned';
+  if (protocol === 'org-iso-mdoc') {
+    if (!args.annexC) throw new TypeError('buildDigitalCredentialGetRequest needs the Annex C request for protocol org-iso-mdoc');
+    return { protocol, data: { deviceRequest: args.annexC.deviceRequest, encryptionInfo: args.annexC.encryptionInfo } };
+  }
   if (protocol === 'openid4vp-v1-unsigned') {
     const data: UnsignedDcApiRequestData = {
       response_type: 'vp_token',

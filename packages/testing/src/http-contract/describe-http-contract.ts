@@ -9,6 +9,10 @@ import { contractDcql, contractPresentationDefinition, encryptWalletResponse, is
 import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';
 import type { HttpTarget, MountedHttpTarget } from './http-target.js';
 import { rawRequest } from '../cors-contract/raw-request.js';
+import type { AnnexCGetRequest } from '../wallet/annex-c-response.js';
+import { generateP256KeyPair } from '../wallet/holder-key.js';
+import { createTestIssuer } from '../wallet/test-issuer.js';
+import { createTestWallet } from '../wallet/test-wallet.js';
 import { createResponseValidator } from './openapi-response-validator.js';
 
 export interface HttpContractOptions {
@@ -509,6 +513,38 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     expect(await status(created.authorizationId)).toEqual({ status: 'pending' });
 
     const res = await server.call(path, json({ origin: DC_ORIGIN, digitalCredentialGetResponse: { response } }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'authorized' });
+    expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });
+  });
+
+  it('authorizes an org-iso-mdoc (ISO/IEC 18013-7 Annex C) response at …/dc_api, and refuses one sealed to another key or for another origin without changing anything', async () => {
+    const issuer = await createTestIssuer();
+    const wallet = await createTestWallet();
+    await wallet.addMdoc(issuer, { docType: 'org.iso.18013.5.1.mDL', namespaces: { 'org.iso.18013.5.1': { family_name: 'Doe', given_name: 'Jo' } } });
+    const created = await create({
+      responseMode: 'dc_api',
+      protocol: 'org-iso-mdoc',
+      expectedOrigins: [DC_ORIGIN],
+      query: { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: 'org.iso.18013.5.1.mDL' }, claims: [{ path: ['org.iso.18013.5.1', 'family_name'] }] }] } },
+    });
+    const getRequest = created.digitalCredentialGetRequest as AnnexCGetRequest;
+    expect(getRequest.protocol).toBe('org-iso-mdoc');
+    expect(Buffer.from(created.nonce as string, 'base64url')).toHaveLength(16);
+    const path = `${V}/${created.authorizationId}/dc_api`;
+    expect(created.responseUrl).toBe(`${publicBase}${path}`);
+
+    const otherKey = await wallet.respondAnnexC(getRequest, { origin: DC_ORIGIN, tamper: { recipientPublicJwk: (await generateP256KeyPair()).publicJwk } });
+    const refused = await server.call(path, json({ origin: DC_ORIGIN, digitalCredentialGetResponse: otherKey.digitalCredentialGetResponse }));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ type: 'authorization.annex_c_decryption_failed', status: 400 });
+    const otherOrigin = await wallet.respondAnnexC(getRequest, { origin: 'https://evil.contract.example' });
+    const elsewhere = await server.call(path, json({ origin: 'https://evil.contract.example', digitalCredentialGetResponse: otherOrigin.digitalCredentialGetResponse }));
+    expect(await elsewhere.json()).toMatchObject({ type: 'authorization.origin_mismatch', status: 400 });
+    expect(await status(created.authorizationId)).toEqual({ status: 'pending' });
+
+    const { digitalCredentialGetResponse } = await wallet.respondAnnexC(getRequest, { origin: DC_ORIGIN });
+    const res = await server.call(path, json({ origin: DC_ORIGIN, digitalCredentialGetResponse }));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'authorized' });
     expect(await status(created.authorizationId)).toEqual({ status: 'authorized' });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
 import { buildDcqlVpToken, buildPexVpToken } from './build-vp-token.js';
 import { type DcApiGetRequest, receiveDcApiRequest } from './dc-api-request.js';
+import { type AnnexCGetRequest, type AnnexCTamper, respondAnnexC } from './annex-c-response.js';
 import { didJwk } from './did-jwk.js';
 import { type ResponseEnc, encryptResponse, selectEncryptionJwk } from './encrypt-response.js';
 import { type P256KeyPair, generateP256KeyPair } from './holder-key.js';
@@ -77,6 +78,11 @@ export interface TestWallet {
   submit(prepared: PreparedResponse): Promise<SubmitResult>;
   /** createResponse + submit. */
   respond(request: ReceivedRequest, options?: RespondOptions): Promise<SubmitResult & { prepared: PreparedResponse }>;
+  /**
+   * The DigitalCredential a browser would return for an org-iso-mdoc (ISO/IEC 18013-7 Annex C)
+   * request, from this wallet's mdocs; `tamper` makes it wrong in one way.
+   */
+  respondAnnexC(getRequest: AnnexCGetRequest, options: { origin: string; tamper?: AnnexCTamper }): ReturnType<typeof respondAnnexC>;
   /** The `digitalCredentialGetResponse` a browser would return for a DC API request. */
   respondDcApi(getRequest: DcApiGetRequest, options: RespondOptions & { origin: string; verifierTrustAnchors?: string[] }): Promise<{
     request: ReceivedRequest;
@@ -192,6 +198,7 @@ export async function createTestWallet(): Promise<TestWallet> {
       const prepared = await createResponse(request, options);
       return { ...(await submit(prepared)), prepared };
     },
+    respondAnnexC: (getRequest, options) => respondAnnexC(getRequest, credentials.filter((c): c is MdocWalletCredential => c.format === 'mso_mdoc'), options),
     async respondDcApi(getRequest, { origin, verifierTrustAnchors, ...options }) {
       const request = await receiveDcApiRequest(getRequest, origin, verifierTrustAnchors ? { verifierTrustAnchors } : {});
       const prepared = await createResponse(request, options);
