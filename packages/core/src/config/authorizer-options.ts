@@ -44,12 +44,13 @@ export const instanceOptionsSchema = v.object({
   config: instanceConfigSchema,
   /**
    * Request-object signing key and certificate chain (see generateDevSigningKey for dev), or a
+   * RequestSigner holding the key elsewhere (`{ signer }`: a PKCS#11 token, a KMS), or a
    * non-empty array of them: the first is the primary (request objects, signed DC API requests),
    * and multi-signed DC API requests carry one signature per entry. Keys and certificates are
    * checked in depth by the instance runtime (checkSigningIdentities), which reports every
    * problem with its path.
    */
-  signing: v.custom<SigningOption>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor?, clientIdPrefix? } or a non-empty array of them'),
+  signing: v.custom<SigningOption>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor?, clientIdPrefix? } or { signer, trustAnchor?, clientIdPrefix?, timeoutMs? }, or a non-empty array of them'),
   /**
    * Status webhooks: every status change of this instance's authorizations is POSTed, signed, to
    * `url` (or to the `webhookUrl` a create request names, which replaces it for that

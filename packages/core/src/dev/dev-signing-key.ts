@@ -1,4 +1,4 @@
-import type { SigningInput } from '../request/signing-material.js';
+import type { KeySigningInput } from '../config/signing-input.js';
 import { issueSigningChain } from './issue-signing-chain.js';
 
 /**
@@ -7,7 +7,7 @@ import { issueSigningChain } from './issue-signing-chain.js';
  * HAIP certificate rules. Never use it in production: the keys live only in memory.
  */
 export async function generateDevSigningKey(options: { commonName?: string; dnsName?: string } = {}): Promise<{
-  signing: SigningInput;
+  signing: KeySigningInput;
   rootCertificatePem: string;
   leafCertificatePem: string;
 }> {

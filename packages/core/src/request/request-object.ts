@@ -1,5 +1,3 @@
-import { sign } from 'node:crypto';
-import { GeneralSign } from 'jose';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
@@ -13,7 +11,6 @@ export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 /** Redirect-flow request objects are short-lived: they are fetched right after the QR scan. */
 const REDIRECT_REQUEST_LIFETIME_MS = 5 * 60_000;
 
-const encoder = new TextEncoder();
 const isDcApi = (record: AuthorizationRecord): boolean => record.request.responseMode === 'dc_api' || record.request.responseMode === 'dc_api.jwt';
 
 export interface RequestObjectArgs {
@@ -81,10 +78,20 @@ function encodedHeader(signing: SigningMaterial): string {
 const SCRATCH_BYTES = 64 * 1024;
 const scratch = Buffer.alloc(SCRATCH_BYTES);
 
-/** The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. */
+/**
+ * The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. A key held in
+ * this process signs synchronously from a kept buffer; any other RequestSigner gets the signing
+ * input as its own bytes and is awaited (bounded by its timeout, see SigningMaterial.sign).
+ */
 export async function signRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<string> {
   const header = encodedHeader(args.signing);
   const json = JSON.stringify(requestObjectPayload(args));
+  const { signSync } = args.signing;
+  if (!signSync) {
+    const payload = Buffer.from(json).toString('base64url');
+    const signature = await args.signing.sign(Buffer.from(`${header}.${payload}`, 'latin1'));
+    return `${header}.${payload}.${Buffer.from(signature).toString('base64url')}`;
+  }
   // Encoded through fresh Buffers, a request object (a few KiB) took a new 8 KiB pool slab every
   // other request; a kept scratch buffer serves instead. All below is synchronous, so no other
   // request can use it meanwhile, and it is zeroed after use (the payload carries nonce and state).
@@ -95,10 +102,8 @@ export async function signRequestObject(args: RequestObjectArgs & { signing: Sig
     buffer.write(json, 0, 'utf8');
     const payload = buffer.toString('base64url', 0, jsonBytes);
     const written = buffer.write(`${header}.${payload}`, 0, 'latin1');
-    // ES256 (RFC 7518 section 3.4): SHA-256, signature R || S; node:crypto signs synchronously with
-    // the KeyObject, where WebCrypto would queue a job per request object.
-    const signature = sign('sha256', buffer.subarray(0, written), { key: args.signing.signingKey, dsaEncoding: 'ieee-p1363' });
-    return `${header}.${payload}.${signature.toString('base64url')}`;
+    const signature = signSync(buffer.subarray(0, written));
+    return `${header}.${payload}.${Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('base64url')}`;
   } finally {
     buffer.fill(0, 0, Math.min(inputBytes, buffer.length));
   }
@@ -119,16 +124,15 @@ export async function signMultiSignedRequestObject(args: RequestObjectArgs & { s
   if (args.signers.length === 0) throw new TypeError('signMultiSignedRequestObject needs at least one signing identity');
   // The record's client_id is the primary's; each signature names its own instead.
   const { client_id: _primary, verifier_info: verifierInfo, ...payload } = requestObjectPayload(args);
-  const jws = new GeneralSign(encoder.encode(JSON.stringify(payload)));
-  for (const { material, clientId } of args.signers) {
-    jws.addSignature(material.privateKey).setProtectedHeader({
-      alg: material.alg,
-      typ: REQUEST_OBJECT_TYP,
-      x5c: [...material.x5c],
-      client_id: clientId,
-      ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}),
-    });
-  }
-  const signed = await jws.sign();
-  return { payload: signed.payload, signatures: signed.signatures.map((s) => ({ protected: s.protected!, signature: s.signature })) };
+  const encodedPayload = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  // RFC 7515 section 7.2.1: each signature covers its own protected header and the shared payload.
+  const signatures = await Promise.all(
+    args.signers.map(async ({ material, clientId }) => {
+      const header = { alg: material.alg, typ: REQUEST_OBJECT_TYP, x5c: [...material.x5c], client_id: clientId, ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}) };
+      const encodedHeader = Buffer.from(JSON.stringify(header)).toString('base64url');
+      const signature = await material.sign(Buffer.from(`${encodedHeader}.${encodedPayload}`, 'latin1'));
+      return { protected: encodedHeader, signature: Buffer.from(signature).toString('base64url') };
+    }),
+  );
+  return { payload: encodedPayload, signatures };
 }

@@ -73,7 +73,12 @@ export function createInstanceRuntime(
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
   const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
   let identities: Promise<SigningIdentity[]> | undefined;
-  const loadIdentities = () => (identities ??= loadSigningIdentities(signingInputs, config.openId4vp.clientIdPrefix));
+  // Loaded once; a failed load (a token not reachable yet) is forgotten so that the next request tries again.
+  const loadIdentities = () =>
+    (identities ??= loadSigningIdentities(signingInputs, config.openId4vp.clientIdPrefix).catch((error: unknown) => {
+      identities = undefined;
+      throw error;
+    }));
   // validate and verify run in parallel; each call is bounded by its own timeout. The margin covers
   // format parsing and the few store writes around the calls (each bounded by the store's own timeout).
   const claimGraceMs = Math.max(validate.timeoutMs, verify.timeoutMs) + CLAIM_MARGIN_MS;
