@@ -10,7 +10,8 @@ import { isMain, printJson } from './lib/main.mjs';
 import { measure, ratio } from './lib/measure.mjs';
 
 export async function run() {
-  const { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier } = await import('@vp-authorizer/core');
+  const { createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier } = await import('@vp-authorizer/core');
+  const { generateDevSigningKey } = await import('@vp-authorizer/keys');
   const ITER = Number(process.env.BENCH_ITERATIONS ?? 200);
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
   const WARMUP = Math.max(20, Math.floor(ITER / 4));
@@ -136,7 +137,8 @@ export async function run() {
  */
 async function localClientsOnOneResponse(opts) {
   const { X509Certificate, createPublicKey, verify } = await import('node:crypto');
-  const { createAuthorizer, generateDevSigningKey, memoryStore } = await import('@vp-authorizer/core');
+  const { createAuthorizer, memoryStore } = await import('@vp-authorizer/core');
+  const { generateDevSigningKey } = await import('@vp-authorizer/keys');
   const { localValidator, localVerifier } = await import('@vp-authorizer/local');
   const { createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
   const issuer = await createTestIssuer();

@@ -15,7 +15,8 @@ import { missingTools } from './lib/tools.mjs';
 const gc = () => globalThis.gc?.();
 
 export async function run({ max = Number(process.env.BENCH_PENDING_MAX ?? 100_000), sample = Number(process.env.BENCH_PENDING_SAMPLE ?? 2000) } = {}) {
-  const { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier } = await import('@vp-authorizer/core');
+  const { createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier } = await import('@vp-authorizer/core');
+  const { generateDevSigningKey } = await import('@vp-authorizer/keys');
   const { signing } = await generateDevSigningKey();
   const build = (store) =>
     createAuthorizer({

@@ -3,7 +3,8 @@
 // test issuer publishes none), one instance with a dev signing identity.
 // `build` (from lib/ab-builds.mjs) picks the core and local to use; the workspace's by default.
 export async function inProcessAuthorizer({ base, apiKey, instanceId, issuer, build }) {
-  const { createAuthorizer, generateDevSigningKey, memoryStore } = build?.core ?? (await import('@vp-authorizer/core'));
+  const { createAuthorizer, memoryStore } = build?.core ?? (await import('@vp-authorizer/core'));
+  const { generateDevSigningKey } = await import('@vp-authorizer/keys');
   const { localValidator, localVerifier } = build?.local ?? (await import('@vp-authorizer/local'));
   const dev = await generateDevSigningKey();
   const trustAnchors = [issuer.rootCertificatePem];

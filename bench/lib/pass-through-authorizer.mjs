@@ -6,7 +6,8 @@ import { API_KEY, PID_QUERY } from './constants.mjs';
  * they read. `core` is a loaded @vp-authorizer/core (the installed one, or a build under test).
  */
 export async function passThroughAuthorizer(core, { publicBaseUrl = 'http://127.0.0.1:1/authz' } = {}) {
-  const { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier } = core;
+  const { createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier } = core;
+  const { generateDevSigningKey } = await import('@vp-authorizer/keys');
   const { signing } = await generateDevSigningKey();
   const authorizer = createAuthorizer({
     publicBaseUrl,

@@ -36,7 +36,7 @@ process.once('message', async (spec) => {
 async function start(spec) {
   if (spec.kind === 'trivial') return startTrivial();
   if (spec.kind === 'fastify-layers') return (await import('./fastify-layers.mjs')).startFastifyLayers();
-  const { generateDevSigningKey } = await import('@vp-authorizer/core');
+  const { generateDevSigningKey } = await import('@vp-authorizer/keys');
   const dev = await generateDevSigningKey();
   const leafX5c = dev.leafCertificatePem.replace(/-----[^-]+-----|\s/g, '');
   if (spec.kind === 'peer') {

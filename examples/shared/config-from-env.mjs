@@ -4,7 +4,8 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { corsConfigFromEnv, createAuthorizer, generateDevSigningKey, memoryStore } from '@vp-authorizer/core';
+import { corsConfigFromEnv, createAuthorizer, memoryStore } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { DATA_INTEGRITY_CRYPTOSUITES, localValidator, localVerifier } from '@vp-authorizer/local';
 
 export class EnvConfigError extends Error {

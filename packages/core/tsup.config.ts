@@ -4,8 +4,8 @@ import { packageBuild } from '../../tsup.config.base';
 export default defineConfig({
   ...packageBuild,
   // Entries: the public API, `@vp-authorizer/core/formats` (the format registry),
-  // `@vp-authorizer/core/http` for adapters, and the `vp-authorizer` command (bin).
-  entry: { index: 'src/index.ts', 'formats/index': 'src/formats/index.ts', http: 'src/http/index.ts', cli: 'src/cli/main.ts' },
+  // `@vp-authorizer/core/http` for adapters and `@vp-authorizer/core/internal` for @vp-authorizer/local.
+  entry: { index: 'src/index.ts', 'formats/index': 'src/formats/index.ts', http: 'src/http/index.ts', internal: 'src/internal.ts' },
   // Shared chunks under CJS too, so every entry sees one class of each kind (instanceof holds).
   splitting: true,
 });

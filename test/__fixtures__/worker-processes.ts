@@ -44,9 +44,15 @@ export async function bundleWorker(entry: string): Promise<BundledWorker> {
     outExtension: () => ({ js: '.cjs' }),
     esbuildOptions(options) {
       // The packages' own `exports` point at dist; bundle the sources instead.
+      // An entry's subpaths are listed too: esbuild would otherwise append them to the entry's file.
       options.alias = {
         '@vp-authorizer/core': join(root, 'packages/core/src/index.ts'),
+        '@vp-authorizer/core/http': join(root, 'packages/core/src/http/index.ts'),
+        '@vp-authorizer/core/formats': join(root, 'packages/core/src/formats/index.ts'),
+        '@vp-authorizer/core/internal': join(root, 'packages/core/src/internal.ts'),
+        '@vp-authorizer/keys': join(root, 'packages/keys/src/index.ts'),
         '@vp-authorizer/redis': join(root, 'packages/redis/src/index.ts'),
+        '@vp-authorizer/testing': join(root, 'packages/testing/src/index.ts'),
       };
     },
   });

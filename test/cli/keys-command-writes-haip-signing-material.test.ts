@@ -1,4 +1,4 @@
-// `npx @vp-authorizer/core keys` (the built bin): writes a root CA and a signing certificate an
+// `npx @vp-authorizer/keys keys` (the built bin): writes a root CA and a signing certificate an
 // authorizer accepts under HAIP, private keys 0600, and never overwrites without --force.
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -11,8 +11,8 @@ import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'packages/core/package.json'), 'utf8')) as { bin: Record<string, string> };
-const BIN = join(ROOT, 'packages/core', Object.values(pkg.bin)[0]!);
+const pkg = JSON.parse(readFileSync(join(ROOT, 'packages/keys/package.json'), 'utf8')) as { bin: Record<string, string> };
+const BIN = join(ROOT, 'packages/keys', Object.values(pkg.bin)[0]!);
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -2,7 +2,8 @@
 // Regenerate with: UPDATE_DOCS=1 pnpm exec vitest run test/docs
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS, createAuthorizer, generateDevSigningKey, openApiDocument, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
+import { ENDPOINTS, createAuthorizer, openApiDocument, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 
 const file = new URL('../../docs/openapi.json', import.meta.url);
 const render = () => `${JSON.stringify(openApiDocument(), null, 2)}\n`;
@@ -19,7 +20,7 @@ describe('docs/openapi.json', () => {
     expect(operations).toHaveLength(ENDPOINTS.length);
     const ids = operations.map((o) => o.op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    // The names the hosted authorizer's document gives (wire-api.md section 1).
+    // The operationIds the hosted authorizer's OpenAPI document gives.
     expect(ids).toEqual(expect.arrayContaining(['getHealth', 'getTrustAnchorCertificate', 'getJwks', 'directPost', 'directPostJwt', 'dcApi', 'dcApiJwt', 'resolveResponseCode', 'createAuthorization', 'getAuthorizationRequestJwt', 'getWellKnownConfiguration', 'getAuthorizationStatus', 'getPolicyResponse', 'getCredentials']));
     for (const { path, op } of operations) {
       const declared = ((op.parameters ?? []) as { name: string; in: string }[]).filter((p) => p.in === 'path').map((p) => p.name);
@@ -34,7 +35,7 @@ describe('docs/openapi.json', () => {
       !schema ? [] : schema.anyOf ?? schema.oneOf ? (schema.anyOf ?? schema.oneOf)!.flatMap(required) : [schema.required ?? []];
     const V = '/openid4/vp/v1_0';
     const A = '{authorizationId}';
-    // From the hosted document as summarised in wire-api.md section 1: what its clients rely on.
+    // From the hosted authorizer's OpenAPI document: what its clients rely on.
     const hosted: { method: string; path: string; operationId: string; success: string; query?: string[]; body?: string[]; answer?: string[] }[] = [
       { method: 'get', path: '/health', operationId: 'getHealth', success: '204' },
       { method: 'get', path: '/instances/oid4vp-trust-anchor', operationId: 'getTrustAnchorCertificate', success: '200', answer: ['anchorType', 'certificate'] },

@@ -5,12 +5,12 @@ import {
   ENDPOINTS,
   StoreUnavailableError,
   createAuthorizer,
-  generateDevSigningKey,
   memoryStore,
   passThroughValidator,
   passThroughVerifier,
   type Authorizer,
 } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { createResponseValidator } from '@vp-authorizer/testing/contracts';
 
 const KEY = 'openapi-errors-key-0001';

@@ -16,7 +16,7 @@ const redisUrl = redisUrlForTests('test/docs/readme-embedding-example-runs.test.
 const blocks = codeBlocks('README.md');
 const example = blocks.find((b) => b.name === 'readme-embedding')!;
 const shell = blocks[blocks.indexOf(example) - 1]!;
-const CLI = join(ROOT, 'packages/core/dist/cli.js');
+const CLI = join(ROOT, 'packages/keys/dist/cli.js');
 const API_KEY = 'readme-example-api-key-0123456789';
 const V1 = '/openid4/vp/v1_0';
 
@@ -39,7 +39,7 @@ describe.skipIf(redisUrl === undefined)('the README embedding example', () => {
   beforeAll(async () => {
     project = createDocProject('readme-example');
     // The README's own `keys` line, run against the built package instead of the registry.
-    const keysLine = shell.code.split('\n').find((l) => l.startsWith('npx @vp-authorizer/core keys'))!;
+    const keysLine = shell.code.split('\n').find((l) => l.startsWith('npx @vp-authorizer/keys keys'))!;
     const args = keysLine.replace(/#.*$/, '').trim().split(/\s+/).slice(2);
     const keys = spawnSync(process.execPath, [CLI, ...args], { cwd: project.dir, encoding: 'utf8' });
     expect(keys.status, keys.stderr).toBe(0);

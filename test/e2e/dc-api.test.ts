@@ -1,4 +1,4 @@
-import { generateDevSigningKey } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { type DcApiGetRequest, createTestWallet } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eEnvironment, MDL_DOCTYPE, MDL_ELEMENTS, MDL_NS, PID_CLAIMS, PID_VCT, failedCodes, mdlQuery, pidQuery, startE2eEnvironment } from './e2e-harness.js';

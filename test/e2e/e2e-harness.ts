@@ -2,7 +2,8 @@
 // 127.0.0.1, the local verifier and validator trusting a test issuer, and a small RP client.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type SigningInput, type KeySigningInput, createAuthorizer, generateDevSigningKey } from '@vp-authorizer/core';
+import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type SigningInput, type KeySigningInput, createAuthorizer } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { type IssuerAnchorSource, localValidator, localVerifier } from '@vp-authorizer/local';
 import { type RespondOptions, type TestIssuer, type TestWallet, createTestIssuer } from '@vp-authorizer/testing';
 

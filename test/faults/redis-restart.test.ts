@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpVerifierClient, type AuthorizerOptions } from '@vp-authorizer/core';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { startPassThroughAuthorizer } from '@vp-authorizer/testing';
 import { startFaultService, type FaultService } from './__fixtures__/fault-service.js';
 import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type WalletAnswer } from './__fixtures__/flow.js';
 import { redisAvailable, startRedis, type RedisProcess } from './__fixtures__/redis-process.js';
@@ -72,7 +72,7 @@ describe.skipIf(!redisAvailable())('Redis killed and restarted under a running a
   ) {
     const store: RedisStore = redisStore({ url: redisUrl, keyPrefix: `vpa-faults:${Math.random().toString(36).slice(2, 10)}:`, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     let offset = 0;
-    const env = await startAuthorizer({
+    const env = await startPassThroughAuthorizer({
       store,
       clock: { now: () => Date.now() + offset },
       instance: {

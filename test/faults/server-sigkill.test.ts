@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { API_KEY, devSigning } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { TEST_API_KEY, testSigningKey } from '@vp-authorizer/testing';
 import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../__fixtures__/worker-processes.js';
 import { startFaultService, type FaultService } from './__fixtures__/fault-service.js';
 import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type PreparedResponse, type WalletAnswer } from './__fixtures__/flow.js';
@@ -44,7 +44,7 @@ describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet resp
 
   const apiOn = (server: ServerProcess): Api => (path, init = {}) => {
     const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${API_KEY}`);
+    headers.set('authorization', `Bearer ${TEST_API_KEY}`);
     return fetch(`${server.origin}/authz${path}`, { ...init, headers });
   };
   const on = (server: ServerProcess, prepared: PreparedResponse): PreparedResponse => ({ ...prepared, responseUri: prepared.responseUri.replace(`${PUBLIC_ORIGIN}/`, `${server.origin}/`) });
@@ -54,12 +54,12 @@ describe.skipIf(!redisAvailable())('a server process SIGKILLed while wallet resp
     verifier = await startFaultService('verifier', { kind: 'slow-ok', delayMs: VERIFIER_DELAY_MS });
     worker = await bundleWorker('test/faults/__fixtures__/slow-verifier-server-worker.ts');
     observerStore = redisStore({ url: redis.url, keyPrefix, commandTimeoutMs: 1_000 });
-    const { signing } = await devSigning();
+    const { signing } = await testSigningKey();
     const config: WorkerConfig = {
       redisUrl: redis.url,
       keyPrefix,
       publicBaseUrl: `${PUBLIC_ORIGIN}/authz`,
-      apiKey: API_KEY,
+      apiKey: TEST_API_KEY,
       signing,
       redirectUri: 'https://rp.example/callback',
       verifierUrl: verifier.url,

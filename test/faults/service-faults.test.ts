@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpValidatorClient, httpVerifierClient, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
-import { DCQL_SD_JWT, makeSdJwt, startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { startPassThroughAuthorizer } from '@vp-authorizer/testing';
+import { contractDcql, issueContractSdJwt } from '@vp-authorizer/testing/contracts';
 import { gzipBomb, startFaultService, type Fault, type FaultService } from './__fixtures__/fault-service.js';
 import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, type Api } from './__fixtures__/flow.js';
 
@@ -82,7 +83,7 @@ for (const role of ['verifier', 'validator'] as const) {
       service = await startFaultService(role);
       services.push(service);
       const clientOptions = { url: service.url, timeoutMs: CLIENT_TIMEOUT_MS, retries: 1 };
-      const env = await startAuthorizer({
+      const env = await startPassThroughAuthorizer({
         instance: {
           validator: role === 'validator' ? httpValidatorClient(clientOptions) : passThroughValidator(),
           verifier: role === 'verifier' ? httpVerifierClient(clientOptions) : passThroughVerifier(),
@@ -154,7 +155,7 @@ describe('a verifier that outlives the policy timeout (client deadline longer th
   it('ends error at the policy timeout, with a timeout reason, and the hung request is cancelled', async () => {
     const service = await startFaultService('verifier', { kind: 'hang' });
     services.push(service);
-    const env = await startAuthorizer({
+    const env = await startPassThroughAuthorizer({
       instance: {
         verifier: httpVerifierClient({ url: service.url, timeoutMs: 60_000, retries: 0 }),
         config: { openId4vp: { redirectUri: 'https://rp.example/callback' }, policies: { verify: { timeoutMs: 600 } } },
@@ -179,7 +180,7 @@ describe('the DC API route (the RP forwards the wallet answer) with a failing ve
     it(`verifier ${fault.kind}${fault.kind === 'status' ? ` ${fault.status}` : ''}: the RP is answered 200 with status error within the timeout, never 5xx`, async () => {
       const service = await startFaultService('verifier', fault);
       services.push(service);
-      const env = await startAuthorizer({
+      const env = await startPassThroughAuthorizer({
         instance: {
           verifier: httpVerifierClient({ url: service.url, timeoutMs: CLIENT_TIMEOUT_MS, retries: 1 }),
           config: { policies: { verify: { timeoutMs: POLICY_TIMEOUT_MS } } },
@@ -190,7 +191,7 @@ describe('the DC API route (the RP forwards the wallet answer) with a failing ve
       const created = await env.api('/openid4/vp/v1_0/authorizations', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', expectedOrigins: ['https://rp.example'], query: { type: 'DCQL', dcql: DCQL_SD_JWT } }),
+        body: JSON.stringify({ responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', expectedOrigins: ['https://rp.example'], query: { type: 'DCQL', dcql: contractDcql } }),
       });
       expect(created.status, await created.clone().text()).toBe(201);
       const { authorizationId } = (await created.json()) as { authorizationId: string };
@@ -198,7 +199,7 @@ describe('the DC API route (the RP forwards the wallet answer) with a failing ve
       const res = await env.api(`/openid4/vp/v1_0/${authorizationId}/dc_api`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ origin: 'https://rp.example', digitalCredentialGetResponse: { vp_token: { pid: [await makeSdJwt()] } } }),
+        body: JSON.stringify({ origin: 'https://rp.example', digitalCredentialGetResponse: { vp_token: { pid: [await issueContractSdJwt()] } } }),
         signal: AbortSignal.timeout(POLICY_TIMEOUT_MS + MARGIN_MS + 5_000),
       });
       const body = (await res.json()) as Record<string, unknown>;

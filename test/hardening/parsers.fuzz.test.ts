@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthorizerError, ERROR_CODES } from '@vp-authorizer/core';
+import { AuthorizerError, CODES } from '@vp-authorizer/core';
 import type { CoreRequest } from '../../packages/core/src/wire/core-request.js';
 import { parseBody, type BodyKind } from '../../packages/core/src/wire/parse-body.js';
 import { cborToJson } from '../../packages/core/src/formats/shared/cbor-to-json.js';
@@ -17,7 +17,6 @@ import { parseMdoc } from '../../packages/core/src/formats/mso-mdoc/parse-mdoc.j
 import { parsePeVpToken } from '../../packages/core/src/formats/policy/parse-pe-vp-token.js';
 import { parseSdJwt } from '../../packages/core/src/formats/sd-jwt-vc/parse-sd-jwt.js';
 import { runFormatPolicy } from '../../packages/core/src/formats/policy/run-format-policy.js';
-import { buildDeviceResponse, buildSdJwt, cbor, es256Key } from '../../packages/core/src/formats/shared/test-fixtures.js';
 import { parseCreateAuthorizationBody } from '../../packages/core/src/request/create-authorization-body.js';
 import { checkWalletMetadata, parseWalletMetadataParam } from '../../packages/core/src/request/wallet-metadata.js';
 import { anyString, contentType, deepJsonText, formText, hostileJson, invalidUtf8, jwtLike, key } from './__fixtures__/arbitraries.js';
@@ -25,6 +24,7 @@ import { RUNS } from './__fixtures__/fuzz-budget.js';
 import { fuzz, measureSync, reportTally, type Outcome } from './__fixtures__/fuzz-harness.js';
 import {
   FORMATS,
+  cbor,
   cborTokens,
   coherentDcql,
   coherentPe,
@@ -37,6 +37,7 @@ import {
   structuredSdJwt,
   submission,
 } from './__fixtures__/parser-arbitraries.js';
+import { validDeviceResponse, validSdJwtPresentation } from './__fixtures__/valid-presentations.js';
 
 const TIMEOUT = 120_000;
 const REF = { path: ['q', 0], queryId: 'q', index: 0 };
@@ -57,7 +58,8 @@ function expectAuthorizerError(outcome: Outcome<unknown>, allowed: string[]): vo
   if (outcome.ok) return;
   expect(outcome.error, `threw ${String(outcome.error)}`).toBeInstanceOf(AuthorizerError);
   expect(allowed).toContain((outcome.error as AuthorizerError).code);
-  expect(Object.keys(ERROR_CODES)).toContain((outcome.error as AuthorizerError).code);
+  const { code } = outcome.error as AuthorizerError;
+  expect(Object.hasOwn(CODES, code) && CODES[code].kind).toBe('http');
 }
 
 /** No parser may have written through a poison key onto Object.prototype. */
@@ -95,9 +97,7 @@ describe('JWT (decode-jwt)', () => {
 describe('SD-JWT (parse-sd-jwt)', () => {
   let valid: string;
   beforeAll(async () => {
-    const issuer = await es256Key();
-    const holder = await es256Key();
-    valid = (await buildSdJwt({ issuer, holder, kb: true })).sdJwt;
+    valid = await validSdJwtPresentation();
   });
 
   it('arbitrary tilde-separated input parses or fails with format.sd_jwt_malformed', { timeout: TIMEOUT }, () => {
@@ -131,8 +131,10 @@ describe('SD-JWT (parse-sd-jwt)', () => {
 });
 
 describe('mdoc DeviceResponse (parse-mdoc, cbor-to-json)', () => {
-  const valid = buildDeviceResponse([{ docType: 'org.iso.18013.5.1.mDL', elements: [{ namespace: 'org.iso.18013.5.1', identifier: 'family_name', value: 'Doe' }] }]);
-  const validBytes = Buffer.from(valid, 'base64url');
+  let validBytes: Buffer;
+  beforeAll(async () => {
+    validBytes = Buffer.from(await validDeviceResponse(), 'base64url');
+  });
   const MDOC_CODES = ['format.mdoc_malformed', 'format.haip_violation'];
 
   it('random CBOR token streams and byte mutations parse or fail with format.mdoc_malformed', { timeout: TIMEOUT }, () => {

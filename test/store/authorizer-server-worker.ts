@@ -5,7 +5,7 @@
  */
 import { createAuthorizer, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type SigningInput } from '@vp-authorizer/core';
 import { redisStore } from '@vp-authorizer/redis';
-import { serveFetch } from '../../packages/core/test/__fixtures__/serve-fetch.js';
+import { fetchHandlerTarget } from '@vp-authorizer/testing';
 import { runWorker } from '../__fixtures__/worker-process-child.js';
 
 export interface ServerConfig {
@@ -23,7 +23,7 @@ export interface ServerConfig {
 
 runWorker<ServerConfig, { origin: string }>(async (config) => {
   const store = redisStore({ url: config.redisUrl, keyPrefix: config.keyPrefix });
-  const server = await serveFetch();
+  const server = await fetchHandlerTarget().start({ prefix: '/authz' });
   const authorizer = createAuthorizer({
     publicBaseUrl: config.publicBaseUrl,
     basePath: '/authz',
@@ -42,7 +42,7 @@ runWorker<ServerConfig, { origin: string }>(async (config) => {
       },
     ],
   });
-  server.attach((request) => authorizer.fetch(request));
+  server.attach(authorizer);
   return {
     ready: { origin: server.origin },
     async close() {

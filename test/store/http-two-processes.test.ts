@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, DCQL_SD_JWT, encryptResponse, makeSdJwt } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { TEST_API_KEY } from '@vp-authorizer/testing';
+import { contractDcql, encryptWalletResponse, issueContractSdJwt } from '@vp-authorizer/testing/contracts';
 import { redisUrlForTests } from '@vp-authorizer/testing/redis';
 import { PUBLIC_ORIGIN, startTwoServersOnRedis, type ServerProcess, type TwoServers } from './__fixtures__/two-servers-on-redis.js';
 
@@ -20,7 +21,7 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
   const api = (server: ServerProcess, path: string, init: RequestInit = {}) =>
     fetch(`${server.origin}/authz/openid4/vp/v1_0${path}`, {
       ...init,
-      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...init.headers },
+      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', ...init.headers },
     });
 
   it('created on one process, answered on the other, its response code resolved once on either', async () => {
@@ -29,7 +30,7 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     // 1. The relying party creates the authorization on A.
     const createRes = await api(a, '/authorizations', {
       method: 'POST',
-      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } }),
+      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql } }),
     });
     expect(createRes.status).toBe(201);
     const created = (await createRes.json()) as { authorizationId: string; authorizeUrl: string };
@@ -50,7 +51,7 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     expect(await (await api(a, `/authorizations/${created.authorizationId}/status`)).json()).toEqual({ status: 'pending' });
 
     // 3. The wallet posts its encrypted response to B.
-    const response = await encryptResponse(requestObject, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+    const response = await encryptWalletResponse(claims, { vp_token: { pid: [await issueContractSdJwt()] }, state: claims.state });
     const post = (target: ServerProcess) =>
       fetch(on(target, claims.response_uri), {
         method: 'POST',
@@ -83,7 +84,7 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const createRes = await api(a, '/authorizations', {
       method: 'POST',
-      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } }),
+      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql } }),
     });
     expect(createRes.status).toBe(201);
     const { authorizationId, authorizeUrl } = (await createRes.json()) as { authorizationId: string; authorizeUrl: string };
@@ -92,7 +93,7 @@ describe.skipIf(url === undefined)('the HTTP flow across two server processes sh
     expect(requestObjectRes.status).toBe(200);
     const requestObject = await requestObjectRes.text();
     const claims = jwtPayload(requestObject) as { response_uri: string; state: string };
-    const response = await encryptResponse(requestObject, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+    const response = await encryptWalletResponse(claims, { vp_token: { pid: [await issueContractSdJwt()] }, state: claims.state });
 
     const codeKeys = async () => (await two!.admin.keys(`${two!.keyPrefix}c:*`)).length;
     const codesBefore = await codeKeys();

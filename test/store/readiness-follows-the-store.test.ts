@@ -5,13 +5,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
+import { startPassThroughAuthorizer, startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
 import { redisUrlForTests } from '@vp-authorizer/testing/redis';
-import { startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
 
 const url = redisUrlForTests('test/store/readiness-follows-the-store.test.ts');
 
-let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;
+let env: Awaited<ReturnType<typeof startPassThroughAuthorizer>> | undefined;
 let store: RedisStore | undefined;
 let proxy: TcpProxy | undefined;
 afterEach(async () => {
@@ -50,7 +49,7 @@ describe.skipIf(url === undefined)('readiness on Redis behind a TCP proxy that i
   it('is 204, then 503 store.unavailable while the connection is cut (liveness stays 204), then 204 again', async () => {
     proxy = await startTcpProxy(Number(new URL(url!).port));
     store = redisStore({ url: `redis://127.0.0.1:${proxy.port}` });
-    env = await startAuthorizer({ store, clock });
+    env = await startPassThroughAuthorizer({ store, clock });
     expect((await probe('/health/ready')).status).toBe(204);
 
     await proxy.down();
@@ -65,7 +64,7 @@ describe.skipIf(url === undefined)('readiness on Redis behind a TCP proxy that i
 
 describe('readiness with stores that are not Redis', () => {
   it('the memory store is ready; HEAD answers the same without a body', async () => {
-    env = await startAuthorizer();
+    env = await startPassThroughAuthorizer();
     expect((await probe('/health/ready')).status).toBe(204);
     const head = await fetch(`${env.base}/health/ready`, { method: 'HEAD' });
     expect(head.status).toBe(204);
@@ -88,7 +87,7 @@ describe('readiness with stores that are not Redis', () => {
       peek: (key) => inner.peek(key),
       consume: (key) => inner.consume(key),
     };
-    env = await startAuthorizer({ store: custom, clock });
+    env = await startPassThroughAuthorizer({ store: custom, clock });
     expect((await probe('/health/ready')).status).toBe(204);
     expect(reads).toHaveLength(1);
     reachable = false;
@@ -110,7 +109,7 @@ describe('readiness with stores that are not Redis', () => {
         return new Promise<void>((resolve) => (answer = resolve));
       },
     };
-    env = await startAuthorizer({ store: counted, clock });
+    env = await startPassThroughAuthorizer({ store: counted, clock });
     const probes = Array.from({ length: 200 }, () => probe('/health/ready'));
     await expect.poll(() => pings).toBe(1);
     answer!();
@@ -142,7 +141,7 @@ describe('readiness with stores that are not Redis', () => {
       ...inner,
       ping: () => new Promise<void>(() => undefined),
     };
-    env = await startAuthorizer({ store: hanging });
+    env = await startPassThroughAuthorizer({ store: hanging });
     await expectUnready();
     expect((await probe('/health')).status).toBe(204);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, DCQL_SD_JWT } from '../../packages/core/test/__fixtures__/test-authorizer.js';
+import { TEST_API_KEY } from '@vp-authorizer/testing';
+import { contractDcql } from '@vp-authorizer/testing/contracts';
 import { redisUrlForTests } from '@vp-authorizer/testing/redis';
 import { PUBLIC_ORIGIN, startTwoServersOnRedis, type TwoServers } from './__fixtures__/two-servers-on-redis.js';
 
@@ -21,8 +22,8 @@ describe.skipIf(url === undefined)('single-fetch request objects across two proc
     for (let round = 0; round < 5; round++) {
       const created = await fetch(`${a}/authz/openid4/vp/v1_0/authorizations`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } }),
+        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql } }),
       });
       expect(created.status).toBe(201);
       const { authorizeUrl } = (await created.json()) as { authorizeUrl: string };

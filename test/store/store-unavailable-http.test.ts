@@ -1,13 +1,13 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { createDcqlAuthorization, startAuthorizer } from '../../packages/core/test/__fixtures__/test-authorizer.js';
 import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
-import { startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
+import { startPassThroughAuthorizer, startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
+import { contractDcql } from '@vp-authorizer/testing/contracts';
 
 const url = redisUrlForTests('test/store/store-unavailable-http.test.ts (outage part)');
 
-let env: Awaited<ReturnType<typeof startAuthorizer>> | undefined;
+let env: Awaited<ReturnType<typeof startPassThroughAuthorizer>> | undefined;
 let store: RedisStore | undefined;
 let proxy: TcpProxy | undefined;
 afterEach(async () => {
@@ -37,7 +37,7 @@ const expect503 = async (res: Response, audience: 'rp' | 'wallet') => {
 describe('HTTP answers when the Redis store is unreachable', () => {
   it('503 with Retry-After on relying-party and wallet routes, never 500', async () => {
     store = redisStore({ url: `redis://127.0.0.1:${await deadPort()}` });
-    env = await startAuthorizer({ store });
+    env = await startPassThroughAuthorizer({ store });
     const id = 'AAAAAAAAAAAAAAAAAAAAAA';
     await expect503(
       await env.api('/openid4/vp/v1_0/authorizations', {
@@ -73,8 +73,13 @@ describe.skipIf(url === undefined)('HTTP across a Redis outage', () => {
     proxy = await startTcpProxy(Number(new URL(url!).port));
     const keyPrefix = testPrefix();
     store = redisStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix });
-    env = await startAuthorizer({ store });
-    const { res, json } = await createDcqlAuthorization(env.api);
+    env = await startPassThroughAuthorizer({ store });
+    const res = await env.api('/openid4/vp/v1_0/authorizations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql } }),
+    });
+    const json = (await res.json()) as Record<string, string>;
     expect(res.status).toBe(201);
     const status = () => env!.api(`/openid4/vp/v1_0/authorizations/${json.authorizationId}/status`);
 

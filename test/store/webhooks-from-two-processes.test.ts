@@ -2,8 +2,8 @@
 // write stored it: a flow whose steps land on different processes reaches the receiver as one
 // series of distinct webhook ids (ordered per process only: each process orders what it sends).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, DCQL_SD_JWT, encryptResponse, makeSdJwt } from '../../packages/core/test/__fixtures__/test-authorizer.js';
-import { startWebhookReceiver, webhookSignatureProblem, type WebhookReceiver } from '@vp-authorizer/testing';
+import { TEST_API_KEY, startWebhookReceiver, webhookSignatureProblem, type WebhookReceiver } from '@vp-authorizer/testing';
+import { contractDcql, encryptWalletResponse, issueContractSdJwt } from '@vp-authorizer/testing/contracts';
 import { redisUrlForTests } from '@vp-authorizer/testing/redis';
 import { PUBLIC_ORIGIN, startTwoServersOnRedis, type ServerProcess, type TwoServers } from './__fixtures__/two-servers-on-redis.js';
 
@@ -29,15 +29,15 @@ describe.skipIf(url === undefined)('status webhooks from two processes sharing o
   async function flow(creator: ServerProcess, fetcher: ServerProcess, answerer: ServerProcess): Promise<string> {
     const res = await fetch(`${creator.origin}/authz/openid4/vp/v1_0/authorizations`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT } }),
+      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql } }),
     });
     expect(res.status).toBe(201);
     const { authorizationId, authorizeUrl } = (await res.json()) as { authorizationId: string; authorizeUrl: string };
     const requestUri = new URL(authorizeUrl.replace(/^[a-z0-9+.-]+:\/\//i, 'https://wallet.invalid/')).searchParams.get('request_uri')!;
     const requestObject = await (await fetch(on(fetcher, requestUri))).text();
     const claims = payload(requestObject);
-    const response = await encryptResponse(requestObject, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+    const response = await encryptWalletResponse(claims, { vp_token: { pid: [await issueContractSdJwt()] }, state: claims.state });
     const answered = await fetch(on(answerer, claims.response_uri), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }) });
     expect(answered.status).toBe(200);
     return authorizationId;

@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConfigError,
   createAuthorizer,
-  generateDevSigningKey,
   outboundFetchPolicy,
   passThroughValidator,
   passThroughVerifier,
@@ -15,6 +14,7 @@ import {
   type AuthorizerOptions,
   type InstanceOptions,
 } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { startWebhookReceiver, webhookSignatureProblem, type WebhookReceiver } from '@vp-authorizer/testing';
 import { contractDcql, issueContractSdJwt } from '@vp-authorizer/testing/contracts';
 

@@ -85,17 +85,6 @@ const declared = ({ manifest }: Owner) =>
 /** `packages/<name>` a path belongs to, if any. */
 const packageOf = (path: string) => /^packages[/\\]([^/\\]+)/.exec(relative(root, path))?.[1];
 
-// Known reaches, each with why it is still there. Add none: move what two packages share into
-// @vp-authorizer/testing instead.
-const KNOWN_REACHES: Array<[from: RegExp, to: RegExp]> = [
-  // Each adapter's target (how to mount it on a real server) stays beside the adapter it builds.
-  [/^test[/\\](adapters|browser)[/\\]/, /^packages[/\\](express|hono|koa|fastify)[/\\]test[/\\][a-z-]+-target\.ts$/],
-  // Core's HTTP test support (an authorizer on a real server with pass-through clients), also used
-  // by core's own tests, which cannot use @vp-authorizer/testing (it depends on core: a cycle).
-  [/^test[/\\](store|faults)[/\\]/, /^packages[/\\]core[/\\]test[/\\]__fixtures__[/\\](test-authorizer|serve-fetch)\.ts$/],
-  // Core's parser fixtures: the root hardening suites fuzz from the same inputs core's tests use.
-  [/^test[/\\]hardening[/\\]/, /^packages[/\\]core[/\\]src[/\\]formats[/\\]shared[/\\]test-fixtures\.ts$/],
-];
 
 describe('test code across the workspace', () => {
   const all = owners();
@@ -133,7 +122,6 @@ describe('test code across the workspace', () => {
           if (to === undefined || to === from) continue;
           const path = relative(root, target);
           if (!isTestCode(path.slice(`packages/${to}/`.length))) continue;
-          if (KNOWN_REACHES.some(([f, t]) => f.test(relative(root, file)) && t.test(path))) continue;
           reaches.push(`${relative(root, file)} → ${path.split(sep).join('/')}`);
         }
       }

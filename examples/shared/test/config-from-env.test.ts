@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDevSigningKey } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { deleteKeys, redisUrlForTests, testClient } from '@vp-authorizer/testing/redis';
 import { configFromEnv, EnvConfigError, instanceConfigFromEnv } from '../config-from-env.mjs';
 import { startExample as startHono } from '../../hono-app/app.mjs';

@@ -1,26 +1,19 @@
-// The public API of @vp-authorizer/core. Adapters import `@vp-authorizer/core/http`; code that
-// works on presentations (verifiers, validators, new formats) imports `@vp-authorizer/core/formats`.
+// The public API of @vp-authorizer/core, every name listed. Adapters import `@vp-authorizer/core/http`;
+// code that works on presentations (verifiers, validators, new formats) imports
+// `@vp-authorizer/core/formats`. No valibot schema is exported: the public API does not depend on
+// valibot's major version (options are validated by createAuthorizer, which reports ConfigError).
 
 // The authorizer and its configuration.
 export { createAuthorizer, type Authorizer } from './authorizer.js';
 export type { HandleOptions } from './wire/core-request.js';
-export {
-  authorizerOptionsSchema,
-  instanceOptionsSchema,
-  type AuthorizerOptions,
-  type ResolvedAuthorizerOptions,
-  type InstanceOptions,
-  type ResolvedInstanceOptions,
-  type Clock,
-} from './config/authorizer-options.js';
-export { instanceConfigSchema, type InstanceConfig, type InstanceConfigInput, type ServiceInstanceReference } from './config/instance-config.js';
+export type { AuthorizerOptions, ResolvedAuthorizerOptions, InstanceOptions, ResolvedInstanceOptions, Clock } from './config/authorizer-options.js';
+export type { InstanceConfig, InstanceConfigInput, ServiceInstanceReference } from './config/instance-config.js';
 export type { SigningInput, SigningOption, KeySigningInput, SignerSigningInput } from './config/signing-input.js';
 export type { RequestSigner } from './model/request-signer.js';
 export { createKeySigner } from './crypto/key-signer.js';
-export { corsConfigSchema, CORS_METHODS, type CorsConfig, type CorsConfigInput } from './config/cors-config.js';
+export type { CorsConfig, CorsConfigInput } from './config/cors-config.js';
 export { corsConfigFromEnv } from './cors/cors-config-from-env.js';
 export { resolveCorsConfig } from './cors/resolve-cors-config.js';
-export { generateDevSigningKey } from './dev/dev-signing-key.js';
 
 // The HTTP API as data: every endpoint, its schemas and the OpenAPI 3.1 document built from them.
 export {
@@ -43,15 +36,39 @@ export type { Refusal } from './errors/refusal.js';
 export type { CreateAuthorizationResponse, DirectPostAuthorizationResponse, DcApiAuthorizationResponse } from './request/build-authorization.js';
 
 // The model: records, queries, results and the contracts of clients and stores.
-export * from './model/authorization-record.js';
-export * from './model/authorization-query.js';
-export * from './model/policy-result.js';
-export * from './model/extracted-credential.js';
-export * from './model/parsed-presentation.js';
-export * from './model/validator-client.js';
-export * from './model/verifier-client.js';
-export * from './model/authorization-store.js';
-export * from './model/did-methods-config.js';
+export {
+  isTerminalStatus,
+  expiryDueAt,
+  type AuthorizationStatus,
+  type ResponseMode,
+  type ResponseType,
+  type DcApiProtocol,
+  type AuthorizationRequestParameters,
+  type EncryptionKeyRecord,
+  type AuthorizationRecord,
+} from './model/authorization-record.js';
+export type { AuthorizationQuery, DcqlQuery, DcqlCredentialQuery, PresentationDefinition } from './model/authorization-query.js';
+export type { PolicyResult, PolicyError, ServiceName, ServiceFailureReason } from './model/policy-result.js';
+export type { ExtractedCredential } from './model/extracted-credential.js';
+export type {
+  JsonObject,
+  DecodedJwt,
+  SdJwtDisclosure,
+  ParsedSdJwt,
+  MdocIssuerSignedItem,
+  ParsedMdocDocument,
+  ParsedMdoc,
+  ParsedJwtVc,
+  ParsedJwtVcPresentation,
+  ParsedJwtVp,
+  ParsedLdp,
+  ParsedPresentation,
+  ParsedIdToken,
+} from './model/parsed-presentation.js';
+export type { ValidatorClient, ValidateInput, ClientCallOptions } from './model/validator-client.js';
+export type { VerifierClient, VerifyInput, VerifyIdTokenInput, SessionTranscriptInput, SupportedAlgorithms } from './model/verifier-client.js';
+export type { AuthorizationStore, CodeStore, AuthorizerStore, ExpiryCandidate, ResponseCodeEntry } from './model/authorization-store.js';
+export { DID_METHODS, type DidMethod, type DidMethodsConfig, type DidMethodsConfigInput } from './model/did-methods-config.js';
 
 // Clients, stores, events.
 export { httpValidatorClient } from './clients/http-validator-client.js';
@@ -74,17 +91,18 @@ export type {
   TelemetryStep,
 } from './events/instrumentation.js';
 
-// The outbound-fetch policy: every request the library sends to a URL it was handed (webhook
-// deliveries here; did:web documents and status lists in @vp-authorizer/local).
-export * from './outbound/index.js';
+// The outbound-fetch policy every request the library sends to a URL it was handed goes through
+// (webhook deliveries here; did:web documents and status lists in @vp-authorizer/local, which
+// fetches through `@vp-authorizer/core/internal`).
+export { outboundFetchPolicy, type OutboundFetchPolicy } from './outbound/outbound-fetch-policy.js';
+export { OutboundFetchError, type OutboundFetchFailure } from './outbound/outbound-fetch-error.js';
+export type { OutboundLookup, ResolvedAddress } from './outbound/outbound-lookup.js';
+export { isPublicAddress } from './outbound/public-address.js';
 
 // Errors: one table of codes, and the classes that carry them.
 export {
   CODES,
-  ERROR_CODES,
   ERROR_TYPE_BASE,
-  errorTypeUrl,
-  isCode,
   policyProblem,
   type Code,
   type CodeEntry,

@@ -2,7 +2,8 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
+import { ConfigError, createAuthorizer, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { DCQL_SD_JWT } from './__fixtures__/test-authorizer.js';
 import { selfSignedSigningInput } from '../src/request/__fixtures__/request-fixtures.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier } from '../src/index.js';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
+import { ConfigError, createAuthorizer, passThroughValidator, passThroughVerifier } from '../src/index.js';
 
 // Regression: publicBaseUrl accepted userinfo (https://user:secret@host/…), and the public,
 // unauthenticated GET /openapi.json echoes publicBaseUrl as its server URL, so the credentials

@@ -3,7 +3,8 @@
 import { webcrypto, createPrivateKey } from 'node:crypto';
 import { compactVerify, flattenedVerify, importX509 } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createKeySigner, generateDevSigningKey, type RequestSigner } from '@vp-authorizer/core';
+import { ConfigError, createKeySigner, type RequestSigner } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { DCQL_SD_JWT, createDcqlAuthorization, fetchRequestObject, startAuthorizer } from './__fixtures__/test-authorizer.js';
 import { selfSignedSigningInput } from '../src/request/__fixtures__/request-fixtures.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { createAuthorizer, passThroughValidator, passThroughVerifier, type Authorizer } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { header, rawRequest } from '@vp-authorizer/testing';
 import { authorizerPlugin } from '../src/index.js';
 import { listenFastify } from './fastify-target.js';

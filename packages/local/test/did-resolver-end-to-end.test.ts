@@ -4,7 +4,8 @@
 import { ECDH, type KeyObject, generateKeyPairSync, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Authorizer, createAuthorizer, type DidMethodsConfigInput, generateDevSigningKey } from '@vp-authorizer/core';
+import { type Authorizer, createAuthorizer, type DidMethodsConfigInput } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { httpDidResolver, localValidator, localVerifier } from '@vp-authorizer/local';
 import { type TestIssuer, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -123,7 +123,10 @@ describe('a PKCS#11 token (SoftHSM2) signing request objects', () => {
 
   it('refuses a wrong PIN with the token\'s code and without the PIN', async () => {
     const wrong = 'wrong-pin-Zx81';
-    const error = await openPkcs11Signer({ module: SOFTHSM_MODULE, token: { label: 'rp-other' }, pin: wrong, key: { label: 'request-signing' }, certificateChain: signer.certificateChain }).catch((e: unknown) => e as Error);
+    const error = await openPkcs11Signer({ module: SOFTHSM_MODULE, token: { label: 'rp-other' }, pin: wrong, key: { label: 'request-signing' }, certificateChain: signer.certificateChain }).then(
+      () => new Error('opened'),
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toContain('CKR_PIN_INCORRECT');
     expect(`${error.message} ${String(error.stack)}`).not.toContain(wrong);

@@ -1,2 +1,2 @@
-export * from './redis-store.js';
-export * from './record-format-error.js';
+export { redisStore, type RedisStore, type RedisStoreOptions } from './redis-store.js';
+export { RecordFormatError } from './record-format-error.js';

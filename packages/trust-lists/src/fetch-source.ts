@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
-import { OutboundFetchError, outboundGet, type OutboundFetchPolicy } from '@vp-authorizer/core';
+import { OutboundFetchError, type OutboundFetchPolicy } from '@vp-authorizer/core';
+import { outboundGet } from '@vp-authorizer/core/internal';
 import { TrustListError } from './trust-list-error.js';
 
 export interface FetchLimits {

@@ -1,4 +1,5 @@
-import { ConfigError, DEFAULT_MAX_HEADER_BYTES, outboundFetchPolicy, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
+import { ConfigError, outboundFetchPolicy, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
+import { DEFAULT_MAX_HEADER_BYTES } from '@vp-authorizer/core/internal';
 import * as v from 'valibot';
 import { DEFAULT_XML_BOUNDS, type XmlBounds } from './bounded-xml.js';
 import { certificatesFromPem, type ListedCertificate } from './listed-certificate.js';

@@ -1,5 +1,5 @@
 /** The wallet's side of a direct_post.jwt flow, split into steps so a fault can be placed between them. */
-import { DCQL_SD_JWT, encryptResponse, makeSdJwt } from '../../../packages/core/test/__fixtures__/test-authorizer.js';
+import { contractDcql, encryptWalletResponse, issueContractSdJwt } from '@vp-authorizer/testing/contracts';
 
 export type Api = (path: string, init?: RequestInit & { key?: string | null }) => Promise<Response>;
 
@@ -19,7 +19,7 @@ export async function prepareWalletResponse(api: Api, createExtra: Record<string
   const created = await api('/openid4/vp/v1_0/authorizations', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: DCQL_SD_JWT }, ...createExtra }),
+    body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: contractDcql }, ...createExtra }),
     signal: withDeadline(10_000),
   });
   if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
@@ -28,8 +28,8 @@ export async function prepareWalletResponse(api: Api, createExtra: Record<string
   const ro = await fetch(requestUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', signal: withDeadline(10_000) });
   if (ro.status !== 200) throw new Error(`request object answered ${ro.status}`);
   const jwt = await ro.text();
-  const claims = decodeJwt(jwt) as unknown as { response_uri: string; state: string };
-  const response = await encryptResponse(jwt, { vp_token: { pid: [await makeSdJwt()] }, state: claims.state });
+  const claims = decodeJwt(jwt) as { response_uri: string; state: string };
+  const response = await encryptWalletResponse(claims, { vp_token: { pid: [await issueContractSdJwt()] }, state: claims.state });
   return { authorizationId, responseUri: claims.response_uri, form: new URLSearchParams({ response }).toString() };
 }
 

@@ -6,7 +6,7 @@
  */
 import { createAuthorizer, httpVerifierClient, passThroughValidator, type SigningInput } from '@vp-authorizer/core';
 import { redisStore } from '@vp-authorizer/redis';
-import { serveFetch } from '../../../packages/core/test/__fixtures__/serve-fetch.js';
+import { fetchHandlerTarget } from '@vp-authorizer/testing';
 import { runWorker } from '../../__fixtures__/worker-process-child.js';
 
 export interface WorkerConfig {
@@ -27,7 +27,7 @@ export type WorkerReply = { value?: number; error?: string };
 runWorker<WorkerConfig, { origin: string; pid: number }, WorkerCommand, WorkerReply>(async (config) => {
   let offset = 0;
   const store = redisStore({ url: config.redisUrl, keyPrefix: config.keyPrefix, commandTimeoutMs: 1_000 });
-  const server = await serveFetch();
+  const server = await fetchHandlerTarget().start({ prefix: '/authz' });
   const authorizer = createAuthorizer({
     publicBaseUrl: config.publicBaseUrl,
     basePath: '/authz',
@@ -46,7 +46,7 @@ runWorker<WorkerConfig, { origin: string; pid: number }, WorkerCommand, WorkerRe
       },
     ],
   });
-  server.attach((request) => authorizer.fetch(request));
+  server.attach(authorizer);
   return {
     ready: { origin: server.origin, pid: process.pid },
     async handle(command) {

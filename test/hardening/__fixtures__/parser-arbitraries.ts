@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { toBase64Url } from '@vp-authorizer/testing';
-import { cbor } from '../../../packages/core/src/formats/shared/test-fixtures.js';
+import { Encoder } from 'cbor-x';
 import { POISON_KEYS, anyString, hostileJson, jwtLike, key, segment } from './arbitraries.js';
+
+/** The encoder wallets' CBOR is built with here: maps stay Maps, byte strings untagged (as core's own parser fixtures encode). */
+export const cbor = new Encoder({ useRecords: false, tagUint8Array: false, mapsAsObjects: false, variableMapSize: true });
 
 export const FORMATS = ['dc+sd-jwt', 'vc+sd-jwt', 'mso_mdoc', 'jwt_vc_json', 'jwt_vp_json', 'jwt_vp', 'jwt_vc', 'ldp_vp', 'ldp_vc', 'unknown_fmt', '__proto__', 'constructor'];
 
@@ -60,8 +63,8 @@ export const sdJwtLike = fc.oneof(
 // ------------------------------------------------------------------ CBOR / mdoc
 
 /**
- * cbor-x's Tag class, taken from a decoded unknown tag (cbor-x is a dependency of core only; the
- * test fixtures' Encoder is also a cbor-x Decoder): the very class core's `instanceof Tag` checks use.
+ * cbor-x's Tag class, taken from a decoded unknown tag: the class of the cbor-x core loads, which
+ * its `instanceof Tag` checks use (one version of cbor-x in the workspace, so the same module).
  */
 type TagClass = new (value: unknown, tag: number) => { value: unknown; tag: number };
 let tagClass: TagClass | undefined;

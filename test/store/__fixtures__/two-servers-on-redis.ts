@@ -1,4 +1,4 @@
-import { API_KEY, devSigning } from '../../../packages/core/test/__fixtures__/test-authorizer.js';
+import { TEST_API_KEY, testSigningKey } from '@vp-authorizer/testing';
 import { deleteKeys, testClient, testPrefix } from '@vp-authorizer/testing/redis';
 import { bundleWorker, startWorkers } from '../../__fixtures__/worker-processes.js';
 import type { ServerConfig } from '../authorizer-server-worker.js';
@@ -29,12 +29,12 @@ export async function startTwoServersOnRedis(url: string, overrides: Partial<Ser
   const worker = await bundleWorker('test/store/authorizer-server-worker.ts');
   const admin = testClient(url);
   const keyPrefix = testPrefix();
-  const { signing } = await devSigning();
+  const { signing } = await testSigningKey();
   const config: ServerConfig = {
     redisUrl: url,
     keyPrefix,
     publicBaseUrl: `${PUBLIC_ORIGIN}/authz`,
-    apiKey: API_KEY,
+    apiKey: TEST_API_KEY,
     signing,
     redirectUri: 'https://rp.example/callback',
     ...overrides,

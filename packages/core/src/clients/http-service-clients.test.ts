@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpValidatorClient, httpVerifierClient, isServiceCallError, ServiceCallError } from './index.js';
+import { httpValidatorClient } from './http-validator-client.js';
+import { httpVerifierClient } from './http-verifier-client.js';
+import { isServiceCallError, ServiceCallError } from './service-call-error.js';
 import type { ValidateInput } from '../model/validator-client.js';
 import type { VerifyIdTokenInput, VerifyInput } from '../model/verifier-client.js';
 import type { PolicyResult } from '../model/policy-result.js';

@@ -43,12 +43,12 @@ export const instanceOptionsSchema = v.object({
   /** Instance configuration (cors, policies, openId4vp, didMethods); defaults filled in. */
   config: instanceConfigSchema,
   /**
-   * Request-object signing key and certificate chain (see generateDevSigningKey for dev), or a
-   * RequestSigner holding the key elsewhere (`{ signer }`: a PKCS#11 token, a KMS), or a
-   * non-empty array of them: the first is the primary (request objects, signed DC API requests),
-   * and multi-signed DC API requests carry one signature per entry. Keys and certificates are
-   * checked in depth by the instance runtime (checkSigningIdentities), which reports every
-   * problem with its path.
+   * Request-object signing key and certificate chain (generateDevSigningKey of @vp-authorizer/keys
+   * makes one for development), or a RequestSigner holding the key elsewhere (`{ signer }`: a
+   * PKCS#11 token, a KMS), or a non-empty array of them: the first is the primary (request
+   * objects, signed DC API requests), and multi-signed DC API requests carry one signature per
+   * entry. Keys and certificates are checked in depth by the instance runtime
+   * (checkSigningIdentities), which reports every problem with its path.
    */
   signing: v.custom<SigningOption>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor?, clientIdPrefix? } or { signer, trustAnchor?, clientIdPrefix?, timeoutMs? }, or a non-empty array of them'),
   /**

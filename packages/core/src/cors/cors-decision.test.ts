@@ -145,7 +145,7 @@ describe('corsDecision', () => {
   });
 });
 
-// Regression tests for CORS faults peers shipped (style-anchors section 3).
+// Regression tests for faults other CORS layers have shipped.
 describe('regressions', () => {
   it('credentialed wildcard echo: "*" with credentials cannot be configured, so no origin is ever echoed for "*"', () => {
     expect(() => resolveCorsConfig({ enabled: true, origin: ['*'], credentials: true })).toThrow(ConfigError);

@@ -1,24 +1,9 @@
 import * as nodeCrypto from 'node:crypto';
-import { createHash, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// One CSPRNG call per 4 KiB instead of one per identifier (a flow takes about six): each call
-// costs several µs of fixed overhead. Bytes handed out are zeroed at once, so an identifier
-// (a response code, a nonce) does not stay readable here after its use.
-const POOL_BYTES = 4096;
-const pool = Buffer.alloc(POOL_BYTES);
-let poolOffset = POOL_BYTES;
-
-/** URL-safe random identifier with `bytes * 8` bits of entropy (default 128). */
+/** URL-safe random identifier with `bytes * 8` bits of entropy (default 128), from the CSPRNG. */
 export function randomId(bytes = 16): string {
-  if (bytes > POOL_BYTES / 4) return randomBytes(bytes).toString('base64url');
-  if (poolOffset + bytes > POOL_BYTES) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const id = pool.toString('base64url', poolOffset, poolOffset + bytes);
-  pool.fill(0, poolOffset, poolOffset + bytes);
-  poolOffset += bytes;
-  return id;
+  return randomBytes(bytes).toString('base64url');
 }
 
 // node:crypto's one-shot hash (Node 20.12+) builds no Hash object: about half the cost of

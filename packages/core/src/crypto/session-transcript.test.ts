@@ -6,7 +6,7 @@ import { handoverInfoHash, jwkThumbprint, sessionTranscriptBytes } from './sessi
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const b64u = (h: string) => Buffer.from(h, 'hex').toString('base64url');
 
-// OpenID4VP 1.0 B.2.6 example values (checklist 5.3).
+// OpenID4VP 1.0 B.2.6 example values.
 const jwk = { kty: 'EC', crv: 'P-256', x: 'DxiH5Q4Yx3UrukE2lWCErq8N8bqC9CHLLrAwLz5BmE0', y: 'XtLM4-3h5o3HUH0MHVJV0kyq0iBlrBwlh8qEDMZ4-Pc' };
 const nonce = 'exc7gBkxjx1rdc9udRrveKvSsJIq80avlXeLHhGwqtA';
 const redirectHash = '048bc053c00442af9b8eed494cefdd9d95240d254b046b11b68013722aad38ac';

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateDevSigningKey } from '../dev/dev-signing-key.js';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { certificateDer, x509Hash } from './x509-hash.js';
 
 describe('x509Hash', () => {

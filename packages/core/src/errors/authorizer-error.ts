@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+import { CODES, type ErrorCode } from './error-codes.js';
 
 /** A field problem, located by a JSON pointer into the request body. */
 export interface FieldError {
@@ -9,7 +9,7 @@ export interface FieldError {
 }
 
 /**
- * Every error the core raises on purpose. `code` is stable (see ERROR_CODES) and maps to an
+ * Every error the core raises on purpose. `code` is stable (see CODES) and maps to an
  * HTTP status in one place. Messages never contain secrets, tokens or request payloads.
  */
 export class AuthorizerError extends Error {
@@ -22,18 +22,18 @@ export class AuthorizerError extends Error {
   constructor(code: ErrorCode, options: { message?: string; errors?: FieldError[]; action?: string; cause?: unknown } = {}) {
     // A refusal (4xx) is an answer, never reported with its stack: skip capturing one (a deep
     // async stack costs more than the rest of the refusal). 5xx errors keep theirs for the logs.
-    const limit = ERROR_CODES[code].status < 500 ? setStackTraceLimit(0) : undefined;
-    super(options.message ?? ERROR_CODES[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    const limit = CODES[code].status < 500 ? setStackTraceLimit(0) : undefined;
+    super(options.message ?? CODES[code].message, options.cause === undefined ? undefined : { cause: options.cause });
     if (limit !== undefined) setStackTraceLimit(limit);
     this.code = code;
-    this.status = ERROR_CODES[code].status;
+    this.status = CODES[code].status;
     this.errors = options.errors;
     this.action = options.action;
   }
 
   /** OAuth `error` value used by wallet-facing endpoints. */
   get oauthError(): string {
-    return ERROR_CODES[this.code].oauth;
+    return CODES[this.code].oauth;
   }
 }
 

@@ -19,7 +19,7 @@ export const ERROR_TYPE_BASE = 'https://vp-authorizer.dev/errors/';
 
 /**
  * The hosted API's error names: the slugs of its error pages (`vidosType`) and the names of its
- * authorizer policy errors (wire-api section 4).
+ * authorizer policy errors, as its API reference lists them.
  */
 export type HostedErrorName =
   | 'credential-query-evaluation'
@@ -356,10 +356,9 @@ export type PolicyCodeOf<P extends PolicyProducer> = { [K in Code]: Table[K] ext
 /** Codes of error classes thrown by one package (beside the HTTP codes that some classes carry). */
 export type ErrorClassCode = { [K in Code]: Table[K] extends ErrorClassCodeEntry ? K : never }[Code];
 
-/** The HTTP codes alone, with their status, OAuth error and default message. */
-export const ERROR_CODES = Object.fromEntries(Object.entries(CODES).filter(([, entry]) => entry.kind === 'http')) as { readonly [K in ErrorCode]: Table[K] };
-
 export const isCode = (value: unknown): value is Code => typeof value === 'string' && Object.hasOwn(CODES, value);
+/** An HTTP code of the table (one with a status, an OAuth error and a default message). */
+export const isErrorCode = (value: unknown): value is ErrorCode => isCode(value) && CODES[value].kind === 'http';
 
 /** The problem `type` URL of a code. */
 export const errorTypeUrl = (code: string): string => `${ERROR_TYPE_BASE}${code}`;

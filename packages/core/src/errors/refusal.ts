@@ -1,5 +1,5 @@
 import { AuthorizerError } from './authorizer-error.js';
-import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+import { CODES, isErrorCode, type ErrorCode } from './error-codes.js';
 
 /**
  * A refusal an operation returns instead of throwing, on a path where refusing is the usual
@@ -23,7 +23,7 @@ export class Refusal {
   static of(code: ErrorCode): Refusal {
     let value = Refusal.all.get(code);
     if (value === undefined) {
-      if (!Object.hasOwn(ERROR_CODES, code) || ERROR_CODES[code].status >= 500 || code === 'request.method_not_allowed') throw new TypeError('not a code a refusal can answer');
+      if (!isErrorCode(code) || CODES[code].status >= 500 || code === 'request.method_not_allowed') throw new TypeError('not a code a refusal can answer');
       Refusal.all.set(code, (value = new Refusal(code)));
     }
     return value;

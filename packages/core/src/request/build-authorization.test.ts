@@ -1,7 +1,7 @@
 import { compactVerify, generalVerify, importX509 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { x509Hash } from '../crypto/x509-hash.js';
-import { generateDevSigningKey } from '../dev/dev-signing-key.js';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { buildAuthorization, type DcApiAuthorizationResponse, type DirectPostAuthorizationResponse } from './build-authorization.js';
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
 import { loadSigningMaterial, type SigningMaterial } from './signing-material.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
-import { generateDevSigningKey } from '../dev/dev-signing-key.js';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
 import { enforceHaipOnCreate } from './haip-rules.js';
 import { loadSigningMaterial, type SigningMaterial } from './signing-material.js';

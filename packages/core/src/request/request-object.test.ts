@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, importX509 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { x509Hash } from '../crypto/x509-hash.js';
-import { generateDevSigningKey } from '../dev/dev-signing-key.js';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { buildAuthorization, type DirectPostAuthorizationResponse } from './build-authorization.js';
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
 import { signRequestObject } from './request-object.js';

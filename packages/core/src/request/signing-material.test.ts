@@ -2,7 +2,7 @@ import { X509Certificate, createPrivateKey, generateKeyPairSync, verify } from '
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/config-error.js';
 import { x509Hash } from '../crypto/x509-hash.js';
-import { generateDevSigningKey } from '../dev/dev-signing-key.js';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { checkSigningIdentities, checkSigningInput, clientIdFor, loadSigningIdentities, loadSigningMaterial, type SigningInput } from './signing-material.js';
 import { selfSignedSigningInput } from './__fixtures__/request-fixtures.js';
 

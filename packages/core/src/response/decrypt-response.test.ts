@@ -5,7 +5,7 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import { generateEncryptionKey } from '../request/encryption-key.js';
 import { decryptAuthorizationResponse } from './decrypt-response.js';
 
-// OpenID4VP 1.0 section 8.3 example (checklist 3.2): encrypted to key "ac" with A128GCM.
+// OpenID4VP 1.0 section 8.3 example: encrypted to key "ac" with A128GCM.
 const SPEC_JWE = [
   'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTEyOEdDTSIsImtpZCI6ImFjIiwiZXBrIjp7Imt',
   '0eSI6IkVDIiwieCI6Im5ubVZwbTNWM2piaGNhZlFhUkJrU1ZOSGx3Wkh3dC05ck9wSnVmeVlJdWsiLCJ5I',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, type Authorizer } from '../authorizer.js';
 import { passThroughValidator, passThroughVerifier } from '../clients/pass-through-clients.js';
-import { generateDevSigningKey } from '../dev/dev-signing-key.js';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 
 // Every key of every instance (two each, as during a rotation) must reach its own instance; a
 // key is hashed once per request and compared against all of them.

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import { CODES, isErrorCode } from '../errors/error-codes.js';
 import { errorResponse } from './responses.js';
 
 const body = (error: unknown, audience: 'rp' | 'wallet') => JSON.parse(errorResponse(error, audience).body!) as Record<string, unknown>;
 
 describe('errorResponse', () => {
   it('renders every code in both audiences, the same on every call (default bodies are built once)', () => {
-    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
-      const { status, message, oauth } = ERROR_CODES[code];
+    for (const code of Object.keys(CODES).filter(isErrorCode)) {
+      const { status, message, oauth } = CODES[code];
       for (let i = 0; i < 2; i++) {
         const rp = errorResponse(new AuthorizerError(code), 'rp');
         expect(rp.status).toBe(status);
@@ -20,8 +20,8 @@ describe('errorResponse', () => {
 
   it('writes default bodies byte for byte in the documented member order', () => {
     expect(errorResponse(new AuthorizerError('response_code.not_found'), 'rp').body).toBe('{"type":"response_code.not_found","message":"Response code not found, already used, or expired.","status":404}');
-    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
-      const { status, message, oauth } = ERROR_CODES[code];
+    for (const code of Object.keys(CODES).filter(isErrorCode)) {
+      const { status, message, oauth } = CODES[code];
       expect(errorResponse(new AuthorizerError(code), 'rp').body).toBe(`{"type":${JSON.stringify(code)},"message":${JSON.stringify(message)},"status":${status}}`);
       expect(errorResponse(new AuthorizerError(code), 'wallet').body).toBe(`{"error":${JSON.stringify(oauth)},"error_description":${JSON.stringify(message)}}`);
     }

@@ -1,5 +1,5 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import { CODES, type ErrorCode } from '../errors/error-codes.js';
 import type { Refusal } from '../errors/refusal.js';
 import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
 import { isStoreQuotaExceededError } from '../errors/store-quota-exceeded-error.js';
@@ -69,7 +69,7 @@ const RP_BODIES = new Map<string, string>();
 const WALLET_BODIES = new Map<string, string>();
 
 function errorBodyText(error: AuthorizerError, audience: ErrorAudience): string {
-  const plain = error.action === undefined && !error.errors?.length && error.message === ERROR_CODES[error.code].message;
+  const plain = error.action === undefined && !error.errors?.length && error.message === CODES[error.code].message;
   return plain ? defaultBodyText(error.code, audience) : JSON.stringify(errorBody(error, audience));
 }
 
@@ -79,7 +79,7 @@ function defaultBodyText(code: ErrorCode, audience: ErrorAudience): string {
   const bodies = audience === 'wallet' ? WALLET_BODIES : RP_BODIES;
   let text = bodies.get(code);
   if (text === undefined) {
-    const { status, oauth, message } = ERROR_CODES[code];
+    const { status, oauth, message } = CODES[code];
     bodies.set(code, (text = JSON.stringify(errorBody({ code, message, status, oauthError: oauth, action: undefined, errors: undefined }, audience))));
   }
   return text;
@@ -87,7 +87,7 @@ function defaultBodyText(code: ErrorCode, audience: ErrorAudience): string {
 
 /** The answer to a returned refusal: what `errorResponse(new AuthorizerError(code), audience)` answers. */
 export function refusalResponse(refusal: Refusal, audience: ErrorAudience): CoreResponse {
-  return jsonText(ERROR_CODES[refusal.refused].status, defaultBodyText(refusal.refused, audience), []);
+  return jsonText(CODES[refusal.refused].status, defaultBodyText(refusal.refused, audience), []);
 }
 
 /** The one shape of an error body per audience (thrown errors and returned refusals alike). */

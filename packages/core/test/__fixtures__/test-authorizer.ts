@@ -1,5 +1,6 @@
 import { CompactEncrypt, SignJWT, decodeJwt, exportJWK, generateKeyPair, importJWK } from 'jose';
-import { createAuthorizer, generateDevSigningKey, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizerOptions, type InstanceOptions } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
+import { createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizerOptions, type InstanceOptions } from '@vp-authorizer/core';
 import { serveFetch } from './serve-fetch.js';
 
 export const API_KEY = 'test-api-key-main-0001';

@@ -1,22 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
 import { importJWK, SignJWT } from 'jose';
-import type { IssuedCertificate } from '@vp-authorizer/testing';
+import { encodeStatusList, type IssuedCertificate } from '@vp-authorizer/testing';
 
-/** Packs status values LSB-first, `bits` per entry (Token Status List section 4.1). */
-export function packStatusList(values: number[], bits: 1 | 2 | 4 | 8): Uint8Array {
-  const bytes = new Uint8Array(Math.ceil((values.length * bits) / 8));
-  values.forEach((value, idx) => {
-    const offset = idx * bits;
-    bytes[Math.floor(offset / 8)]! |= value << (offset % 8);
-  });
-  return bytes;
-}
-
+/** A Token Status List JWT (`statuslist+jwt`) over `values`, signed by `signer`; `typ` and `x5c` can be set wrong on purpose. */
 export async function statusListToken(signer: IssuedCertificate, options: { sub: string; values: number[]; bits?: 1 | 2 | 4 | 8; exp?: number; typ?: string; x5c?: string[] }): Promise<string> {
   const bits = options.bits ?? 2;
-  const lst = Buffer.from(deflateSync(packStatusList(options.values, bits))).toString('base64url');
+  const lst = encodeStatusList(options.values, bits);
   const iat = Math.floor(Date.now() / 1000);
   return new SignJWT({ sub: options.sub, iat, exp: options.exp ?? iat + 3600, status_list: { bits, lst } })
     .setProtectedHeader({ alg: 'ES256', typ: options.typ ?? 'statuslist+jwt', x5c: options.x5c ?? [signer.x5c] })

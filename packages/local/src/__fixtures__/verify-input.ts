@@ -1,4 +1,5 @@
-import { didMethodsConfigSchema, type ParsedPresentation, type ParsedSdJwt, type VerifyInput } from '@vp-authorizer/core';
+import type { ParsedPresentation, ParsedSdJwt, VerifyInput } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import { FormatFailure, parsePresentation } from '@vp-authorizer/core/formats';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as v from 'valibot';

@@ -1,4 +1,4 @@
-import { didMethodsConfigSchema } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { readSharedJson } from '../__fixtures__/shared-testdata.js';

@@ -3,7 +3,8 @@
 // not. A document cached for the looser policy must not answer the stricter one: that would hand it
 // a document from a destination its policy refuses.
 import { generateKeyPairSync } from 'node:crypto';
-import { didMethodsConfigSchema, outboundFetchPolicy } from '@vp-authorizer/core';
+import { outboundFetchPolicy } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import { exportJWK } from 'jose';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { didMethodsConfigSchema, type OutboundLookup, outboundFetchPolicy } from '@vp-authorizer/core';
+import { type OutboundLookup, outboundFetchPolicy } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { pinnedRequest } from '../../../core/src/outbound/pinned-request.js';

@@ -1,4 +1,5 @@
-import { checkOutboundUrl, outboundGet, type OutboundFetchPolicy, OutboundFetchError } from '@vp-authorizer/core';
+import { type OutboundFetchPolicy, OutboundFetchError } from '@vp-authorizer/core';
+import { checkOutboundUrl, outboundGet } from '@vp-authorizer/core/internal';
 import type { DidDocument } from './did-document.js';
 import { DidResolutionError } from './did-resolution-error.js';
 

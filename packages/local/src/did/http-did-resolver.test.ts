@@ -1,5 +1,6 @@
 import { createPublicKey, createSign, createVerify, ECDH, generateKeyPairSync } from 'node:crypto';
-import { DID_METHODS, didMethodsConfigSchema, type DidMethodsConfigInput, outboundFetchPolicy } from '@vp-authorizer/core';
+import { DID_METHODS, type DidMethodsConfigInput, outboundFetchPolicy } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import { exportJWK } from 'jose';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

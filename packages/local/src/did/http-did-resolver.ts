@@ -1,4 +1,5 @@
-import { ConfigError, type DidMethod, type DidMethodsConfig, outboundFetchPolicy, outboundGet, type OutboundFetchPolicy, OutboundFetchError } from '@vp-authorizer/core';
+import { ConfigError, type DidMethod, type DidMethodsConfig, outboundFetchPolicy, type OutboundFetchPolicy, OutboundFetchError } from '@vp-authorizer/core';
+import { outboundGet } from '@vp-authorizer/core/internal';
 import type { DidDocument } from './did-document.js';
 import { DidResolutionError } from './did-resolution-error.js';
 import { parseDidUrl } from './parse-did-url.js';

@@ -4,7 +4,7 @@ import type { VerificationMethod } from './did-document.js';
 import { DidResolutionError } from './did-resolution-error.js';
 import { ecJwk, multikeyToJwk } from './multikey.js';
 
-/** The encodings a verification method may carry its key in, as the seed's `preferredPublicKeyEncoding` names them. */
+/** The encodings a verification method may carry its key in, as the `didMethods.response.preferredPublicKeyEncoding` option names them. */
 export type PublicKeyEncoding = 'publicKeyJwk' | 'publicKeyBase58' | 'publicKeyMultibase';
 
 const ENCODINGS: readonly PublicKeyEncoding[] = ['publicKeyJwk', 'publicKeyMultibase', 'publicKeyBase58'];

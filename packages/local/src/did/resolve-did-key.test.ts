@@ -1,4 +1,5 @@
-import { didMethodsConfigSchema, outboundFetchPolicy, type OutboundFetchPolicy } from '@vp-authorizer/core';
+import { outboundFetchPolicy, type OutboundFetchPolicy } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { didJwk, didKey } from '../__fixtures__/did-keys.js';

@@ -6,7 +6,8 @@ import { webcrypto } from 'node:crypto';
 import { SubjectAlternativeNameExtension } from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestCa, type TestCa } from '@vp-authorizer/testing';
-import { type OutboundLookup, outboundFetchPolicy, outboundGet } from '@vp-authorizer/core';
+import { type OutboundLookup, outboundFetchPolicy } from '@vp-authorizer/core';
+import { outboundGet } from '@vp-authorizer/core/internal';
 
 // A real TLS server on 127.0.0.1 with a certificate for did.example only. Loopback needs the
 // test escape hatch; the resolution, pinning and TLS code paths are the production ones.

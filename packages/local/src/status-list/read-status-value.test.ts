@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { packStatusList } from '../__fixtures__/status-list-server.js';
+import { encodeStatusList } from '@vp-authorizer/testing';
 import { decodeStatusList, readStatusValue } from './read-status-value.js';
 import { StatusListError } from './status-list-error.js';
 
@@ -16,7 +16,7 @@ describe('status list decoding', () => {
   it('reads 2-, 4- and 8-bit entries', () => {
     for (const bits of [2, 4, 8] as const) {
       const values = [0, 1, 2, 3, 1, 0, 2];
-      const list = decodeStatusList({ bits, lst: lst(packStatusList(values, bits)) });
+      const list = decodeStatusList({ bits, lst: encodeStatusList(values, bits) });
       expect(values.map((_, i) => readStatusValue(list, i))).toEqual(values);
     }
   });

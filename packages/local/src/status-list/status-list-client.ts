@@ -1,5 +1,6 @@
 import { decodeProtectedHeader } from 'jose';
-import { OutboundFetchError, outboundGet, type OutboundFetchPolicy } from '@vp-authorizer/core';
+import { OutboundFetchError, type OutboundFetchPolicy } from '@vp-authorizer/core';
+import { outboundGet } from '@vp-authorizer/core/internal';
 import { checkCompactSignature } from '../jws/check-compact-signature.js';
 import { publicKeyOf } from '../x509/certificate.js';
 import { sameDer } from '../x509/certificate.js';

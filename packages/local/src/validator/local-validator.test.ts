@@ -15,7 +15,7 @@ const allCodes = (result: PolicyResult | undefined) => [result?.error?.code, ...
 
 const PID = { id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }, { path: ['family_name'] }] };
 
-describe('localValidator — DCQL per presentation (checklist 6.2 step 2)', () => {
+describe('localValidator — DCQL per presentation', () => {
   it('passes a matching SD-JWT VC and reports the whole query satisfied', async () => {
     const results = await run({ credentials: [PID] }, [sdJwt('pid', { given_name: 'Erika', family_name: 'Mustermann' })]);
     expect(errorCodes(results)).toEqual([]);
@@ -159,7 +159,7 @@ describe('localValidator — DCQL per presentation (checklist 6.2 step 2)', () =
   });
 });
 
-describe('localValidator — credential sets and the strictness rule (checklist 6.2 step 3)', () => {
+describe('localValidator — credential sets and the strictness rule', () => {
   // OpenID4VP 1.0 appendix D, credentials_alternatives.
   const cred = (id: string, claims: string[]) => ({ id, format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: claims.map((c) => ({ path: [c] })) });
   const query: DcqlQuery = {
@@ -379,7 +379,7 @@ describe('localValidator — trust before query work, bounded matching, filter p
   });
 });
 
-describe('localValidator — transaction data coverage (checklist 6.2 step 5)', () => {
+describe('localValidator — transaction data coverage', () => {
   const td = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const query = { credentials: [PID, { ...PID, id: 'other' }], credential_sets: [{ options: [['pid'], ['other']] }] };
   const ok = sdJwt('pid', { given_name: 'E', family_name: 'M' });

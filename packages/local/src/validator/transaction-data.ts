@@ -16,9 +16,10 @@ function decodeEntry(entry: string): { credential_ids: string[] } | undefined {
 }
 
 /**
- * Checklist 6.2 step 5, coverage half: every `transaction_data` entry must name (in
- * `credential_ids`) at least one query that has a valid presentation. Whether that presentation's
- * KB-JWT carries the entry's hash is the verifier's check. No entries → no result.
+ * Transaction data coverage (OpenID4VP 1.0 section 8.4), the validator's half: every
+ * `transaction_data` entry must name (in `credential_ids`) at least one query that has a valid
+ * presentation. Whether that presentation's KB-JWT carries the entry's hash is the verifier's
+ * check. No entries → no result.
  */
 export function transactionDataResult(entries: readonly string[] | undefined, validQueryIds: ReadonlySet<string>): PolicyResult | undefined {
   if (entries === undefined || entries.length === 0) return undefined;

@@ -1,4 +1,5 @@
-import { ConfigError, outboundFetchPolicy, DEFAULT_MAX_HEADER_BYTES, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
+import { ConfigError, outboundFetchPolicy, type OutboundFetchPolicy, type OutboundLookup } from '@vp-authorizer/core';
+import { DEFAULT_MAX_HEADER_BYTES } from '@vp-authorizer/core/internal';
 import * as v from 'valibot';
 import { BUNDLED_CONTEXTS } from '../data-integrity/bundled-contexts.js';
 import { DATA_INTEGRITY_CRYPTOSUITES } from '../data-integrity/cryptosuites.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, passThroughValidator, passThroughVerifier, type Authorizer, type CorsConfigInput } from '@vp-authorizer/core';
+import { createAuthorizer, passThroughValidator, passThroughVerifier, type Authorizer, type CorsConfigInput } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { MAX_CORS_REQUEST_HEADERS_LENGTH } from '@vp-authorizer/core/http';
 import { createFakeAuthorizer, type FakeAuthorizer } from '../http-contract/fake-authorizer.js';
 import type { CorsTarget } from './cors-target.js';
@@ -44,8 +45,8 @@ const expectNoCors = (res: RawResponse) => expect([...res.headers.keys()].filter
 
 /**
  * The CORS contract for a framework's `cors(config)` middleware in front of its authorizer
- * adapter, over a real server (127.0.0.1, random port). Includes one regression test per CORS
- * fault peers shipped (style-anchors section 3).
+ * adapter, over a real server (127.0.0.1, random port). Includes one regression test per fault
+ * other CORS layers have shipped.
  */
 export function describeCorsContract(name: string, target: CorsTarget): void {
   describe(`CORS contract: ${name}`, () => {
@@ -134,7 +135,7 @@ export function describeCorsContract(name: string, target: CorsTarget): void {
         }
       });
 
-      // Regressions (style-anchors section 3), one per fault peers shipped.
+      // Regressions, one per fault other CORS layers have shipped.
       it('regression: Vary overwritten — the app Vary and Vary: Origin both survive', async () => {
         const res = await get(server.url('/cookies'), [['Origin', ALLOWED]]);
         expect(headerList(res, 'vary')).toEqual(expect.arrayContaining(['Origin', 'Accept-Encoding']));

@@ -1,4 +1,5 @@
-import { CompactEncrypt, SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, importX509, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importX509, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { encryptResponse, selectEncryptionJwk, type ResponseEnc } from '../wallet/encrypt-response.js';
 
 export const TEST_VCT = 'urn:vp-authorizer:contract:pid:1';
 
@@ -37,17 +38,10 @@ export async function verifyRequestObject(jwt: string): Promise<{ header: Record
   return { header, payload: payload as JWTPayload & Record<string, unknown> };
 }
 
-/** Encrypt an authorization response to the request object's client_metadata key (ECDH-ES). */
+/** Encrypt an authorization response to the request object's client_metadata key (ECDH-ES), with its first listed `enc`. */
 export async function encryptWalletResponse(requestPayload: Record<string, unknown>, response: Record<string, unknown>): Promise<string> {
-  const metadata = requestPayload.client_metadata as { jwks?: { keys?: JWK[] }; encrypted_response_enc_values_supported?: string[] } | undefined;
-  const jwk = metadata?.jwks?.keys?.[0];
-  if (!jwk) throw new Error('request object has no client_metadata.jwks key');
-  const alg = jwk.alg ?? 'ECDH-ES';
-  const enc = metadata?.encrypted_response_enc_values_supported?.[0] ?? 'A128GCM';
-  const key = await importJWK(jwk, alg);
-  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(response)))
-    .setProtectedHeader({ alg, enc, ...(jwk.kid ? { kid: jwk.kid } : {}) })
-    .encrypt(key);
+  const metadata = requestPayload.client_metadata as (Record<string, unknown> & { encrypted_response_enc_values_supported?: ResponseEnc[] }) | undefined;
+  return encryptResponse(response, selectEncryptionJwk(metadata), { enc: metadata?.encrypted_response_enc_values_supported?.[0] ?? 'A128GCM' });
 }
 
 /** A JWK for a key nobody holds (for "wrong key" cases). */

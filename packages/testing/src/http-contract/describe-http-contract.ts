@@ -1,8 +1,10 @@
 import { connect } from 'node:net';
 import { flattenedVerify, importX509 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, generateDevSigningKey, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
-import { startWebhookReceiver, webhookSignatureProblem, type WebhookReceiver } from '../webhooks/index.js';
+import { createAuthorizer, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { generateDevSigningKey } from '@vp-authorizer/keys';
+import { startWebhookReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.js';
+import { webhookSignatureProblem } from '../webhooks/verify-webhook-signature.js';
 import { contractDcql, contractPresentationDefinition, encryptWalletResponse, issueContractSdJwt, verifyRequestObject } from './contract-wallet.js';
 import { FAKE_SECRET_DETAIL, createFakeAuthorizer, type FakeAuthorizer } from './fake-authorizer.js';
 import type { HttpTarget, MountedHttpTarget } from './http-target.js';
@@ -62,6 +64,7 @@ export function describeHttpContract(name: string, target: HttpTarget, options: 
         const server = serverFor(target, prefix, hostBodyParsers);
         describe('adapter mechanics (fake authorizer)', () => mechanicsCases(server, { hostBodyParsers, errorPath: features.errorPath, name }));
         describe('authorizer flows (createAuthorizer)', () => authorizerCases(server, { hostBodyParsers, store: options.store ?? defaultStore }));
+        describe("the authorizer's configured onError (createAuthorizer)", () => configuredOnErrorCases(server));
       });
     }
   });
@@ -639,6 +642,18 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     expect(await res.json()).toMatchObject({ type: 'request.body_too_large', status: 413 });
   });
 
+  // The wallet-or-relying-party error format is the authorizer's to choose, for a refusal an
+  // adapter or a host parser ran into too.
+  for (const streamed of [false, true]) {
+    it(`answers 413 in the wallet (OAuth) error format on a wallet route (${streamed ? 'chunked' : 'declared length'})`, async () => {
+      const text = `vp_token=${'a'.repeat(BODY_LIMIT * 2)}&state=s`;
+      const init = streamed ? chunked(BODY_LIMIT * 2, 'form') : { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: text };
+      const res = await server.call(`${V}/some-authorization/direct_post`, init);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    });
+  }
+
   it('answers 415 for a wrong content type', async () => {
     const res = await server.call(`${V}/authorizations`, { ...json(dcqlDirectPostJwt), headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(415);
@@ -671,5 +686,42 @@ function authorizerCases(server: Server, mode: { hostBodyParsers: boolean; store
     const anchor = await server.call('/instances/oid4vp-trust-anchor', { key: KEY_MAIN });
     expect(anchor.status).toBe(200);
     expect(await anchor.json()).toMatchObject({ anchorType: expect.any(String), certificate: expect.stringContaining('BEGIN CERTIFICATE') });
+  });
+}
+
+/**
+ * `createAuthorizer({ onError })` receives every unexpected error once, whichever way the request
+ * came in: an adapter passes its own reporter to serve() (for the framework's error path) in
+ * addition to the configured one, never instead of it.
+ */
+function configuredOnErrorCases(server: Server): void {
+  const reported: unknown[] = [];
+  const bug = new Error('store bug');
+  let authorizer: Authorizer | undefined;
+  beforeAll(async () => {
+    const { signing } = await generateDevSigningKey();
+    const store = memoryStore({ sweepIntervalMs: 0 });
+    authorizer = createAuthorizer({
+      publicBaseUrl: `${server.mounted().origin}${server.prefix}`,
+      basePath: server.prefix,
+      sweepIntervalMs: 0,
+      store: Object.assign(Object.create(store) as typeof store, { create: async () => Promise.reject(bug) }),
+      onError: (error) => void reported.push(error),
+      instances: [{ id: 'main', apiKeys: [KEY_MAIN], signing, validator: passThroughValidator(), verifier: passThroughVerifier() }],
+    });
+    server.mounted().attach(authorizer);
+  });
+  afterAll(async () => authorizer?.close());
+
+  it('is called once for an unexpected failure, which answers 500', async () => {
+    const res = await server.call(`${V}/authorizations`, {
+      method: 'POST',
+      key: KEY_MAIN,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: contractDcql } }),
+    });
+    expect(res.status).toBe(500);
+    await res.text();
+    expect(reported).toEqual([bug]);
   });
 }

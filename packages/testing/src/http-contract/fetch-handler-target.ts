@@ -7,7 +7,9 @@ import { listenOnLoopback } from './listen.js';
 /**
  * The core's web-standard `authorizer.fetch` behind a plain node:http server: the reference
  * target of the HTTP contract. The suite builds the authorizer with `basePath` = the prefix,
- * which only fetch() uses. It has no body parsers and no framework error path.
+ * which only fetch() uses. It has no body parsers and no framework error path. An answer is read
+ * whole before it is written, except an event stream (`GET …/events`), which never completes: it
+ * is written as it is produced and cancelled when the client goes away.
  */
 export function fetchHandlerTarget(): HttpTarget {
   return {
@@ -41,5 +43,15 @@ async function bridge(authorizer: Authorizer, origin: string, req: IncomingMessa
   // An unread (over-limit) upload: close instead of letting Node drain the rest of it.
   if (!req.complete) out.connection = 'close';
   res.writeHead(response.status, out);
-  res.end(Buffer.from(await response.arrayBuffer()));
+  const stream = response.body !== null && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+  if (!stream) return void res.end(Buffer.from(await response.arrayBuffer()));
+  const reader = response.body!.getReader();
+  res.once('close', () => void reader.cancel().catch(() => {}));
+  res.flushHeaders();
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (done || res.destroyed) break;
+    res.write(value);
+  }
+  res.end();
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handoverInfoHash, jwkThumbprintBytes, sessionTranscriptBytes } from './session-transcript.js';
 
-// OpenID4VP 1.0 B.2.6 examples, recomputed in the checklist (section 5.3).
+// OpenID4VP 1.0 B.2.6 examples.
 const jwk = { kty: 'EC', crv: 'P-256', x: 'DxiH5Q4Yx3UrukE2lWCErq8N8bqC9CHLLrAwLz5BmE0', y: 'XtLM4-3h5o3HUH0MHVJV0kyq0iBlrBwlh8qEDMZ4-Pc' };
 const nonce = 'exc7gBkxjx1rdc9udRrveKvSsJIq80avlXeLHhGwqtA';
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

@@ -27,7 +27,7 @@ function assertQueryIsConsistent(query: DcqlQuery): void {
 }
 
 /**
- * DCQL matching (checklist 6.2) with the OpenID4VP 1.0 §8.6 order: every presentation is checked
+ * DCQL matching with the OpenID4VP 1.0 §8.6 order: every presentation is checked
  * on its own; a failing one gets an error result at its path and is discarded; the credential
  * sets / required queries are then re-evaluated on what remains, and `[]` gets
  * `credential_query.unsatisfied` when the rest no longer satisfies the query.

@@ -1,4 +1,5 @@
-import { didMethodsConfigSchema, type ParsedJwtVc, type ParsedJwtVcPresentation, type ParsedJwtVp, type PolicyResult } from '@vp-authorizer/core';
+import type { ParsedJwtVc, ParsedJwtVcPresentation, ParsedJwtVp, PolicyResult } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import { runFormatPolicy } from '@vp-authorizer/core/formats';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import * as v from 'valibot';

@@ -1,4 +1,5 @@
-import { OutboundFetchError, outboundGet } from '@vp-authorizer/core';
+import { OutboundFetchError } from '@vp-authorizer/core';
+import { outboundGet } from '@vp-authorizer/core/internal';
 import { verifyDataIntegrityProof } from '../../data-integrity/verify-data-integrity-proof.js';
 import { decodeBitstring } from '../../status-list/bitstring.js';
 import { StatusListError } from '../../status-list/status-list-error.js';

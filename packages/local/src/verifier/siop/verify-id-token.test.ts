@@ -1,5 +1,5 @@
 import type { PolicyResult, VerifyIdTokenInput } from '@vp-authorizer/core';
-import { didMethodsConfigSchema } from '@vp-authorizer/core';
+import { didMethodsConfigSchema } from '@vp-authorizer/core/internal';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';

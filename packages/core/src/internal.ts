@@ -1,0 +1,7 @@
+// `@vp-authorizer/core/internal`: what the project's own packages (@vp-authorizer/local, @vp-authorizer/trust-lists) build on
+// and applications do not need. No stability promise: it follows the packages that use it.
+
+// Fetching through the outbound policy (did:web documents, status lists).
+export { outboundGet, checkOutboundUrl, DEFAULT_MAX_HEADER_BYTES, type OutboundGetRequest, type OutboundResponse } from './outbound/outbound-fetch-policy.js';
+// The DID-methods configuration with its defaults, as the verifier receives it.
+export { didMethodsConfigSchema } from './model/did-methods-config.js';

@@ -1,3 +1,0 @@
-import { describeAuthorizationEvents, streamingFetchTarget } from './authorization-events-harness.js';
-
-describeAuthorizationEvents('fetch handler (authorizer.fetch on node:http)', streamingFetchTarget());

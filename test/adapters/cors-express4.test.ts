@@ -1,4 +1,0 @@
-import { describeCorsContract } from '@vp-authorizer/testing/contracts';
-import { express4CorsTarget } from '../../packages/express/test/express-cors-target.js';
-
-describeCorsContract('Express 4', express4CorsTarget());

@@ -1,4 +1,0 @@
-import { describeCorsContract } from '@vp-authorizer/testing/contracts';
-import { koaCorsTarget } from '../../packages/koa/test/koa-cors-target.js';
-
-describeCorsContract('Koa 3', koaCorsTarget());

@@ -1,4 +1,0 @@
-import { describeHttpContract } from '@vp-authorizer/testing/contracts';
-import { express5Target } from '../../packages/express/test/express-target.js';
-
-describeHttpContract('Express 5', express5Target());

@@ -1,0 +1,3 @@
+import { describeEventStreamContract, fetchHandlerTarget } from '@vp-authorizer/testing/contracts';
+
+describeEventStreamContract('fetch handler (authorizer.fetch on node:http)', fetchHandlerTarget());

@@ -1,4 +1,0 @@
-import { describeCorsBrowserContract } from '@vp-authorizer/testing/contracts';
-import { koaCorsTarget } from '../../packages/koa/test/koa-cors-target.js';
-
-describeCorsBrowserContract('Koa 3', koaCorsTarget());
