@@ -39,6 +39,7 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     config: instance.config,
     signing,
     signers: await instance.signingIdentities(),
+    registrationInfo: instance.registrationInfo,
     publicBaseUrl: ctx.publicBaseUrl,
     now,
     algorithms,

@@ -73,6 +73,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
     record,
     signing: await instance.signing(),
     config: instance.config,
+    registrationInfo: instance.registrationInfo,
     ...(walletMetadata ? { walletMetadata } : {}),
     ...(params.walletNonce !== undefined ? { walletNonce: params.walletNonce } : {}),
     now: ctx.clock.now(),

@@ -3,6 +3,7 @@ import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import type { SigningIdentity, SigningMaterial } from './signing-material.js';
+import type { RegistrationInfoEntry } from '../config/registration-certificates.js';
 
 /** JOSE `typ` of a request object (OpenID4VP 1.0 section 5; wallets reject anything else). */
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
@@ -19,6 +20,8 @@ export interface RequestObjectArgs {
   walletMetadata?: Record<string, unknown>;
   walletNonce?: string;
   now: number;
+  /** The instance's registration certificates (verifier_info entries), merged before the request's own. */
+  registrationInfo?: readonly RegistrationInfoEntry[];
   /** The verifier's accepted algorithms for vp_formats_supported (acceptedAlgorithms); default ES256. */
   algorithms?: SupportedAlgorithms;
 }
@@ -47,7 +50,8 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
   else payload.presentation_definition = r.query.presentationDefinition;
   payload.client_metadata = buildClientMetadata(record, config, args.algorithms);
   if (r.transactionData !== undefined) payload.transaction_data = r.transactionData;
-  if (r.verifierInfo !== undefined) payload.verifier_info = r.verifierInfo;
+  const verifierInfo = mergeVerifierInfo(args.registrationInfo, r.verifierInfo, r.query.type === 'DCQL' ? r.query.dcql.credentials.map((c) => c.id) : undefined);
+  if (verifierInfo !== undefined) payload.verifier_info = verifierInfo;
   if (r.responseType === 'vp_token id_token') {
     // SIOPv2 combined flow (OpenID4VP 1.0 section 8): the ID token needs the openid scope.
     payload.scope = 'openid';
@@ -58,6 +62,32 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
   payload.exp = Math.floor((dcApi ? record.expiresAt : Math.min(record.expiresAt, now + REDIRECT_REQUEST_LIFETIME_MS)) / 1000);
   if (!dcApi) payload.aud = typeof walletMetadata?.issuer === 'string' ? walletMetadata.issuer : SELF_ISSUED_AUDIENCE;
   return payload;
+}
+
+/**
+ * verifier_info of a request: the instance's registration certificates, then the entries the
+ * create call gave (merged, not replaced; an entry the instance already carries is not repeated).
+ * A registration certificate limited to credential queries (credential_ids) keeps only those this
+ * request asks for, and is left out when it asks for none of them.
+ */
+export function mergeVerifierInfo(registration: readonly RegistrationInfoEntry[] | undefined, perRequest: unknown[] | undefined, credentialIds: string[] | undefined): unknown[] | undefined {
+  const merged: unknown[] = [];
+  const carried = new Set<string>();
+  for (const entry of registration ?? []) {
+    carried.add(entry.data);
+    if (!entry.credential_ids) {
+      merged.push(entry);
+      continue;
+    }
+    const ids = entry.credential_ids.filter((id) => credentialIds?.includes(id));
+    if (ids.length > 0) merged.push({ ...entry, credential_ids: ids });
+  }
+  for (const entry of perRequest ?? []) {
+    const { format, data } = entry as { format?: unknown; data?: unknown };
+    if (format === 'registration_cert' && typeof data === 'string' && carried.has(data)) continue;
+    merged.push(entry);
+  }
+  return merged.length > 0 ? merged : undefined;
 }
 
 /**

@@ -275,6 +275,11 @@ function chainFacts({ chain, anchor }: Parsed): Pick<SigningMaterial, 'leafSelfS
   return { leafSelfSigned: isSelfSigned(chain[0]!), leafIsCa: chain[0]!.ca, chainIncludesAnchor };
 }
 
+/** The leaf certificate of checked input (see checkSigningIdentities): the access certificate of that identity. */
+export function leafCertificateOf(input: SigningInput): X509Certificate {
+  return parse(input, 'signing').parsed.chain[0]!;
+}
+
 /** One identity as the HAIP signing rules see it: the prefix it signs under and its chain's shape. */
 export interface HaipSigner {
   clientIdPrefix: ClientIdPrefix;

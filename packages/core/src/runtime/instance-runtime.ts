@@ -3,7 +3,8 @@ import type { VerifierClient } from '../model/verifier-client.js';
 import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
-import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
+import { checkRegistrationCertificates, type RegistrationInfoEntry } from '../config/registration-certificates.js';
+import { checkSigningIdentities, haipSigners, leafCertificateOf, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
 import { isAllowedRedirectUri } from '../config/redirect-uri.js';
 import { dcApiAllowedOrigins } from '../config/dc-api-allowed-origins.js';
@@ -21,6 +22,8 @@ export interface InstanceRuntime {
   signing(): Promise<SigningMaterial>;
   /** What the HAIP signing rules check of every signing identity, primary first (derived at construction). */
   haipSigners: readonly HaipSigner[];
+  /** The instance's checked registration certificates as `verifier_info` entries (empty without). */
+  registrationInfo: readonly RegistrationInfoEntry[];
   /** Every signing identity, primary first: one signature each in a multi-signed DC API request. */
   signingIdentities(): Promise<SigningIdentity[]>;
   /**
@@ -69,6 +72,7 @@ export function createInstanceRuntime(
   checkRedirectUriAllowed(config, index);
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
+  const registrationInfo = Object.freeze(checkRegistrationCertificates(options.registrationCertificates, leafCertificateOf(signingInputs[0]!), Date.now(), `instances.${index}.registrationCertificates`));
   const { validate, verify } = config.policies;
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`);
   const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`);
@@ -94,6 +98,7 @@ export function createInstanceRuntime(
     verifier,
     webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
     haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
+    registrationInfo,
     signing: async () => (await loadIdentities())[0]!.material,
     signingIdentities: loadIdentities,
   };
