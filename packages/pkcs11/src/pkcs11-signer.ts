@@ -20,8 +20,12 @@ export interface Pkcs11SignerOptions {
   pin: string;
   /** The private key: by CKA_LABEL, CKA_ID (hex), or both. Exactly one P-256 key must match. */
   key: { label?: string; id?: string };
-  /** The key's certificate chain, PEM or base64 DER, leaf first, without the trust anchor. */
-  certificateChain: readonly string[];
+  /**
+   * The key's certificate chain, PEM or base64 DER, leaf first, without the trust anchor. Left out
+   * only before the key has a certificate (to sign its certificate signing request): the
+   * authorizer refuses a signer without a chain.
+   */
+  certificateChain?: readonly string[];
   /** Sessions kept open and reused, one per signature in flight (default 4, at most 64). */
   sessions?: number;
   /** Signatures that may wait for a session; beyond it a signature is refused at once (default 1024). */
@@ -74,7 +78,7 @@ export async function openPkcs11Signer(options: Pkcs11SignerOptions): Promise<Pk
   if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new TypeError('openPkcs11Signer: maxQueue must be a whole number, 0 or more');
   if (typeof options.pin !== 'string' || options.pin === '') throw new TypeError('openPkcs11Signer: pin is required (the token\'s user PIN)');
   if (options.key.label === undefined && options.key.id === undefined) throw new TypeError('openPkcs11Signer: key needs a label or an id');
-  if (!Array.isArray(options.certificateChain) || options.certificateChain.length === 0) throw new TypeError('openPkcs11Signer: certificateChain must list the key\'s certificate (leaf first)');
+  if (options.certificateChain !== undefined && !Array.isArray(options.certificateChain)) throw new TypeError('openPkcs11Signer: certificateChain must list the key\'s certificates (leaf first)');
   const lib = pkcs11js();
   const pin = options.pin;
   let module: Pkcs11js.PKCS11;
@@ -190,7 +194,7 @@ export async function openPkcs11Signer(options: Pkcs11SignerOptions): Promise<Pk
 
   return {
     alg: 'ES256',
-    certificateChain: Object.freeze([...options.certificateChain]),
+    certificateChain: Object.freeze([...(options.certificateChain ?? [])]),
     publicKey,
     get sessionsOpen() {
       return pool.open;

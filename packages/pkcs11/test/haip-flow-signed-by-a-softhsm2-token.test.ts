@@ -1,13 +1,17 @@
 // A HAIP flow over HTTP whose request object is signed by a key generated on a SoftHSM2 token,
 // as a wallet built on published libraries sees it; then the token's behaviour under load, when it
 // disappears, and at close.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { compactVerify, importX509 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer, type Authorizer, type Logger } from '@vp-authorizer/core';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
 import { createTestIssuer, createTestWallet, type TestIssuer } from '@vp-authorizer/testing';
+import { createCertificateSigningRequest } from '@vp-authorizer/keys';
 import { generatePkcs11Key, openPkcs11Signer, type Pkcs11Signer } from '@vp-authorizer/pkcs11';
 import { SOFTHSM_MODULE, startSoftHsm, type SoftHsm } from './__fixtures__/softhsm.js';
 import { certificateForKey } from './__fixtures__/certificate-for-key.js';
@@ -30,6 +34,8 @@ beforeAll(async () => {
   hsm.initToken('rp-signing', PIN);
   // Nobody logs in to this one before the wrong-PIN case (a login holds for the whole process).
   hsm.initToken('rp-other', PIN);
+  hsm.initToken('rp-signing-2', PIN);
+  await generatePkcs11Key({ module: SOFTHSM_MODULE, token: { label: 'rp-signing-2' }, pin: PIN, label: 'csr-key' });
   const { publicKey } = await generatePkcs11Key({ module: SOFTHSM_MODULE, token: { label: 'rp-signing' }, pin: PIN, label: 'request-signing', id: '01' });
   const { leafPem, rootPem } = await certificateForKey(publicKey);
   root = rootPem;
@@ -130,6 +136,19 @@ describe('a PKCS#11 token (SoftHSM2) signing request objects', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toContain('CKR_PIN_INCORRECT');
     expect(`${error.message} ${String(error.stack)}`).not.toContain(wrong);
+  });
+
+  it('signs a certificate signing request for its key that openssl req -verify accepts', async () => {
+    const token = await openPkcs11Signer({ module: SOFTHSM_MODULE, token: { label: 'rp-signing-2' }, pin: PIN, key: { label: 'csr-key' }, sessions: 1 });
+    try {
+      const pem = await createCertificateSigningRequest({ key: { publicKey: token.publicKey, sign: (d) => token.sign(d) }, dnsName: 'rp.example', organization: 'Example RP', organizationId: 'LEIXG-529900T8BM49AURSDO55' });
+      const file = join(hsm.dir, 'token.csr');
+      writeFileSync(file, pem);
+      execFileSync('openssl', ['req', '-verify', '-noout', '-in', file], { stdio: 'pipe' });
+      expect(execFileSync('openssl', ['req', '-noout', '-pubkey', '-in', file], { encoding: 'utf8' })).toBe(token.publicKey.export({ format: 'pem', type: 'spki' }));
+    } finally {
+      await token.close();
+    }
   });
 
   it('answers 503 with Retry-After, promptly, when the token disappears; nothing is stored', async () => {
