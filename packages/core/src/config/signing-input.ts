@@ -9,6 +9,13 @@ interface SigningIdentityOptions {
    * On the first (primary) identity it may only repeat that setting.
    */
   clientIdPrefix?: 'x509_hash' | 'x509_san_dns';
+  /**
+   * Rotation: an identity on its way out. It signs nothing new (no multi-signed request carries it,
+   * it is never the primary) but stays in /jwks and still signs the request objects of the
+   * authorizations created under it; remove it once `openId4vp.expiresAfter` has passed since it
+   * stopped being the primary.
+   */
+  retired?: boolean;
 }
 
 /** A key held in this process (the default). */

@@ -71,7 +71,7 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
   }
   const jwt = await signRequestObject({
     record,
-    signing: await instance.signing(),
+    signing: await instance.signingFor(record.request.clientId),
     config: instance.config,
     registrationInfo: instance.registrationInfo,
     ...(walletMetadata ? { walletMetadata } : {}),

@@ -44,6 +44,6 @@ export async function buildDigitalCredentialGetRequest(args: {
   }
   const objectArgs = { record, signing, config, now, ...(algorithms ? { algorithms } : {}), ...(args.registrationInfo ? { registrationInfo: args.registrationInfo } : {}) };
   if (protocol === 'openid4vp-v1-signed') return { protocol, data: { request: await signRequestObject(objectArgs) } };
-  const signers = args.signers ?? [{ material: signing, clientId: r.clientId! }];
+  const signers = args.signers ?? [{ material: signing, clientId: r.clientId!, retired: false }];
   return { protocol, data: await signMultiSignedRequestObject({ ...objectArgs, signers }) };
 }

@@ -300,6 +300,8 @@ export function haipSigners(inputs: SigningInput[], defaultPrefix: ClientIdPrefi
 export interface SigningIdentity {
   material: SigningMaterial;
   clientId: string;
+  /** Published and still signing for its own authorizations, but used for nothing new (rotation). */
+  retired: boolean;
 }
 
 /**
@@ -326,6 +328,14 @@ export function checkSigningIdentities(input: unknown, defaultPrefix: ClientIdPr
     }
     checked.push(parsed.input);
     const prefix = parsed.input.clientIdPrefix ?? defaultPrefix;
+    if (i === 0 && parsed.input.retired === true) {
+      issues.push({ path: join(at, 'retired'), message: 'the primary identity signs new requests and cannot be retired: put the new identity first' });
+      return;
+    }
+    if (raw(parsed.input).retired !== undefined && typeof raw(parsed.input).retired !== 'boolean') {
+      issues.push({ path: join(at, 'retired'), message: 'must be true or false' });
+      return;
+    }
     if (i === 0 && prefix !== defaultPrefix) {
       issues.push({ path: join(at, 'clientIdPrefix'), message: `the primary identity signs under openId4vp.clientIdPrefix (${defaultPrefix}); set that instead` });
       return;
@@ -345,12 +355,14 @@ export function checkSigningIdentities(input: unknown, defaultPrefix: ClientIdPr
   return checked;
 }
 
+const raw = (input: SigningInput) => input as unknown as Record<string, unknown>;
+
 /** Load checked identities (see checkSigningIdentities): material and client_id each, primary first. */
 export async function loadSigningIdentities(inputs: SigningInput[], defaultPrefix: ClientIdPrefix): Promise<SigningIdentity[]> {
   return Promise.all(
     inputs.map(async (input) => {
       const material = await loadSigningMaterial(input);
-      return { material, clientId: clientIdFor(input.clientIdPrefix ?? defaultPrefix, material) };
+      return { material, clientId: clientIdFor(input.clientIdPrefix ?? defaultPrefix, material), retired: input.retired === true };
     }),
   );
 }

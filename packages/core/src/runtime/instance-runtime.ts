@@ -9,6 +9,7 @@ import { webhookKey } from '../crypto/webhook-signature.js';
 import { isAllowedRedirectUri } from '../config/redirect-uri.js';
 import { dcApiAllowedOrigins } from '../config/dc-api-allowed-origins.js';
 import { ConfigError } from '../errors/config-error.js';
+import { AuthorizerError } from '../errors/authorizer-error.js';
 
 /** One instance, validated and ready: config parsed, clients resolved. */
 export interface InstanceRuntime {
@@ -24,8 +25,14 @@ export interface InstanceRuntime {
   haipSigners: readonly HaipSigner[];
   /** The instance's checked registration certificates as `verifier_info` entries (empty without). */
   registrationInfo: readonly RegistrationInfoEntry[];
-  /** Every signing identity, primary first: one signature each in a multi-signed DC API request. */
+  /** Every signing identity, primary first, retired ones included (JWKS, trust anchors). */
   signingIdentities(): Promise<SigningIdentity[]>;
+  /**
+   * The material of the identity an authorization was created under (its client_id), retired or
+   * not: rotation must not break an authorization a wallet has not fetched yet. Refuses with
+   * `signing.identity_removed` when the identity is no longer configured.
+   */
+  signingFor(clientId: string | undefined): Promise<SigningMaterial>;
   /**
    * Lifetime of a claim on a wallet response (counted from the claim, not from expiresAt): the
    * slowest client timeout plus a margin for the store writes. A claim still undecided after it
@@ -100,6 +107,13 @@ export function createInstanceRuntime(
     haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
     registrationInfo,
     signing: async () => (await loadIdentities())[0]!.material,
+    signingFor: async (clientId) => {
+      const identities = await loadIdentities();
+      if (clientId === undefined) return identities[0]!.material;
+      const identity = identities.find((i) => i.clientId === clientId);
+      if (!identity) throw new AuthorizerError('signing.identity_removed');
+      return identity.material;
+    },
     signingIdentities: loadIdentities,
   };
 }
