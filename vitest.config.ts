@@ -20,6 +20,7 @@ export default defineConfig({
       entry('@vp-authorizer/keys', 'keys/src/index.ts'),
       entry('@vp-authorizer/redis', 'redis/src/index.ts'),
       entry('@vp-authorizer/postgres', 'postgres/src/index.ts'),
+      entry('@vp-authorizer/pkcs11', 'pkcs11/src/index.ts'),
       entry('@vp-authorizer/local', 'local/src/index.ts'),
       entry('@vp-authorizer/trust-lists', 'trust-lists/src/index.ts'),
       entry('@vp-authorizer/testing', 'testing/src/index.ts'),

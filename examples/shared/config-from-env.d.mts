@@ -35,6 +35,10 @@ export interface ExampleConfig {
   cors: CorsConfigInput;
   /** `localVerifier({ dataIntegrity })` from DATA_INTEGRITY_ENABLED, _CRYPTOSUITES and _CONTEXTS_FILE. */
   dataIntegrity: { enabled?: boolean; cryptosuites?: import('@vp-authorizer/local').DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
+  /** AUTHZ_PKCS11_MODULE, _TOKEN_LABEL, _KEY_LABEL, _PIN(_FILE), AUTHZ_SIGNING_CERT_CHAIN_FILE, AUTHZ_SIGNING_TRUST_ANCHOR_FILE. */
+  pkcs11?: { module: string; tokenLabel: string; keyLabel: string; pin: string; certificateChain: string[]; trustAnchor?: string };
+  /** AUTHZ_REGISTRATION_CERTS_FILE: the JWTs. */
+  registrationCertificates?: string[];
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
 export function storeFromConfig(config: { redisUrl?: string; postgresUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;

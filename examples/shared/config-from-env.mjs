@@ -266,8 +266,49 @@ export function configFromEnv(env, { defaultPort }) {
     dataIntegrity.contexts = { ...dataIntegrity.contexts, ...contexts };
   }
 
+  // The request-signing key on a PKCS#11 token (@vp-authorizer/pkcs11). The PIN never appears in a message.
+  let pkcs11;
+  const pkcs11Module = value('AUTHZ_PKCS11_MODULE');
+  const readText = (variable, path) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      problems.push({ variable, message: `cannot read ${path} (${error.code ?? 'error'})` });
+      return undefined;
+    }
+  };
+  if (pkcs11Module !== undefined) {
+    const tokenLabel = value('AUTHZ_PKCS11_TOKEN_LABEL');
+    const keyLabel = value('AUTHZ_PKCS11_KEY_LABEL');
+    const pinFile = value('AUTHZ_PKCS11_PIN_FILE');
+    const pin = pinFile !== undefined ? readText('AUTHZ_PKCS11_PIN_FILE', pinFile)?.trim() : env.AUTHZ_PKCS11_PIN;
+    const chainFile = value('AUTHZ_SIGNING_CERT_CHAIN_FILE');
+    const anchorFile = value('AUTHZ_SIGNING_TRUST_ANCHOR_FILE');
+    if (tokenLabel === undefined) problems.push({ variable: 'AUTHZ_PKCS11_TOKEN_LABEL', message: 'is required with AUTHZ_PKCS11_MODULE (the token\'s label)' });
+    if (keyLabel === undefined) problems.push({ variable: 'AUTHZ_PKCS11_KEY_LABEL', message: 'is required with AUTHZ_PKCS11_MODULE (the private key\'s CKA_LABEL)' });
+    if (!pin) problems.push({ variable: 'AUTHZ_PKCS11_PIN', message: 'or AUTHZ_PKCS11_PIN_FILE is required with AUTHZ_PKCS11_MODULE (the token\'s user PIN)' });
+    if (chainFile === undefined) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: 'is required with AUTHZ_PKCS11_MODULE (the key\'s certificate, leaf first, without the root)' });
+    const chainText = chainFile !== undefined ? readText('AUTHZ_SIGNING_CERT_CHAIN_FILE', chainFile) : undefined;
+    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
+    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `${chainFile} holds no PEM certificate` });
+    const trustAnchor = anchorFile !== undefined ? readText('AUTHZ_SIGNING_TRUST_ANCHOR_FILE', anchorFile) : undefined;
+    pkcs11 = { module: pkcs11Module, tokenLabel, keyLabel, pin, certificateChain, ...(trustAnchor ? { trustAnchor } : {}) };
+  }
+
+  // Registration certificates (ETSI TS 119 475 JWTs), one or more per file, separated by white space.
+  let registrationCertificates;
+  const registrationFiles = value('AUTHZ_REGISTRATION_CERTS_FILE');
+  if (registrationFiles !== undefined) {
+    registrationCertificates = registrationFiles
+      .split(',')
+      .map((path) => path.trim())
+      .filter(Boolean)
+      .flatMap((path) => (readText('AUTHZ_REGISTRATION_CERTS_FILE', path) ?? '').split(/\s+/).filter(Boolean));
+    if (registrationCertificates.length === 0) problems.push({ variable: 'AUTHZ_REGISTRATION_CERTS_FILE', message: 'the files hold no JWT' });
+  }
+
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, registrationCertificates };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -378,7 +419,14 @@ export async function trustListsFromConfig(config) {
 export async function exampleAuthorizer(config, { origin, mountPath }) {
   const { store, close: closeStore } = await storeFromConfig(config);
   const apiKey = config.apiKey ?? randomBytes(18).toString('base64url');
-  const { signing, rootCertificatePem } = await generateDevSigningKey();
+  const { signing: devSigning, rootCertificatePem } = await generateDevSigningKey();
+  let signer;
+  if (config.pkcs11) {
+    const { openPkcs11Signer } = await import('@vp-authorizer/pkcs11');
+    const { module, tokenLabel, keyLabel, pin, certificateChain } = config.pkcs11;
+    signer = await openPkcs11Signer({ module, token: { label: tokenLabel }, pin, key: { label: keyLabel }, certificateChain });
+  }
+  const signing = signer ? { signer, ...(config.pkcs11.trustAnchor ? { trustAnchor: config.pkcs11.trustAnchor } : {}) } : devSigning;
   const lists = await trustListsFromConfig(config);
   const trusted = config.issuerRoots.length > 0 ? config.issuerRoots : lists ? [] : [rootCertificatePem];
   const authorizer = createAuthorizer({
@@ -390,6 +438,7 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
         id: 'main',
         apiKeys: [apiKey],
         signing,
+        ...(config.registrationCertificates ? { registrationCertificates: config.registrationCertificates } : {}),
         validator: localValidator({
           ...(trusted.length + config.issuerDids.length > 0 ? { trustedIssuers: [...trusted, ...config.issuerDids] } : {}),
           ...(lists ? { issuerAnchors: lists } : {}),
@@ -407,6 +456,7 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
     async close() {
       lists?.close();
       await authorizer.close();
+      await signer?.close();
       await closeStore();
     },
   };

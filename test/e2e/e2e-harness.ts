@@ -2,7 +2,7 @@
 // 127.0.0.1, the local verifier and validator trusting a test issuer, and a small RP client.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type SigningInput, createAuthorizer } from '@vp-authorizer/core';
+import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type SigningInput, type KeySigningInput, createAuthorizer } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { type IssuerAnchorSource, localValidator, localVerifier } from '@vp-authorizer/local';
 import { type RespondOptions, type TestIssuer, type TestWallet, createTestIssuer } from '@vp-authorizer/testing';
@@ -28,7 +28,7 @@ export interface E2eEnvironment {
   issuer: TestIssuer;
   verifierRootPem: string;
   /** The instance's primary signing identity (its private key must never surface in an answer or a log). */
-  verifierSigning: SigningInput;
+  verifierSigning: KeySigningInput;
   rp: RpClient;
   /** Moves the authorizer's clock forward (the verifier keeps real time). */
   advanceClock(ms: number): void;

@@ -8,7 +8,9 @@ export { createAuthorizer, type Authorizer } from './authorizer.js';
 export type { HandleOptions } from './wire/core-request.js';
 export type { AuthorizerOptions, ResolvedAuthorizerOptions, InstanceOptions, ResolvedInstanceOptions, Clock } from './config/authorizer-options.js';
 export type { InstanceConfig, InstanceConfigInput, ServiceInstanceReference } from './config/instance-config.js';
-export type { SigningInput, SigningOption } from './config/signing-input.js';
+export type { SigningInput, SigningOption, KeySigningInput, SignerSigningInput } from './config/signing-input.js';
+export type { RequestSigner } from './model/request-signer.js';
+export { createKeySigner } from './crypto/key-signer.js';
 export type { CorsConfig, CorsConfigInput } from './config/cors-config.js';
 export { corsConfigFromEnv } from './cors/cors-config-from-env.js';
 export { resolveCorsConfig } from './cors/resolve-cors-config.js';
@@ -118,4 +120,5 @@ export {
 export { AuthorizerError, isAuthorizerError, type FieldError } from './errors/authorizer-error.js';
 export { ConfigError } from './errors/config-error.js';
 export { StoreUnavailableError, isStoreUnavailableError } from './errors/store-unavailable-error.js';
+export { SignerUnavailableError } from './errors/signer-unavailable-error.js';
 export { StoreQuotaExceededError, isStoreQuotaExceededError } from './errors/store-quota-exceeded-error.js';

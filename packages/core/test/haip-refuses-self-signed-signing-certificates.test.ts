@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, passThroughValidator, passThroughVerifier, type Authorizer, type SigningInput } from '@vp-authorizer/core';
+import { createAuthorizer, passThroughValidator, passThroughVerifier, type Authorizer, type KeySigningInput as SigningInput } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { DCQL_SD_JWT } from './__fixtures__/test-authorizer.js';
 

@@ -6,6 +6,7 @@ import type { Logger } from '../events/logger.js';
 import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
 import type { SigningOption } from './signing-input.js';
+import type { RegistrationCertificateInput } from './registration-certificates.js';
 import { instanceConfigSchema } from './instance-config.js';
 import { MIN_WEBHOOK_SECRET_BYTES, webhookKey } from '../crypto/webhook-signature.js';
 import type { OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
@@ -45,12 +46,20 @@ export const instanceOptionsSchema = v.object({
   config: instanceConfigSchema,
   /**
    * Request-object signing key and certificate chain (generateDevSigningKey of @vp-authorizer/keys
-   * makes one for development), or a non-empty array of them: the first is the primary (request
+   * makes one for development), or a RequestSigner holding the key elsewhere (`{ signer }`: a
+   * PKCS#11 token, a KMS), or a non-empty array of them: the first is the primary (request
    * objects, signed DC API requests), and multi-signed DC API requests carry one signature per
    * entry. Keys and certificates are checked in depth by the instance runtime
    * (checkSigningIdentities), which reports every problem with its path.
    */
-  signing: v.custom<SigningOption>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor?, clientIdPrefix? } or a non-empty array of them'),
+  signing: v.custom<SigningOption>(isObject, 'signing must be an object { privateKey, certificateChain, trustAnchor?, clientIdPrefix? } or { signer, trustAnchor?, clientIdPrefix?, timeoutMs? }, or a non-empty array of them'),
+  /**
+   * Registration certificates of the relying party (ETSI TS 119 475 WRPRC, JWT with typ
+   * rc-wrp+jwt), each a JWT or `{ jwt, credentialIds? }`. Checked at construction (signature under
+   * their x5c, validity, `sub.id` = the access certificate's organizationIdentifier); every signed
+   * request carries them in `verifier_info` as `{ format: "registration_cert", data }`.
+   */
+  registrationCertificates: v.optional(v.custom<RegistrationCertificateInput[]>((x) => Array.isArray(x), 'registrationCertificates must be an array of JWT strings or { jwt, credentialIds? }')),
   /**
    * Status webhooks: every status change of this instance's authorizations is POSTed, signed, to
    * `url` (or to the `webhookUrl` a create request names, which replaces it for that

@@ -41,7 +41,9 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     body: parsed,
     config: instance.config,
     signing,
-    signers: await instance.signingIdentities(),
+    // Retired identities sign nothing new (rotation): multi-signed requests carry the active ones.
+    signers: (await instance.signingIdentities()).filter((identity) => !identity.retired),
+    registrationInfo: instance.registrationInfo,
     publicBaseUrl: ctx.publicBaseUrl,
     now,
     algorithms,

@@ -71,8 +71,9 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
   }
   const jwt = await signRequestObject({
     record,
-    signing: await instance.signing(),
+    signing: await instance.signingFor(record.request.clientId),
     config: instance.config,
+    registrationInfo: instance.registrationInfo,
     ...(walletMetadata ? { walletMetadata } : {}),
     ...(params.walletNonce !== undefined ? { walletNonce: params.walletNonce } : {}),
     now: ctx.clock.now(),

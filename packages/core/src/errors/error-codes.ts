@@ -170,6 +170,8 @@ export const CODES = {
   'service.timeout': http(504, 'temporarily_unavailable', 'A delegated validator or verifier service did not answer in time.'),
   'server.internal_error': http(500, 'server_error', 'An internal error occurred.'),
   'events.too_many_streams': http(503, 'temporarily_unavailable', 'This process serves its maximum of open event streams; retry after Retry-After seconds, or poll the status.'),
+  'signing.unavailable': http(503, 'temporarily_unavailable', 'The request-signing key (an HSM, a KMS) did not sign in time or failed; nothing was stored or changed, try again shortly.'),
+  'signing.identity_removed': http(400, 'invalid_request', 'This authorization was created under a signing identity the instance no longer has (rotated out before it expired); create a new authorization.'),
 
   // ── Policy: the authorizer's own results
   'validate.unexpected_error': policy(AUTHORIZER, 'The validate policy could not be carried out', {

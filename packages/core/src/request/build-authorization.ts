@@ -1,3 +1,4 @@
+import type { RegistrationInfoEntry } from '../config/registration-certificates.js';
 import type { AuthorizationRecord, AuthorizationRequestParameters } from '../model/authorization-record.js';
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
@@ -30,6 +31,8 @@ export async function buildAuthorization(args: {
   signing: SigningMaterial;
   /** Every signing identity of the instance, primary first (multi-signed DC API requests). */
   signers?: SigningIdentity[];
+  /** The instance's registration certificates (verifier_info of signed DC API requests). */
+  registrationInfo?: readonly RegistrationInfoEntry[];
   publicBaseUrl: string;
   now: number;
   /** The verifier's accepted algorithms (acceptedAlgorithms); default ES256 only. */
@@ -111,6 +114,7 @@ export async function buildAuthorization(args: {
           record,
           signing,
           ...(args.signers ? { signers: args.signers } : {}),
+          ...(args.registrationInfo ? { registrationInfo: args.registrationInfo } : {}),
           config,
           now,
           ...(algorithms ? { algorithms } : {}),

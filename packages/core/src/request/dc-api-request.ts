@@ -5,6 +5,7 @@ import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './request-object.js';
 import type { SigningIdentity, SigningMaterial } from './signing-material.js';
+import type { RegistrationInfoEntry } from '../config/registration-certificates.js';
 
 export type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../model/created-authorization.js';
 import type { DigitalCredentialGetRequest, UnsignedDcApiRequestData } from '../model/created-authorization.js';
@@ -19,6 +20,8 @@ export async function buildDigitalCredentialGetRequest(args: {
   signing: SigningMaterial;
   /** Multi-signed requests: every identity, primary first. Default: the primary alone, under the record's client_id. */
   signers?: SigningIdentity[];
+  /** The instance's registration certificates: signed requests carry them in verifier_info. */
+  registrationInfo?: readonly RegistrationInfoEntry[];
   config: InstanceConfig;
   now: number;
   algorithms?: SupportedAlgorithms;
@@ -49,8 +52,8 @@ export async function buildDigitalCredentialGetRequest(args: {
     if (r.verifierInfo !== undefined) data.verifier_info = r.verifierInfo;
     return { protocol, data };
   }
-  const objectArgs = { record, signing, config, now, ...(algorithms ? { algorithms } : {}) };
+  const objectArgs = { record, signing, config, now, ...(algorithms ? { algorithms } : {}), ...(args.registrationInfo ? { registrationInfo: args.registrationInfo } : {}) };
   if (protocol === 'openid4vp-v1-signed') return { protocol, data: { request: await signRequestObject(objectArgs) } };
-  const signers = args.signers ?? [{ material: signing, clientId: r.clientId! }];
+  const signers = args.signers ?? [{ material: signing, clientId: r.clientId!, retired: false }];
   return { protocol, data: await signMultiSignedRequestObject({ ...objectArgs, signers }) };
 }

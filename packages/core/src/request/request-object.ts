@@ -1,10 +1,9 @@
-import { sign } from 'node:crypto';
-import { GeneralSign } from 'jose';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
 import type { SigningIdentity, SigningMaterial } from './signing-material.js';
+import type { RegistrationInfoEntry } from '../config/registration-certificates.js';
 
 /** JOSE `typ` of a request object (OpenID4VP 1.0 section 5; wallets reject anything else). */
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
@@ -13,7 +12,6 @@ export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 /** Redirect-flow request objects are short-lived: they are fetched right after the QR scan. */
 const REDIRECT_REQUEST_LIFETIME_MS = 5 * 60_000;
 
-const encoder = new TextEncoder();
 const isDcApi = (record: AuthorizationRecord): boolean => record.request.responseMode === 'dc_api' || record.request.responseMode === 'dc_api.jwt';
 
 export interface RequestObjectArgs {
@@ -22,6 +20,8 @@ export interface RequestObjectArgs {
   walletMetadata?: Record<string, unknown>;
   walletNonce?: string;
   now: number;
+  /** The instance's registration certificates (verifier_info entries), merged before the request's own. */
+  registrationInfo?: readonly RegistrationInfoEntry[];
   /** The verifier's accepted algorithms for vp_formats_supported (acceptedAlgorithms); default ES256. */
   algorithms?: SupportedAlgorithms;
 }
@@ -50,7 +50,8 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
   else payload.presentation_definition = r.query.presentationDefinition;
   payload.client_metadata = buildClientMetadata(record, config, args.algorithms);
   if (r.transactionData !== undefined) payload.transaction_data = r.transactionData;
-  if (r.verifierInfo !== undefined) payload.verifier_info = r.verifierInfo;
+  const verifierInfo = mergeVerifierInfo(args.registrationInfo, r.verifierInfo, r.query.type === 'DCQL' ? r.query.dcql.credentials.map((c) => c.id) : undefined);
+  if (verifierInfo !== undefined) payload.verifier_info = verifierInfo;
   if (r.responseType === 'vp_token id_token') {
     // SIOPv2 combined flow (OpenID4VP 1.0 section 8): the ID token needs the openid scope.
     payload.scope = 'openid';
@@ -61,6 +62,32 @@ export function requestObjectPayload(args: RequestObjectArgs): Record<string, un
   payload.exp = Math.floor((dcApi ? record.expiresAt : Math.min(record.expiresAt, now + REDIRECT_REQUEST_LIFETIME_MS)) / 1000);
   if (!dcApi) payload.aud = typeof walletMetadata?.issuer === 'string' ? walletMetadata.issuer : SELF_ISSUED_AUDIENCE;
   return payload;
+}
+
+/**
+ * verifier_info of a request: the instance's registration certificates, then the entries the
+ * create call gave (merged, not replaced; an entry the instance already carries is not repeated).
+ * A registration certificate limited to credential queries (credential_ids) keeps only those this
+ * request asks for, and is left out when it asks for none of them.
+ */
+export function mergeVerifierInfo(registration: readonly RegistrationInfoEntry[] | undefined, perRequest: unknown[] | undefined, credentialIds: string[] | undefined): unknown[] | undefined {
+  const merged: unknown[] = [];
+  const carried = new Set<string>();
+  for (const entry of registration ?? []) {
+    carried.add(entry.data);
+    if (!entry.credential_ids) {
+      merged.push(entry);
+      continue;
+    }
+    const ids = entry.credential_ids.filter((id) => credentialIds?.includes(id));
+    if (ids.length > 0) merged.push({ ...entry, credential_ids: ids });
+  }
+  for (const entry of perRequest ?? []) {
+    const { format, data } = entry as { format?: unknown; data?: unknown };
+    if (format === 'registration_cert' && typeof data === 'string' && carried.has(data)) continue;
+    merged.push(entry);
+  }
+  return merged.length > 0 ? merged : undefined;
 }
 
 /**
@@ -81,10 +108,20 @@ function encodedHeader(signing: SigningMaterial): string {
 const SCRATCH_BYTES = 64 * 1024;
 const scratch = Buffer.alloc(SCRATCH_BYTES);
 
-/** The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. */
+/**
+ * The signed request object (JAR, compact JWS) served at `…/authorizations/{id}/jwt`. A key held in
+ * this process signs synchronously from a kept buffer; any other RequestSigner gets the signing
+ * input as its own bytes and is awaited (bounded by its timeout, see SigningMaterial.sign).
+ */
 export async function signRequestObject(args: RequestObjectArgs & { signing: SigningMaterial }): Promise<string> {
   const header = encodedHeader(args.signing);
   const json = JSON.stringify(requestObjectPayload(args));
+  const { signSync } = args.signing;
+  if (!signSync) {
+    const payload = Buffer.from(json).toString('base64url');
+    const signature = await args.signing.sign(Buffer.from(`${header}.${payload}`, 'latin1'));
+    return `${header}.${payload}.${Buffer.from(signature).toString('base64url')}`;
+  }
   // Encoded through fresh Buffers, a request object (a few KiB) took a new 8 KiB pool slab every
   // other request; a kept scratch buffer serves instead. All below is synchronous, so no other
   // request can use it meanwhile, and it is zeroed after use (the payload carries nonce and state).
@@ -95,10 +132,8 @@ export async function signRequestObject(args: RequestObjectArgs & { signing: Sig
     buffer.write(json, 0, 'utf8');
     const payload = buffer.toString('base64url', 0, jsonBytes);
     const written = buffer.write(`${header}.${payload}`, 0, 'latin1');
-    // ES256 (RFC 7518 section 3.4): SHA-256, signature R || S; node:crypto signs synchronously with
-    // the KeyObject, where WebCrypto would queue a job per request object.
-    const signature = sign('sha256', buffer.subarray(0, written), { key: args.signing.signingKey, dsaEncoding: 'ieee-p1363' });
-    return `${header}.${payload}.${signature.toString('base64url')}`;
+    const signature = signSync(buffer.subarray(0, written));
+    return `${header}.${payload}.${Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('base64url')}`;
   } finally {
     buffer.fill(0, 0, Math.min(inputBytes, buffer.length));
   }
@@ -119,16 +154,15 @@ export async function signMultiSignedRequestObject(args: RequestObjectArgs & { s
   if (args.signers.length === 0) throw new TypeError('signMultiSignedRequestObject needs at least one signing identity');
   // The record's client_id is the primary's; each signature names its own instead.
   const { client_id: _primary, verifier_info: verifierInfo, ...payload } = requestObjectPayload(args);
-  const jws = new GeneralSign(encoder.encode(JSON.stringify(payload)));
-  for (const { material, clientId } of args.signers) {
-    jws.addSignature(material.privateKey).setProtectedHeader({
-      alg: material.alg,
-      typ: REQUEST_OBJECT_TYP,
-      x5c: [...material.x5c],
-      client_id: clientId,
-      ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}),
-    });
-  }
-  const signed = await jws.sign();
-  return { payload: signed.payload, signatures: signed.signatures.map((s) => ({ protected: s.protected!, signature: s.signature })) };
+  const encodedPayload = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  // RFC 7515 section 7.2.1: each signature covers its own protected header and the shared payload.
+  const signatures = await Promise.all(
+    args.signers.map(async ({ material, clientId }) => {
+      const header = { alg: material.alg, typ: REQUEST_OBJECT_TYP, x5c: [...material.x5c], client_id: clientId, ...(verifierInfo !== undefined ? { verifier_info: verifierInfo } : {}) };
+      const encodedHeader = Buffer.from(JSON.stringify(header)).toString('base64url');
+      const signature = await material.sign(Buffer.from(`${encodedHeader}.${encodedPayload}`, 'latin1'));
+      return { protected: encodedHeader, signature: Buffer.from(signature).toString('base64url') };
+    }),
+  );
+  return { payload: encodedPayload, signatures };
 }

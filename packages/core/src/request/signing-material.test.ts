@@ -1,4 +1,4 @@
-import { X509Certificate, createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { X509Certificate, createPrivateKey, generateKeyPairSync, verify } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/config-error.js';
 import { x509Hash } from '../crypto/x509-hash.js';
@@ -87,12 +87,15 @@ describe('loadSigningMaterial', () => {
     expect(m.leafSelfSigned).toBe(false);
     expect(m.chainIncludesAnchor).toBe(false);
     expect(m.trustAnchorPem).toContain('BEGIN CERTIFICATE');
-    expect(m.privateKey.type).toBe('private');
-    expect(m.privateKey.extractable).toBe(false);
+    // The in-process key signs synchronously too (request objects), and both forms verify under the leaf.
+    const data = new TextEncoder().encode('header.payload');
+    const leafKey = new X509Certificate(Buffer.from(m.x5c[0]!, 'base64')).publicKey;
+    expect(verify('sha256', data, { key: leafKey, dsaEncoding: 'ieee-p1363' }, await m.sign(data))).toBe(true);
+    expect(verify('sha256', data, { key: leafKey, dsaEncoding: 'ieee-p1363' }, m.signSync!(data))).toBe(true);
   });
 
   it('flags a chain that includes the anchor and a self-signed leaf', async () => {
-    const withAnchor: SigningInput = { ...dev.signing, certificateChain: [dev.leafCertificatePem, dev.rootCertificatePem] };
+    const withAnchor = { ...dev.signing, certificateChain: [dev.leafCertificatePem, dev.rootCertificatePem] };
     expect((await loadSigningMaterial(withAnchor)).chainIncludesAnchor).toBe(true);
     const self = await loadSigningMaterial(await selfSignedSigningInput());
     expect(self.leafSelfSigned).toBe(true);

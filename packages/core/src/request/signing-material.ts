@@ -1,10 +1,18 @@
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import { importJWK } from 'jose';
+import { X509Certificate, createPrivateKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { ConfigError } from '../errors/config-error.js';
+import { SignerUnavailableError } from '../errors/signer-unavailable-error.js';
 import { certificateDer, x509Hash } from '../crypto/x509-hash.js';
+import { createKeySigner, syncSignerOf } from '../crypto/key-signer.js';
+import type { RequestSigner } from '../model/request-signer.js';
 import type { SigningInput, SigningOption } from '../config/signing-input.js';
 
 export type { SigningInput, SigningOption } from '../config/signing-input.js';
+
+/** Default and largest wait for one external `sign` call, in ms. */
+export const DEFAULT_SIGN_TIMEOUT_MS = 5_000;
+const MAX_SIGN_TIMEOUT_MS = 60_000;
+/** ES256 signatures are r || s, 32 bytes each (RFC 7518 section 3.4). */
+const ES256_SIGNATURE_BYTES = 64;
 
 export type ClientIdPrefix = 'x509_hash' | 'x509_san_dns';
 const CLIENT_ID_PREFIXES: readonly ClientIdPrefix[] = ['x509_hash', 'x509_san_dns'];
@@ -12,9 +20,13 @@ const CLIENT_ID_PREFIXES: readonly ClientIdPrefix[] = ['x509_hash', 'x509_san_dn
 /** Signing material ready for use; derived once from a SigningInput. */
 export interface SigningMaterial {
   alg: 'ES256';
-  privateKey: CryptoKey;
-  /** The same key for node:crypto (compact request objects are signed with it, synchronously). */
-  signingKey: KeyObject;
+  /**
+   * Sign a JWS signing input through the identity's RequestSigner: bounded by its timeout, the
+   * answer checked to be 64 bytes. Rejects with SignerUnavailableError (503) on failure or timeout.
+   */
+  sign(data: Uint8Array): Promise<Uint8Array>;
+  /** Present for keys held in this process: the same signature, synchronously (request objects are encoded in a kept buffer). */
+  signSync?: (data: Uint8Array) => Uint8Array;
   /** Standard base64 DER, leaf first, as put in the `x5c` header (frozen: request-object headers are encoded once per material). */
   readonly x5c: readonly string[];
   leafDer: Uint8Array;
@@ -33,7 +45,10 @@ export interface SigningMaterial {
 }
 
 interface Parsed {
-  key: KeyObject;
+  signer: RequestSigner;
+  /** Set for a signer given by the user: its key is checked against the leaf by a probe signature when loaded. */
+  external: boolean;
+  timeoutMs: number;
   chain: X509Certificate[];
   anchor?: X509Certificate;
 }
@@ -94,17 +109,41 @@ const issuedBy = (cert: X509Certificate, issuer: X509Certificate): boolean => ce
 function parse(input: unknown, path: string): { input: SigningInput; parsed: Parsed } {
   const issues: Issue[] = [];
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new ConfigError('Invalid signing material:', [{ path, message: 'must be an object { privateKey, certificateChain, trustAnchor? }' }]);
+    throw new ConfigError('Invalid signing material:', [{ path, message: 'must be an object { privateKey, certificateChain, trustAnchor? } or { signer, trustAnchor? }' }]);
   }
   const raw = input as Record<string, unknown>;
-  const key = parsePrivateKey(raw.privateKey, join(path, 'privateKey'), issues);
+  const external = raw.signer !== undefined;
+  let key: KeyObject | undefined;
+  let certificates: unknown;
+  let chainPath = join(path, 'certificateChain');
+  let timeoutMs = DEFAULT_SIGN_TIMEOUT_MS;
+  if (external) {
+    if (raw.privateKey !== undefined || raw.certificateChain !== undefined) {
+      issues.push({ path, message: 'takes either privateKey and certificateChain, or a signer (which carries its certificateChain), not both' });
+    }
+    const signer = raw.signer as Partial<RequestSigner> | null;
+    if (signer === null || typeof signer !== 'object' || typeof signer.sign !== 'function') {
+      issues.push({ path: join(path, 'signer'), message: 'must be a RequestSigner { alg, certificateChain, sign(bytes) }' });
+    } else {
+      if (signer.alg !== 'ES256') issues.push({ path: join(path, 'signer.alg'), message: 'must be "ES256"' });
+      certificates = signer.certificateChain;
+      chainPath = join(path, 'signer.certificateChain');
+    }
+    if (raw.timeoutMs !== undefined) {
+      if (typeof raw.timeoutMs !== 'number' || !Number.isInteger(raw.timeoutMs) || raw.timeoutMs < 1 || raw.timeoutMs > MAX_SIGN_TIMEOUT_MS) {
+        issues.push({ path: join(path, 'timeoutMs'), message: `must be a whole number of milliseconds from 1 to ${MAX_SIGN_TIMEOUT_MS}` });
+      } else timeoutMs = raw.timeoutMs;
+    }
+  } else {
+    key = parsePrivateKey(raw.privateKey, join(path, 'privateKey'), issues);
+    certificates = raw.certificateChain;
+  }
 
   const chain: X509Certificate[] = [];
-  const chainPath = join(path, 'certificateChain');
-  if (!Array.isArray(raw.certificateChain) || raw.certificateChain.length === 0) {
+  if (!Array.isArray(certificates) || certificates.length === 0) {
     issues.push({ path: chainPath, message: 'must list at least the leaf certificate (leaf first, without the trust anchor)' });
   } else {
-    raw.certificateChain.forEach((c, i) => {
+    certificates.forEach((c, i) => {
       const cert = parseCertificate(c, join(chainPath, i), issues);
       if (cert) chain.push(cert);
     });
@@ -115,7 +154,7 @@ function parse(input: unknown, path: string): { input: SigningInput; parsed: Par
   let anchor: X509Certificate | undefined;
   if (raw.trustAnchor !== undefined) anchor = parseCertificate(raw.trustAnchor, join(path, 'trustAnchor'), issues);
 
-  const complete = Array.isArray(raw.certificateChain) && chain.length === raw.certificateChain.length;
+  const complete = Array.isArray(certificates) && chain.length === certificates.length;
   const leaf = chain[0];
   if (leaf && complete) {
     const leafKey = leaf.publicKey;
@@ -135,7 +174,8 @@ function parse(input: unknown, path: string): { input: SigningInput; parsed: Par
     }
   }
   if (issues.length > 0) throw new ConfigError('Invalid signing material:', issues);
-  return { input: raw as unknown as SigningInput, parsed: { key: key!, chain, ...(anchor ? { anchor } : {}) } };
+  const signer = external ? (raw.signer as RequestSigner) : createKeySigner({ privateKey: key!, certificateChain: chain.map((c) => c.raw.toString('base64')) });
+  return { input: raw as unknown as SigningInput, parsed: { signer, external, timeoutMs, chain, ...(anchor ? { anchor } : {}) } };
 }
 
 /**
@@ -159,19 +199,22 @@ function dnsNamesOf(cert: X509Certificate): string[] {
   return names;
 }
 
-/** Turn checked signing input into keys and derived values for signing request objects. */
+/**
+ * Turn checked signing input into what request objects are signed with. A signer given by the user
+ * signs a probe first, verified under the leaf's public key: a signer whose key is not the leaf's
+ * is refused here (ConfigError), one that is unreachable rejects with SignerUnavailableError.
+ */
 export async function loadSigningMaterial(input: SigningInput): Promise<SigningMaterial> {
   const { parsed } = parse(input, 'signing');
-  const { key, chain, anchor } = parsed;
+  const { signer, chain, anchor, external, timeoutMs } = parsed;
   const leaf = chain[0]!;
-  const jwk = key.export({ format: 'jwk' });
-  const privateKey = (await importJWK({ ...jwk, alg: 'ES256' }, 'ES256', { extractable: false })) as CryptoKey;
   const leafDer = new Uint8Array(leaf.raw);
   const { leafSelfSigned, leafIsCa, chainIncludesAnchor } = chainFacts(parsed);
-  return {
+  const signSync = external ? undefined : syncSignerOf(signer);
+  const material: SigningMaterial = {
     alg: 'ES256',
-    privateKey,
-    signingKey: key,
+    sign: signSync ? async (data) => signSync(data) : boundedSign(signer, timeoutMs),
+    ...(signSync ? { signSync } : {}),
     x5c: Object.freeze(chain.map((c) => c.raw.toString('base64'))),
     leafDer,
     publicJwk: Object.freeze(leaf.publicKey.export({ format: 'jwk' })),
@@ -182,6 +225,47 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
     chainIncludesAnchor,
     ...(anchor ? { trustAnchorPem: anchor.toString() } : {}),
   };
+  if (external) await probe(boundedSign(signer, timeoutMs, true), leaf);
+  return material;
+}
+
+/**
+ * One signature over random bytes, checked under the leaf certificate's key: the only way to know
+ * that a key held elsewhere is the one the certificate names.
+ */
+async function probe(sign: SigningMaterial['sign'], leaf: X509Certificate): Promise<void> {
+  const data = randomBytes(32);
+  const signature = await sign(data);
+  if (!verify('sha256', data, { key: leaf.publicKey, dsaEncoding: 'ieee-p1363' }, signature)) {
+    throw new ConfigError('Invalid signing material:', [
+      { path: 'signing.signer', message: 'signs with a key that does not match the public key of the leaf certificate (certificateChain[0]), or does not answer raw r || s (P1363) signatures' },
+    ]);
+  }
+}
+
+/** A user's signer, bounded in time and checked for the signature's form; failures become SignerUnavailableError. */
+function boundedSign(signer: RequestSigner, timeoutMs: number, probing = false): (data: Uint8Array) => Promise<Uint8Array> {
+  return async (data) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new SignerUnavailableError(`no signature within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      const signature = await Promise.race([Promise.resolve().then(() => signer.sign(data)), timeout]);
+      if (!(signature instanceof Uint8Array) || signature.length !== ES256_SIGNATURE_BYTES) {
+        const answered = signature instanceof Uint8Array ? `${signature.length} bytes` : 'no bytes';
+        // Found by the probe, a signature of the wrong form is a configuration mistake, not an outage.
+        if (probing) throw new ConfigError('Invalid signing material:', [{ path: 'signing.signer', message: `answered ${answered}, not a 64-byte ES256 signature: sign(bytes) must resolve to the raw r || s (IEEE P1363), not DER` }]);
+        throw new SignerUnavailableError(`the signer answered ${signature instanceof Uint8Array ? `${signature.length} bytes` : 'no bytes'}, not a 64-byte ES256 signature (r || s)`);
+      }
+      return signature;
+    } catch (error) {
+      if (error instanceof SignerUnavailableError || error instanceof ConfigError) throw error;
+      throw new SignerUnavailableError('the signer failed', error);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 /** What the HAIP signing rules look at in a chain (the same facts SigningMaterial carries). */
@@ -189,6 +273,11 @@ function chainFacts({ chain, anchor }: Parsed): Pick<SigningMaterial, 'leafSelfS
   const last = chain[chain.length - 1]!;
   const chainIncludesAnchor = (anchor !== undefined && chain.some((c) => c.raw.compare(anchor.raw) === 0)) || (chain.length > 1 && isSelfSigned(last));
   return { leafSelfSigned: isSelfSigned(chain[0]!), leafIsCa: chain[0]!.ca, chainIncludesAnchor };
+}
+
+/** The leaf certificate of checked input (see checkSigningIdentities): the access certificate of that identity. */
+export function leafCertificateOf(input: SigningInput): X509Certificate {
+  return parse(input, 'signing').parsed.chain[0]!;
 }
 
 /** One identity as the HAIP signing rules see it: the prefix it signs under and its chain's shape. */
@@ -211,6 +300,8 @@ export function haipSigners(inputs: SigningInput[], defaultPrefix: ClientIdPrefi
 export interface SigningIdentity {
   material: SigningMaterial;
   clientId: string;
+  /** Published and still signing for its own authorizations, but used for nothing new (rotation). */
+  retired: boolean;
 }
 
 /**
@@ -237,6 +328,14 @@ export function checkSigningIdentities(input: unknown, defaultPrefix: ClientIdPr
     }
     checked.push(parsed.input);
     const prefix = parsed.input.clientIdPrefix ?? defaultPrefix;
+    if (i === 0 && parsed.input.retired === true) {
+      issues.push({ path: join(at, 'retired'), message: 'the primary identity signs new requests and cannot be retired: put the new identity first' });
+      return;
+    }
+    if (raw(parsed.input).retired !== undefined && typeof raw(parsed.input).retired !== 'boolean') {
+      issues.push({ path: join(at, 'retired'), message: 'must be true or false' });
+      return;
+    }
     if (i === 0 && prefix !== defaultPrefix) {
       issues.push({ path: join(at, 'clientIdPrefix'), message: `the primary identity signs under openId4vp.clientIdPrefix (${defaultPrefix}); set that instead` });
       return;
@@ -256,12 +355,14 @@ export function checkSigningIdentities(input: unknown, defaultPrefix: ClientIdPr
   return checked;
 }
 
+const raw = (input: SigningInput) => input as unknown as Record<string, unknown>;
+
 /** Load checked identities (see checkSigningIdentities): material and client_id each, primary first. */
 export async function loadSigningIdentities(inputs: SigningInput[], defaultPrefix: ClientIdPrefix): Promise<SigningIdentity[]> {
   return Promise.all(
     inputs.map(async (input) => {
       const material = await loadSigningMaterial(input);
-      return { material, clientId: clientIdFor(input.clientIdPrefix ?? defaultPrefix, material) };
+      return { material, clientId: clientIdFor(input.clientIdPrefix ?? defaultPrefix, material), retired: input.retired === true };
     }),
   );
 }

@@ -3,11 +3,13 @@ import type { VerifierClient } from '../model/verifier-client.js';
 import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { resolveServiceClient } from '../clients/resolve-service-client.js';
-import { checkSigningIdentities, haipSigners, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
+import { checkRegistrationCertificates, type RegistrationInfoEntry } from '../config/registration-certificates.js';
+import { checkSigningIdentities, haipSigners, leafCertificateOf, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
 import { isAllowedRedirectUri } from '../config/redirect-uri.js';
 import { dcApiAllowedOrigins } from '../config/dc-api-allowed-origins.js';
 import { ConfigError } from '../errors/config-error.js';
+import { AuthorizerError } from '../errors/authorizer-error.js';
 
 /** One instance, validated and ready: config parsed, clients resolved. */
 export interface InstanceRuntime {
@@ -21,8 +23,16 @@ export interface InstanceRuntime {
   signing(): Promise<SigningMaterial>;
   /** What the HAIP signing rules check of every signing identity, primary first (derived at construction). */
   haipSigners: readonly HaipSigner[];
-  /** Every signing identity, primary first: one signature each in a multi-signed DC API request. */
+  /** The instance's checked registration certificates as `verifier_info` entries (empty without). */
+  registrationInfo: readonly RegistrationInfoEntry[];
+  /** Every signing identity, primary first, retired ones included (JWKS, trust anchors). */
   signingIdentities(): Promise<SigningIdentity[]>;
+  /**
+   * The material of the identity an authorization was created under (its client_id), retired or
+   * not: rotation must not break an authorization a wallet has not fetched yet. Refuses with
+   * `signing.identity_removed` when the identity is no longer configured.
+   */
+  signingFor(clientId: string | undefined): Promise<SigningMaterial>;
   /**
    * Lifetime of a claim on a wallet response (counted from the claim, not from expiresAt): the
    * slowest client timeout plus a margin for the store writes. A claim still undecided after it
@@ -70,11 +80,17 @@ export function createInstanceRuntime(
   checkDataRetention(config, index);
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
+  const registrationInfo = Object.freeze(checkRegistrationCertificates(options.registrationCertificates, leafCertificateOf(signingInputs[0]!), Date.now(), `instances.${index}.registrationCertificates`));
   const { validate, verify } = config.policies;
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`, { instancePath: `instances[${index}] (${options.id})`, role: 'validator' });
   const verifier = verify.skip ? undefined : resolveServiceClient(verify.verifier, registry.verifiers ?? {}, options.verifier, `${where}: policies.verify.verifier`, { instancePath: `instances[${index}] (${options.id})`, role: 'verifier' });
   let identities: Promise<SigningIdentity[]> | undefined;
-  const loadIdentities = () => (identities ??= loadSigningIdentities(signingInputs, config.openId4vp.clientIdPrefix));
+  // Loaded once; a failed load (a token not reachable yet) is forgotten so that the next request tries again.
+  const loadIdentities = () =>
+    (identities ??= loadSigningIdentities(signingInputs, config.openId4vp.clientIdPrefix).catch((error: unknown) => {
+      identities = undefined;
+      throw error;
+    }));
   // validate and verify run in parallel; each call is bounded by its own timeout. The margin covers
   // format parsing and the few store writes around the calls (each bounded by the store's own timeout).
   const claimGraceMs = Math.max(validate.timeoutMs, verify.timeoutMs) + CLAIM_MARGIN_MS;
@@ -90,7 +106,15 @@ export function createInstanceRuntime(
     verifier,
     webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
     haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
+    registrationInfo,
     signing: async () => (await loadIdentities())[0]!.material,
+    signingFor: async (clientId) => {
+      const identities = await loadIdentities();
+      if (clientId === undefined) return identities[0]!.material;
+      const identity = identities.find((i) => i.clientId === clientId);
+      if (!identity) throw new AuthorizerError('signing.identity_removed');
+      return identity.material;
+    },
     signingIdentities: loadIdentities,
   };
 }

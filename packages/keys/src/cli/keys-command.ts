@@ -3,6 +3,7 @@ import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSy
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueSigningChain } from '../issue-signing-chain.js';
+import { csrCommand } from './csr-command.js';
 
 /** The files `keys` writes, and whether each is secret (written 0600). */
 export const KEY_FILES = {
@@ -13,6 +14,7 @@ export const KEY_FILES = {
 } as const;
 
 export const KEYS_USAGE = `Usage: vp-authorizer keys --out <dir> [--dns <name>] [--days <n>] [--root-days <n>] [--force]
+       vp-authorizer keys csr --key <file.pem | pkcs11:…> --dns <name> --org <name> --org-id <id> (see: keys csr --help)
 
 Writes a P-256 root CA and a request-signing certificate issued by it that meet HAIP 1.0
 (ES256; leaf with a dNSName subjectAltName, keyUsage digitalSignature, not a CA):
@@ -50,6 +52,7 @@ class UsageError extends Error {}
 
 /** `keys`: issue a HAIP-ready signing chain into a directory. Returns the process exit code. */
 export async function keysCommand(argv: string[], io: CommandOutput): Promise<number> {
+  if (argv[0] === 'csr') return csrCommand(argv.slice(1), io);
   let options: { out?: string; dns?: string; days?: string; 'root-days'?: string; force?: boolean; help?: boolean };
   let leafDays: number;
   let rootDays: number;

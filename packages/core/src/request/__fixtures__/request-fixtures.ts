@@ -4,7 +4,7 @@ import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import * as v from 'valibot';
 import { instanceConfigSchema, type InstanceConfig, type InstanceConfigInput } from '../../config/instance-config.js';
-import type { SigningInput } from '../signing-material.js';
+import type { KeySigningInput as SigningInput } from '../../config/signing-input.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
