@@ -1636,11 +1636,7 @@ export interface operations {
                     origin: string;
                     digitalCredentialGetResponse: ({
                         vp_token: {
-                            [key: string]: string | (string | {
-                                [key: string]: unknown;
-                            })[] | {
-                                [key: string]: unknown;
-                            };
+                            [key: string]: string | Record<string, never> | (string | Record<string, never>)[];
                         };
                     } & {
                         [key: string]: unknown;
@@ -1652,11 +1648,7 @@ export interface operations {
                         protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "openid4vp-v1-multisigned" | "org-iso-mdoc";
                         data: ({
                             vp_token: {
-                                [key: string]: string | (string | {
-                                    [key: string]: unknown;
-                                })[] | {
-                                    [key: string]: unknown;
-                                };
+                                [key: string]: string | Record<string, never> | (string | Record<string, never>)[];
                             };
                         } & {
                             [key: string]: unknown;

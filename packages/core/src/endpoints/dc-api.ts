@@ -1,15 +1,28 @@
+import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { runWalletResponse } from '../authorization/wallet-response-pipeline.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import { defineEndpoint } from './endpoint.js';
+import { linearCheck } from './linear-check.js';
 import { json } from './respond.js';
 import { AUTHORIZATION_ID, terminalStatusSchema } from './shared-schemas.js';
 
 const origin = v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.description('The web origin the browser reported (window.location.origin).'));
 
-// The array before the record: valibot's record takes an array too (as an object of indexes).
-const presentations = v.union([v.string(), v.pipe(v.array(v.union([v.string(), v.record(v.string(), v.unknown())])), v.minLength(1)), v.record(v.string(), v.unknown())]);
+/** A presentation: a string (JWT, SD-JWT, base64url CBOR) or a JSON object (a Data Integrity VP). */
+const isPresentation = (x: unknown): boolean => typeof x === 'string' || (typeof x === 'object' && x !== null && !Array.isArray(x));
+const isPresentations = (x: unknown): boolean => isPresentation(x) || (Array.isArray(x) && x.length > 0 && x.every(isPresentation));
+const PRESENTATION_JSON_SCHEMA: JsonSchema = { anyOf: [{ type: 'string' }, { type: 'object' }] };
+/** vp_token: credential query id → a presentation or a non-empty array of them; one pass, one issue at most. */
+const vpToken = linearCheck<Record<string, unknown>>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && Object.values(x).every(isPresentations),
+  'vp_token must map each credential query id to a presentation (a string or an object) or a non-empty array of them',
+  {
+    type: 'object',
+    additionalProperties: { anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'array', items: PRESENTATION_JSON_SCHEMA, minItems: 1 }] },
+  },
+);
 /** org-iso-mdoc (ISO/IEC 18013-7 Annex C): the `data` the browser returns. */
 const annexCData = v.object({ response: v.pipe(v.string(), v.description('base64url CBOR ["dcapi", {enc, cipherText}]: the HPKE-encrypted DeviceResponse.')) });
 /** The DigitalCredential as `navigator.credentials.get` returned it: required when several protocols were offered. */
@@ -21,7 +34,7 @@ const namedResponse = (openId4VpData: v.GenericSchema) =>
     }),
     v.description('The DigitalCredential {protocol, data}; the protocol must be one the authorization offered.'),
   );
-const plainData = v.objectWithRest({ vp_token: v.record(v.string(), presentations) }, v.unknown());
+const plainData = v.objectWithRest({ vp_token: vpToken }, v.unknown());
 const jwtData = v.objectWithRest({ response: v.pipe(v.string(), v.description('The authorization response as a JWE.')) }, v.unknown());
 /** dc_api: the `data` of the DigitalCredential (an unencrypted vp_token, or an org-iso-mdoc response), or the whole DigitalCredential (documentation of the wire shape). */
 export const dcApiPlainBodySchema = v.object({ origin, digitalCredentialGetResponse: v.union([plainData, annexCData, namedResponse(plainData)]) });

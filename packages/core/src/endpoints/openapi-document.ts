@@ -1,6 +1,7 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type { AnySchema, Endpoint, ResponseSpec } from './endpoint.js';
 import { responsesOf, rpErrorSchema, walletErrorSchema } from './error-bodies.js';
+import { LINEAR_CHECK_JSON_SCHEMAS } from './linear-check.js';
 import { extractedCredentialSchema, policyErrorSchema, policyResultSchema } from './shared-schemas.js';
 
 /** Schemas named once under components.schemas and referenced everywhere else. */
@@ -19,6 +20,7 @@ const CONVERSION: ConversionConfig = {
   // Checks JSON Schema cannot express (custom predicates, cross-field rules) stay runtime-only.
   errorMode: 'ignore',
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  overrideSchema: ({ valibotSchema }) => LINEAR_CHECK_JSON_SCHEMAS.get(valibotSchema),
 };
 
 const API_KEY = 'apiKey';
