@@ -14,11 +14,11 @@ const isMap = (value: unknown): value is Map<unknown, unknown> => value instance
 /**
  * The `vp_token` an Annex C DeviceResponse amounts to, so that it runs through the same format,
  * validate and verify policies as an OpenID4VP mdoc: one DeviceResponse per credential query,
- * holding the documents whose docType is that query's doctype_value (a document matching none goes
- * to the first query, whose format check then refuses it). One query: the bytes as received.
+ * holding the documents whose docType is that query's doctype_value. One query: the bytes as received.
  *
- * An IssuerSignedItem for an element the DeviceRequest did not ask for is refused here
- * (`authorization.annex_c_element_not_requested`): the request named every element it wanted.
+ * A document of a docType no query names, or an IssuerSignedItem for an element the DeviceRequest
+ * did not ask for, is refused here (`authorization.annex_c_element_not_requested`): the request
+ * named every document and element it wanted.
  * Anything structurally odd is left to the format policy, which rejects it with its own codes.
  */
 export function annexCVpToken(deviceResponse: Uint8Array, dcql: DcqlQuery, budget: CborBudget = new CborBudget()): Record<string, string[]> {
@@ -35,9 +35,21 @@ export function annexCVpToken(deviceResponse: Uint8Array, dcql: DcqlQuery, budge
 
   const groups = new Map<string, unknown[]>(credentials.map((c) => [c.id, []]));
   for (const document of documents) {
-    const docType = isMap(document) ? document.get('docType') : undefined;
-    const query = credentials.find((c) => c.meta?.doctype_value === docType) ?? credentials[0]!;
-    if (query.meta?.doctype_value === docType) assertOnlyRequestedElements(document as Map<unknown, unknown>, query, budget);
+    // Not a document at all: the format policy rejects it with its own codes.
+    if (!isMap(document)) {
+      groups.get(credentials[0]!.id)!.push(document);
+      continue;
+    }
+    const docType = document.get('docType');
+    const query = credentials.find((c) => c.meta?.doctype_value === docType);
+    // A document nobody asked for would otherwise reach the results whenever the validator does not
+    // compare docTypes (a remote or pass-through one): refused like an element not asked for.
+    if (!query) {
+      throw new AuthorizerError('authorization.annex_c_element_not_requested', {
+        message: 'The org-iso-mdoc response holds a document of a docType the request did not ask for.',
+      });
+    }
+    assertOnlyRequestedElements(document, query, budget);
     groups.get(query.id)!.push(document);
   }
   if (credentials.length === 1) return whole();
