@@ -71,11 +71,11 @@ describe('resolve with an Idempotency-Key', () => {
     env = await startAuthorizer({ store: lossy.store, clock });
     const { id, code } = await finishWithResponseCode(env.api);
     lossy.loseNext('compareAndSet');
-    expect((await resolve(code, 'key-0002-abcdef')).status).toBe(503);
+    expect((await resolve(code, 'key-0002-abcdefgh')).status).toBe(503);
     // Nobody else can take it meanwhile, with a key or without.
     expect((await resolve(code)).status).toBe(404);
     expect((await resolve(code, 'another-key-0002')).status).toBe(404);
-    const retry = await resolve(code, 'key-0002-abcdef');
+    const retry = await resolve(code, 'key-0002-abcdefgh');
     expect(await retry.json()).toEqual({ authorization_id: id, status: 'authorized' });
     expect((await resolve(code)).status, 'the code is used up').toBe(404);
   });
@@ -93,7 +93,7 @@ describe('resolve with an Idempotency-Key', () => {
   it('30 racing resolves with 30 distinct keys: one 200, and only the winner\'s key is answered again', async () => {
     env = await startAuthorizer();
     const { id, code } = await finishWithResponseCode(env.api);
-    const keys = Array.from({ length: 30 }, (_, i) => `racing-key-${String(i).padStart(4, '0')}`);
+    const keys = Array.from({ length: 30 }, (_, i) => `racing-key-nr-${String(i).padStart(4, '0')}`);
     const statuses = await Promise.all(keys.map((key) => resolve(code, key).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 404)).toHaveLength(29);
@@ -108,6 +108,11 @@ describe('resolve with an Idempotency-Key', () => {
     const refused = await resolve(code, 'x'.repeat(256));
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { type: string }).type).toContain('request.invalid_idempotency_key');
+    // A short key (a counter) could be guessed by whoever learns the code: refused too.
+    const short = await resolve(code, '1');
+    expect(short.status).toBe(400);
+    expect(((await short.json()) as { type: string }).type).toContain('request.invalid_idempotency_key');
+    expect((await resolve(code, 'x'.repeat(15))).status).toBe(400);
     expect((await resolve(code)).status).toBe(200);
   });
 });

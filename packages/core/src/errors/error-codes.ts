@@ -102,7 +102,7 @@ export const CODES = {
     'A JSON Schema pattern in the presentation definition cannot be run in linear time: ECMA-262 syntax without backreferences or lookaround, within the size limits.',
   ),
   'request.invalid_json': http(400, 'invalid_request', 'The request body is not valid JSON.'),
-  'request.invalid_idempotency_key': http(400, 'invalid_request', 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.'),
+  'request.invalid_idempotency_key': http(400, 'invalid_request', 'The Idempotency-Key header must be 16 to 255 printable ASCII characters (a random key, such as a UUID).'),
   'request.member_too_large': http(400, 'invalid_request', 'A member of the request body is larger than its cap (the field error names it and the cap); the authorizer stores it for the whole retention.'),
   'request.unsupported_media_type': http(415, 'invalid_request', 'The content type is not supported by this endpoint.'),
   'request.body_too_large': http(413, 'invalid_request', 'The request body is larger than the configured limit.'),
@@ -133,7 +133,7 @@ export const CODES = {
   'authorization.invalid_wallet_metadata': http(400, 'invalid_request', 'The wallet metadata is malformed.'),
   'authorization.protocol_not_offered': http(400, 'invalid_request', 'The DC API response names a protocol this authorization did not offer.'),
   'authorization.annex_c_malformed': http(400, 'invalid_request', 'The org-iso-mdoc response is not base64url CBOR ["dcapi", {enc, cipherText}] with a P-256 enc.'),
-  'authorization.annex_c_element_not_requested': http(400, 'invalid_request', 'The org-iso-mdoc response discloses a data element its DeviceRequest did not ask for.'),
+  'authorization.annex_c_element_not_requested': http(400, 'invalid_request', 'The org-iso-mdoc response discloses a document or data element its DeviceRequest did not ask for.'),
   'authorization.annex_c_decryption_failed': http(
     400,
     'invalid_request',

@@ -8,8 +8,12 @@ import type { AuthorizationRecord } from '../model/authorization-record.js';
  */
 export const RESOLVE_REPLAY_WINDOW_MS = 60_000;
 
-/** 1–255 printable ASCII characters, as idempotency keys are usually generated (UUIDs, random strings). */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/**
+ * 16–255 printable ASCII characters, as idempotency keys are usually generated (UUIDs, random
+ * strings). A shorter key (a counter, "1") could be guessed by whoever learned the code, and the
+ * replay window would then answer them.
+ */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{16,255}$/;
 export const isIdempotencyKey = (value: string): boolean => IDEMPOTENCY_KEY.test(value);
 
 /**
