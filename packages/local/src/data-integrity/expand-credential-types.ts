@@ -58,7 +58,8 @@ function countEmbeddedContexts(context: unknown): number {
   while (stack.length > 0) {
     const value = stack.pop();
     if (Array.isArray(value)) {
-      stack.push(...value);
+      // One by one: spreading a 100k-element @context into push() overflows the call stack.
+      for (const item of value) stack.push(item);
     } else if (typeof value === 'object' && value !== null) {
       count += 1;
       for (const [key, member] of Object.entries(value)) {
