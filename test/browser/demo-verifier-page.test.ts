@@ -128,7 +128,7 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
     for (const signed of [true, false]) {
       await page.getByRole('checkbox', { name: 'signed request' }).setChecked(signed);
       const answered = page.waitForResponse((response) => response.url().endsWith('/dc-api') && response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/demo/authorizations/'));
-      await page.getByRole('button', { name: 'Use a wallet on this device' }).click();
+      await page.getByRole('button', { name: 'Ask through the browser (Digital Credentials API)' }).click();
       expect((await (await answered).json()).status).toBe('authorized');
       await page.getByRole('heading', { name: 'Accepted' }).waitFor(WAIT);
       expect(await page.getByRole('article', { name: 'Person identification data (PID)' }).innerText()).toMatch(/Given name\s+Erika/);
@@ -161,7 +161,7 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
     await page.getByRole('heading', { name: 'Refused' }).waitFor(WAIT);
     expect(await page.locator('#refusal-reason').innerText()).toMatch(/^Reason: The issuer certificate chain does not lead to a trusted anchor/);
     const firstRow = page.locator('#policy-rows tr').first();
-    expect(await firstRow.innerText()).toMatch(/Trusted issuer[\s\S]*Failed[\s\S]*trusted-issuer-untrusted/);
+    expect(await firstRow.innerText()).toMatch(/Trusted issuer[\s\S]*Failed[\s\S]*trusted_issuer\.untrusted/);
     expect(await page.getByRole('article').count()).toBe(0); // nothing disclosed
     await page.screenshot({ path: `${ARTIFACTS}refused.png`, fullPage: true });
     await wallet.close();

@@ -18,6 +18,7 @@ const SAMPLES: Record<string, () => Error[]> = {
   ConfigError: () => [new core.ConfigError('Invalid options:', [{ path: 'publicBaseUrl', message: 'must be a URL' }])],
   StoreUnavailableError: () => [new core.StoreUnavailableError()],
   StoreQuotaExceededError: () => [new core.StoreQuotaExceededError('instance a holds 3 records')],
+  SignerUnavailableError: () => [new core.SignerUnavailableError('the token did not answer within 5000 ms')],
   ServiceCallError: () => (['service.unavailable', 'service.bad_response', 'service.timeout'] as const).map((code) => new core.ServiceCallError(code, 'validator /validate: HTTP 503', { service: 'validator', attempts: 1 })),
   CborBudgetExceeded: () => [new coreFormats.CborBudgetExceeded()],
   WalletCborRefused: () => [new coreFormats.WalletCborRefused('trailing bytes after the CBOR item')],

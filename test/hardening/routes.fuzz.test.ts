@@ -59,6 +59,7 @@ const TEMPLATES = [
   `${V}/authorizations/{id}/credentials`,
   `${V}/authorizations/{id}/events`,
   `${V}/authorizations/{id}/jwt`,
+  `${V}/authorizations/{id}/personal-data`,
   `${V}/response-code/resolve`,
   `${V}/{id}/direct_post`,
   `${V}/{id}/direct_post.jwt`,
@@ -175,7 +176,7 @@ describe('every route, in process (authorizer.handle)', () => {
     const authed = request.map((r) => {
       const p = r.path();
       const form = /\/(direct_post(\.jwt)?|jwt)$/.test(p);
-      return { ...r, method: /\/(status|policy-response|credentials|jwks|openid-configuration|health|ready|trust-anchor)$/.test(p) ? 'GET' : 'POST', path: () => p, auth: `Bearer ${API_KEY}`, type: form ? 'application/x-www-form-urlencoded' : 'application/json' };
+      return { ...r, method: /\/(status|policy-response|credentials|jwks|openid-configuration|health|ready|trust-anchor)$/.test(p) ? 'GET' : /\/personal-data$/.test(p) ? 'DELETE' : 'POST', path: () => p, auth: `Bearer ${API_KEY}`, type: form ? 'application/x-www-form-urlencoded' : 'application/json' };
     });
     const createBodies = fc.record({
       responseMode: fc.constantFrom('direct_post', 'direct_post.jwt', 'dc_api', 'dc_api.jwt'),

@@ -22,7 +22,7 @@ interface InvalidInput {
 const INVALID: Record<string, InvalidInput> = {
   createAuthorization: { why: 'the query is missing', contentType: JSON_TYPE, body: JSON.stringify({ responseMode: 'direct_post' }) },
   resolveResponseCode: { why: 'response_code is not a string', contentType: JSON_TYPE, body: JSON.stringify({ response_code: 7 }) },
-  dcApi: { why: 'the DigitalCredential data has no vp_token', contentType: JSON_TYPE, body: JSON.stringify({ origin: 'https://rp.example', digitalCredentialGetResponse: { response: 'x' } }) },
+  dcApi: { why: 'vp_token is not an object of presentations', contentType: JSON_TYPE, body: JSON.stringify({ origin: 'https://rp.example', digitalCredentialGetResponse: { vp_token: 'x' } }) },
   dcApiJwt: { why: 'origin is missing', contentType: JSON_TYPE, body: JSON.stringify({ digitalCredentialGetResponse: { response: 'x' } }) },
   directPost: { why: 'a parameter appears twice', contentType: FORM_TYPE, body: 'vp_token=a&vp_token=b' },
   directPostJwt: { why: 'the response parameter appears twice', contentType: FORM_TYPE, body: 'response=a&response=b' },
