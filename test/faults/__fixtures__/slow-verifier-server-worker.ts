@@ -1,19 +1,20 @@
 /**
  * Worker process of the SIGKILL test (test/__fixtures__/worker-processes.ts): one authorizer on a
- * shared Redis behind a real HTTP server on 127.0.0.1, whose verifier is a remote HTTP service
- * (the test's slow one). The clock can be moved forward by a call, so claim deadlines can be
+ * shared store (Redis or PostgreSQL: see shared-store.ts) behind a real HTTP server on 127.0.0.1,
+ * whose verifier is a remote HTTP service (the test's slow one). The clock can be moved forward by a call, so claim deadlines can be
  * reached without waiting them out; `sweep` runs authorizer.sweepExpired(); `decided` names the
  * authorizations this process decided (its terminal status events), `leaseLost` those whose late
  * commit it refused (its `response.lease_lost` log lines).
  */
 import { createAuthorizer, httpVerifierClient, passThroughValidator, type SigningInput } from '@vp-authorizer/core';
-import { redisStore } from '@vp-authorizer/redis';
 import { fetchHandlerTarget } from '@vp-authorizer/testing';
 import { runWorker } from '../../__fixtures__/worker-process-child.js';
+import type { RaceStore } from '../../store/race-worker.js';
+import { connectStore } from './shared-store.js';
 
 export interface WorkerConfig {
-  redisUrl: string;
-  keyPrefix: string;
+  /** The store every process of the test shares (a Redis key prefix or a migrated Postgres schema of its own). */
+  store: RaceStore;
   publicBaseUrl: string;
   apiKey: string;
   signing: SigningInput;
@@ -32,7 +33,7 @@ runWorker<WorkerConfig, { origin: string; pid: number }, WorkerCommand, WorkerRe
   let offset = 0;
   const decided: string[] = [];
   const leaseLost: string[] = [];
-  const store = redisStore({ url: config.redisUrl, keyPrefix: config.keyPrefix, commandTimeoutMs: 1_000 });
+  const store = connectStore(config.store);
   const server = await fetchHandlerTarget().start({ prefix: '/authz' });
   const authorizer = createAuthorizer({
     publicBaseUrl: config.publicBaseUrl,
