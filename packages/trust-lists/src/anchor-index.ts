@@ -10,6 +10,13 @@ export interface IndexedAnchor {
   source: string;
 }
 
+/** One DID a list names as a service's digital identity, for one service type. */
+export interface IndexedDid {
+  did: string;
+  service: ListedService;
+  source: string;
+}
+
 /** Why a certificate found under the name was not returned (reported in the refusal's detail). */
 export interface AnchorMiss {
   source: string;
@@ -26,6 +33,8 @@ export interface AnchorMiss {
  */
 export class AnchorIndex {
   private readonly bySubject = new Map<string, IndexedAnchor[]>();
+  /** DIDs the services name (LoTE `OtherIds`), keyed by the exact DID. */
+  private readonly byDid = new Map<string, IndexedDid[]>();
   readonly size: number;
 
   constructor(lists: readonly { source: string; content: TrustedListContent }[]) {
@@ -37,6 +46,11 @@ export class AnchorIndex {
           entries.push({ certificate, service, source });
           this.bySubject.set(certificate.subject, entries);
           size++;
+        }
+        for (const did of service.dids ?? []) {
+          const entries = this.byDid.get(did) ?? [];
+          entries.push({ did, service, source });
+          this.byDid.set(did, entries);
         }
       }
     }
@@ -56,14 +70,17 @@ export class AnchorIndex {
       if (names.indexOf(name) !== i) continue;
       const entries = this.bySubject.get(name);
       if (entries === undefined) continue;
-      for (const entry of entries) {
-        const { service } = entry;
-        const status = statusAt(service.statuses, at);
-        if (serviceTypes.has(service.serviceType) && status && isActiveStatus(status.status)) anchors.push(entry);
-        else misses.push({ source: entry.source, serviceType: service.serviceType, ...(status ? { status: status.status } : {}) });
-      }
+      for (const entry of entries) judge(entry, serviceTypes, at, anchors, misses);
     }
     return { anchors, misses };
+  }
+
+  /** The services naming exactly `did`, of one of `serviceTypes` and trusted at `at` (epoch ms); misses as for {@link find}. */
+  findDid(did: string, serviceTypes: ReadonlySet<string>, at: number): { entries: IndexedDid[]; misses: AnchorMiss[] } {
+    const entries: IndexedDid[] = [];
+    const misses: AnchorMiss[] = [];
+    for (const entry of this.byDid.get(did) ?? []) judge(entry, serviceTypes, at, entries, misses);
+    return { entries, misses };
   }
 
   /** Whether any anchor of `names` is listed by `source` (DCQL `trusted_authorities` of type `etsi_tl`). */
@@ -75,4 +92,12 @@ export class AnchorIndex {
       }),
     );
   }
+}
+
+/** Keeps `entry` when its service is of a wanted type and trusted at `at`; otherwise records why not. */
+function judge<T extends { service: ListedService; source: string }>(entry: T, serviceTypes: ReadonlySet<string>, at: number, kept: T[], misses: AnchorMiss[]): void {
+  const { service } = entry;
+  const status = statusAt(service.statuses, at);
+  if (serviceTypes.has(service.serviceType) && status && isActiveStatus(status.status)) kept.push(entry);
+  else misses.push({ source: entry.source, serviceType: service.serviceType, ...(status ? { status: status.status } : {}) });
 }

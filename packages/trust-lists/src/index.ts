@@ -1,4 +1,4 @@
-export { trustLists, TrustLists, type IssuerAnchorQuery, type IssuerAnchorAnswer, type TrustSourceStatus } from './trust-lists.js';
+export { trustLists, TrustLists, type IssuerAnchorQuery, type IssuerAnchorAnswer, type IssuerDidQuery, type IssuerDidAnswer, type TrustSourceStatus } from './trust-lists.js';
 export { trustListsOptionsSchema, type TrustListsOptions, type TrustListEvent } from './trust-lists-options.js';
 export { TRUST_SOURCE_KINDS, detectKind, type TrustSourceKind, type TrustSourceKindName } from './trust-source-kinds.js';
 export { defaultVouching, SERVICE_TYPES, type Vouching, type VouchRequest } from './vouching.js';
@@ -8,4 +8,4 @@ export { DEFAULT_XML_BOUNDS, type XmlBounds } from './bounded-xml.js';
 export { EU_LOTL_TYPE, type TrustedListContent, type ListedService, type ListPointer, type StatusPeriod } from './trusted-list-content.js';
 export type { ListedCertificate } from './listed-certificate.js';
 export { vicalServiceType } from './vical.js';
-export { AnchorIndex, type IndexedAnchor, type AnchorMiss } from './anchor-index.js';
+export { AnchorIndex, type IndexedAnchor, type IndexedDid, type AnchorMiss } from './anchor-index.js';

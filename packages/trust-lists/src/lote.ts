@@ -9,6 +9,8 @@ import type { ListedService, StatusPeriod, TrustedListContent } from './trusted-
 const ALGORITHMS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'RS384', 'RS512'];
 /** Most services one LoTE may declare. */
 const MAX_ENTRIES = 20_000;
+/** Longest DID kept from an `OtherIds` entry (longer ones are not issuer DIDs a credential could name). */
+const MAX_DID_LENGTH = 2_048;
 
 /** The status of a service listed without one (a PID-provider LoTE lists only the providers it recognises). */
 export const LOTE_LISTED = 'urn:vp-authorizer:lote:listed';
@@ -81,6 +83,7 @@ export async function readLote(bytes: Uint8Array, signers: readonly ListedCertif
       if (!serviceType) throw new TrustListError('malformed', `${at}: no ServiceTypeIdentifier`);
       const identity = isObject(info.ServiceDigitalIdentity) ? info.ServiceDigitalIdentity : {};
       const certificates = array(identity.X509Certificates).map((c, k) => listedCertificate(text(isObject(c) ? c.val : c) ?? '', `${at} certificate ${k}`));
+      const dids = didsOf(identity.OtherIds);
       const current: StatusPeriod = text(info.ServiceStatus)
         ? { status: info.ServiceStatus as string, from: dateOf(info.StatusStartingTime, `${at} StatusStartingTime`) }
         : { status: LOTE_LISTED, from: Number.NEGATIVE_INFINITY };
@@ -88,7 +91,7 @@ export async function readLote(bytes: Uint8Array, signers: readonly ListedCertif
         if (!isObject(h) || !text(h.ServiceStatus)) throw new TrustListError('malformed', `${at} history ${k}: no ServiceStatus`);
         return { status: h.ServiceStatus as string, from: dateOf(h.StatusStartingTime, `${at} history ${k} StatusStartingTime`) };
       });
-      services.push({ serviceType, provider, name: firstName(info.ServiceName), certificates, statuses: [...history, current].sort((a, b) => a.from - b.from) });
+      services.push({ serviceType, provider, name: firstName(info.ServiceName), certificates, ...(dids.length > 0 ? { dids } : {}), statuses: [...history, current].sort((a, b) => a.from - b.from) });
       if (services.length > MAX_ENTRIES) throw new TrustListError('malformed', `${where}: more than ${MAX_ENTRIES} services`);
     }
   }
@@ -105,6 +108,18 @@ export async function readLote(bytes: Uint8Array, signers: readonly ListedCertif
     pointers: [],
     signer,
   };
+}
+
+/**
+ * The DIDs among a digital identity's `OtherIds` (TS 119 602 clause 6.6.3 leaves their format open;
+ * a DID is one such identifier). Other identifiers are ignored, not refused: they may name the
+ * service some other way.
+ */
+function didsOf(otherIds: unknown): string[] {
+  const dids = array(otherIds)
+    .map((id) => text(id))
+    .filter((id): id is string => id !== undefined && id.length <= MAX_DID_LENGTH && /^did:[a-z0-9]+:\S+$/.test(id));
+  return [...new Set(dids)];
 }
 
 function dateOf(value: unknown, where: string): number {

@@ -1,6 +1,6 @@
 import { randomInt, X509Certificate } from 'node:crypto';
 import type { PolicyCode } from '@vp-authorizer/core';
-import { AnchorIndex } from './anchor-index.js';
+import { AnchorIndex, type AnchorMiss } from './anchor-index.js';
 import { fetchSource } from './fetch-source.js';
 import type { ListedCertificate } from './listed-certificate.js';
 import { TrustListError, type TrustListErrorCode } from './trust-list-error.js';
@@ -23,6 +23,19 @@ export interface IssuerAnchorQuery {
 export interface IssuerAnchorAnswer {
   anchors: readonly string[];
   refusal?: { code: Extract<PolicyCode, 'trusted_issuer.untrusted' | 'trusted_issuer.withdrawn' | 'trusted_issuer.list_stale'>; detail: string };
+}
+
+/** A credential issued under a DID (no certificate chain): is that DID listed for its types? */
+export interface IssuerDidQuery {
+  did: string;
+  /** SD-JWT VC `vct` or W3C VC `type` values; empty when the credential names none. */
+  credentialTypes: readonly string[];
+}
+
+/** Whether a granted service of a fresh list names the DID; if not, why, with a stable code. */
+export interface IssuerDidAnswer {
+  listed: boolean;
+  refusal?: IssuerAnchorAnswer['refusal'];
 }
 
 /** One source as `status()` reports it. */
@@ -127,17 +140,37 @@ export class TrustLists {
     const at = this.options.judgeBy === 'issuance' && query.issuedAt !== undefined && query.issuedAt <= now ? query.issuedAt : now;
     const serviceTypes = new Set(this.options.vouching({ purpose: query.purpose, credentialTypes: query.credentialTypes }));
     const { anchors, misses } = this.index.find([top.issuer, top.subject], serviceTypes, at);
-    const fresh = anchors.filter((a) => this.stateOf(this.states.get(a.source)!) !== 'stale');
-    if (fresh.length > 0) return { anchors: fresh.map((a) => a.certificate.pem) };
-    if (anchors.length > 0) {
-      return { anchors: [], refusal: { code: 'trusted_issuer.list_stale', detail: `the lists vouching for this issuer are past NextUpdate plus grace: ${[...new Set(anchors.map((a) => a.source))].join(', ')}` } };
+    const { kept, refusal } = this.verdict(anchors, misses, serviceTypes);
+    return refusal ? { anchors: [], refusal } : { anchors: kept.map((a) => a.certificate.pem) };
+  }
+
+  /**
+   * A credential issued under a DID: listed when a service of a type that may vouch for its types
+   * names exactly that DID in its digital identity (TS 119 602 `OtherIds`), with a trusted status
+   * now, in a list that is not stale. Withdrawn, stale and other-type entries are refused as for
+   * certificate anchors.
+   */
+  async issuerDid(query: IssuerDidQuery): Promise<IssuerDidAnswer> {
+    void this.start();
+    const serviceTypes = new Set(this.options.vouching({ purpose: 'credential', credentialTypes: query.credentialTypes }));
+    const { entries, misses } = this.index.findDid(query.did, serviceTypes, this.options.clock.now());
+    const { refusal } = this.verdict(entries, misses, serviceTypes);
+    return refusal ? { listed: false, refusal } : { listed: true };
+  }
+
+  /** Keeps what fresh lists vouch with; when nothing is left, the refusal that says why (stale, withdrawn, other type, not listed). */
+  private verdict<T extends { source: string }>(found: T[], misses: readonly AnchorMiss[], serviceTypes: ReadonlySet<string>): { kept: T[]; refusal?: IssuerAnchorAnswer['refusal'] } {
+    const kept = found.filter((a) => this.stateOf(this.states.get(a.source)!) !== 'stale');
+    if (kept.length > 0) return { kept };
+    if (found.length > 0) {
+      return { kept, refusal: { code: 'trusted_issuer.list_stale', detail: `the lists vouching for this issuer are past NextUpdate plus grace: ${[...new Set(found.map((a) => a.source))].join(', ')}` } };
     }
     const withdrawn = misses.find((m) => serviceTypes.has(m.serviceType));
-    if (withdrawn) return { anchors: [], refusal: { code: 'trusted_issuer.withdrawn', detail: `the issuer's service is listed in ${withdrawn.source} with status ${withdrawn.status ?? '(none yet)'} at the time judged` } };
-    if (!this.configured.some((s) => s.content)) return { anchors: [], refusal: { code: 'trusted_issuer.untrusted', detail: 'no trusted list has loaded yet' } };
+    if (withdrawn) return { kept, refusal: { code: 'trusted_issuer.withdrawn', detail: `the issuer's service is listed in ${withdrawn.source} with status ${withdrawn.status ?? '(none yet)'} at the time judged` } };
+    if (!this.configured.some((s) => s.content)) return { kept, refusal: { code: 'trusted_issuer.untrusted', detail: 'no trusted list has loaded yet' } };
     const other = misses[0];
     return {
-      anchors: [],
+      kept,
       refusal: {
         code: 'trusted_issuer.untrusted',
         detail: other ? `the issuer is listed in ${other.source} only for service type ${other.serviceType}, which may not vouch for this credential` : 'no loaded trusted list names the issuer',

@@ -15,6 +15,8 @@ export interface ListedService {
   provider: string;
   name: string;
   certificates: ListedCertificate[];
+  /** DIDs the service's digital identity names (TS 119 602 `OtherIds`), for credentials issued under a DID. */
+  dids?: string[];
   /** Oldest first; the last one is the current status. */
   statuses: StatusPeriod[];
 }
