@@ -18,7 +18,7 @@ const post = (uri: string) => fetch(uri, { method: 'POST', headers: { 'content-t
 const status = async (id: string) => ((await (await env.api(`/openid4/vp/v1_0/authorizations/${id}/status`)).json()) as { status: string }).status;
 
 describe('request-object delivery policy', () => {
-  it('by default serves GET and POST any number of times, and the authorizeUrl asks for POST', async () => {
+  it('by default serves GET and POST again and again, and the authorizeUrl asks for POST', async () => {
     const { requestUri, requestUriMethod } = await start({});
     expect(requestUriMethod).toBe('post');
     expect((await post(requestUri)).status).toBe(200);
@@ -68,5 +68,18 @@ describe('request-object delivery policy', () => {
   it('refuses an invalid policy at construction', async () => {
     await expect(start({ methods: [] })).rejects.toThrow(/at least one method/);
     await expect(start({ methods: ['PUT'] })).rejects.toThrow(/only "GET" and "POST"/);
+  });
+
+  it('signs at most 16 request objects per authorization, whatever the wallet_nonce; another authorization has its own share', async () => {
+    // Every fetch is signed afresh: without a bound, one request_uri could keep the signer (an HSM) busy.
+    const { requestUri, id } = await start({});
+    for (let i = 0; i < 16; i++) expect((await fetch(`${requestUri}?wallet_nonce=n${i}`)).status).toBe(200);
+    const refused = await fetch(`${requestUri}?wallet_nonce=fresh`);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/more often than a wallet needs/) });
+    expect(await status(id)).toBe('pending');
+    const other = await createDcqlAuthorization(env.api);
+    const otherUri = new URL(other.json.authorizeUrl!.replace(/^[a-z0-9+.-]+:\/\//i, 'https://wallet.invalid/')).searchParams.get('request_uri')!;
+    expect((await fetch(otherUri)).status).toBe(200);
   });
 });

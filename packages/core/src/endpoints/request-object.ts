@@ -3,6 +3,7 @@ import { assertAcceptsResponse } from '../authorization/accept-response.js';
 import { commit, loadAnyInstance } from '../authorization/transitions.js';
 import { checkWalletMetadata, parseWalletMetadataParam } from '../request/haip-rules.js';
 import { signRequestObject } from '../request/request-object.js';
+import { RequestObjectSigningBudget } from '../request/request-object-signing-budget.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { CoreResponse } from '../wire/core-request.js';
@@ -38,6 +39,14 @@ class RequestObjectMethodNotAllowed extends AuthorizerError {
   }
 }
 
+/** One budget per authorizer (its context), so that two authorizers in a process count apart. */
+const signingBudgets = new WeakMap<AuthorizerContext, RequestObjectSigningBudget>();
+const signingBudgetOf = (ctx: AuthorizerContext): RequestObjectSigningBudget => {
+  let budget = signingBudgets.get(ctx);
+  if (!budget) signingBudgets.set(ctx, (budget = new RequestObjectSigningBudget()));
+  return budget;
+};
+
 /**
  * Serve the signed request object. The first fetch moves `created` → `pending`. By default it may
  * be fetched again (wallets retry); with `openId4vp.requestObject.singleFetch` only the fetch that
@@ -69,6 +78,8 @@ export async function getRequestObject(ctx: AuthorizerContext, id: string, param
       algorithms,
     });
   }
+  // Checked last, so that only a fetch that would be signed spends from the budget.
+  if (!signingBudgetOf(ctx).spend(`${record.instanceId}/${record.id}`)) throw new AuthorizerError('authorization.request_object_fetch_limit');
   const jwt = await signRequestObject({
     record,
     signing: await instance.signingFor(record.request.clientId),

@@ -119,6 +119,11 @@ export const CODES = {
     'invalid_request',
     'The request object of this authorization was already fetched, and this verifier serves it only once; start a new presentation at the verifier.',
   ),
+  'authorization.request_object_fetch_limit': http(
+    400,
+    'invalid_request',
+    'The request object of this authorization was fetched more often than a wallet needs (16 times); start a new presentation at the verifier.',
+  ),
   'trust_anchor.not_configured': http(404, 'invalid_request', 'No trust anchor is configured for this instance (signing.trustAnchor).'),
   'authorization.wrong_response_mode': http(400, 'invalid_request', 'The response was sent to an endpoint that does not match the requested response mode.'),
   'authorization.state_mismatch': http(400, 'invalid_request', 'The state does not match the authorization.'),
