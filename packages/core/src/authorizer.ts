@@ -29,7 +29,7 @@ import { erasePersonalDataNow } from './endpoints/erase-personal-data.js';
 import { dcApiJwtBodySchema, dcApiPlainBodySchema, receiveDcApiResponse, type DcApiAnswer } from './endpoints/dc-api.js';
 import { receiveWalletResponse, type WalletResponseAnswer } from './endpoints/direct-post.js';
 import { getPolicyResponse, type PolicyResponse } from './endpoints/policy-response.js';
-import { getRequestObject, type RequestObjectParams } from './endpoints/request-object.js';
+import { getRequestObject, type RequestObjectParams } from './endpoints/serve-request-object.js';
 import { readResolveBody, resolveResponseCode, type ResolvedResponseCode } from './endpoints/resolve-response-code.js';
 import type { AuthorizerContext } from './runtime/authorizer-context.js';
 import { createInstanceRuntime, type InstanceRuntime } from './runtime/instance-runtime.js';
@@ -307,8 +307,6 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   };
 }
 
-export type { AuthorizerOptions, InstanceOptions, ResolvedAuthorizerOptions, ResolvedInstanceOptions } from './config/authorizer-options.js';
-export type { HandleOptions } from './wire/core-request.js';
 
 /** One key must identify one instance: a shared key would silently pick whichever came first. */
 function assertDistinctApiKeys(instances: ResolvedInstanceOptions[]): void {

@@ -3,7 +3,7 @@ import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { EventLog } from '../events/log-events.js';
 import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
-import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
+import type { AuthorizerStore } from '../model/authorizer-store.js';
 import type { InstanceRuntime } from './instance-runtime.js';
 import type { StatusWatchers } from './status-watchers.js';
 import type { StoreReadiness } from './store-readiness.js';
@@ -12,7 +12,7 @@ import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 /** Everything an operation needs; built once by createAuthorizer. */
 export interface AuthorizerContext {
   publicBaseUrl: string;
-  store: AuthorizationStore & CodeStore;
+  store: AuthorizerStore;
   clock: Clock;
   /** How long a claim on a wallet response holds without renewal, in ms (claim-lease.ts). */
   claimLeaseMs: number;
