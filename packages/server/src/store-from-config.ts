@@ -1,4 +1,4 @@
-import { memoryStore, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { memoryStore, type AuthorizerStore } from '@vp-authorizer/core';
 import { EnvConfigError, type MemoryStoreQuotaSetting } from './config-from-env.js';
 
 /** Where the store's start-up lines go (the examples print them; the server logs them as JSON). */
@@ -23,7 +23,7 @@ export interface StoreFromConfigOptions {
 
 /** A store and how to release it once the authorizer closed; `store` undefined: the authorizer's own memory store. */
 export interface ConfiguredStore {
-  store: (AuthorizationStore & CodeStore) | undefined;
+  store: AuthorizerStore | undefined;
   kind: 'memory' | 'redis' | 'postgres';
   close(): Promise<void>;
 }
