@@ -1,25 +1,11 @@
 // Hostile wallet and RP requests for the load benchmark. Each entry builds one request against a
 // fresh authorization (created by the caller in the mode the attack needs) and names the status
 // classes an honest server may answer with. Bodies stay within the default 1 MiB body limit
-// except the one that tests the limit itself. `request(ctx)` gets the authorization's `id` and
-// `state`, and `issuerX5c`: the x5c chain of the issuer the authorizer trusts.
+// except the one that tests the limit itself. `request(ctx)` (which may return a promise) gets
+// the authorization's `id` and `state` (`encryptionInfo` for an org-iso-mdoc one), and
+// `issuerX5c`: the x5c chain of the issuer the authorizer trusts.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-
-/** Minimal CBOR writer: enough to hand-assemble hostile DeviceResponses byte by byte. */
-const head = (major, n) => {
-  if (n < 24) return Buffer.from([(major << 5) | n]);
-  if (n < 0x100) return Buffer.from([(major << 5) | 24, n]);
-  if (n < 0x10000) return Buffer.from([(major << 5) | 25, n >> 8, n & 0xff]);
-  const b = Buffer.alloc(5);
-  b[0] = (major << 5) | 26;
-  b.writeUInt32BE(n, 1);
-  return b;
-};
-const text = (s) => Buffer.concat([head(3, Buffer.byteLength(s)), Buffer.from(s)]);
-const bytes = (b) => Buffer.concat([head(2, b.length), b]);
-const tag = (t, inner) => Buffer.concat([head(6, t), inner]);
-const array = (items) => Buffer.concat([head(4, items.length), ...items]);
-const map = (entries) => Buffer.concat([head(5, entries.length), ...entries.flat()]);
+import { array, bytes, head, map, tag, text } from './lib/cbor-writer.mjs';
 
 /** One DeviceResponse whose namespace lists the same large IssuerSignedItem `refs` times via tags 28/29. */
 function sharedReferenceBomb(refs = 40_000, itemBytes = 20_000) {
@@ -53,7 +39,51 @@ const form = (fields) => ({ type: 'application/x-www-form-urlencoded', body: new
 const deepJson = (depth) => '['.repeat(depth) + ']'.repeat(depth);
 const fakeSdJwt = (size) => `${Buffer.from('{"alg":"ES256","typ":"dc+sd-jwt"}').toString('base64url')}.${'A'.repeat(size)}.${'B'.repeat(86)}~`;
 
-const MDOC_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: 'org.iso.18013.5.1.mDL' } }] } };
+// The element the bombs disclose is the one asked for, as in the org-iso-mdoc requests below.
+const MDOC_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: 'org.iso.18013.5.1.mDL' }, claims: [{ path: ['org.iso.18013.5.1', 'given_name'] }] }] } };
+
+/** 690 K zero integers in one definite array as an element value: ~690 KB that scans item by item until the CBOR budget runs out. */
+const wideArray = () => {
+  const value = Buffer.concat([head(4, 690_000), Buffer.alloc(690_000, 0x00)]);
+  const item = map([[text('digestID'), Buffer.from([0x00])], [text('elementIdentifier'), text('given_name')], [text('elementValue'), value]]);
+  const doc = map([[text('docType'), text('org.iso.18013.5.1.mDL')], [text('issuerSigned'), map([[text('nameSpaces'), map([[text('org.iso.18013.5.1'), array([tag(24, bytes(item))])]])]])]]);
+  return map([[text('version'), text('1.0')], [text('documents'), array([doc])], [text('status'), Buffer.from([0x00])]]).toString('base64url');
+};
+
+/** 8,000 small IssuerSignedItems under a fake issuerAuth: within every decoding bound, so the validator and verifier see them all. */
+const manyItems = () => {
+  const items = Array.from({ length: 8_000 }, (_, i) => tag(24, bytes(map([[text('digestID'), head(0, i)], [text('random'), bytes(Buffer.alloc(16))], [text('elementIdentifier'), text('given_name')], [text('elementValue'), text('x')]]))));
+  const issuerAuth = array([bytes(Buffer.alloc(3)), map([]), bytes(Buffer.alloc(8)), bytes(Buffer.alloc(64))]);
+  const doc = map([[text('docType'), text('org.iso.18013.5.1.mDL')], [text('issuerSigned'), map([[text('nameSpaces'), map([[text('org.iso.18013.5.1'), array(items)]])], [text('issuerAuth'), issuerAuth]])]]);
+  return map([[text('version'), text('1.0')], [text('documents'), array([doc])], [text('status'), Buffer.from([0x00])]]).toString('base64url');
+};
+
+// ISO/IEC 18013-7 Annex C: the same DeviceResponses HPKE-sealed to the authorization's recipient
+// key with the right SessionTranscript, as a wallet (or whoever read the request) can send them.
+const ANNEX_C_ORIGIN = 'https://rp.example';
+const ANNEX_C_CREATE = { responseMode: 'dc_api', protocol: 'org-iso-mdoc', expectedOrigins: [ANNEX_C_ORIGIN], query: MDOC_DCQL };
+async function sealAnnexC(encryptionInfo, plaintext) {
+  const { receiveAnnexCRequest } = await import('@vp-authorizer/testing');
+  const { sessionTranscriptBytes } = await import('@vp-authorizer/core/formats');
+  const { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } = await import('@hpke/core');
+  const deviceRequest = map([[text('version'), text('1.0')], [text('docRequests'), array([])]]).toString('base64url');
+  const { recipientPublicJwk } = receiveAnnexCRequest({ protocol: 'org-iso-mdoc', data: { deviceRequest, encryptionInfo } });
+  const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
+  const info = sessionTranscriptBytes({ kind: 'annex_c', encryptionInfo, origin: ANNEX_C_ORIGIN });
+  const sealed = await suite.seal({ recipientPublicKey: await suite.kem.importKey('jwk', recipientPublicJwk, true), info: info.slice().buffer }, new Uint8Array(plaintext).buffer, new ArrayBuffer(0));
+  return array([text('dcapi'), map([[text('enc'), bytes(Buffer.from(sealed.enc))], [text('cipherText'), bytes(Buffer.from(sealed.ct))]])]).toString('base64url');
+}
+const annexCAttack = (name, build) => ({
+  name: `${name}, HPKE-sealed (org-iso-mdoc)`,
+  create: ANNEX_C_CREATE,
+  request: async ({ id, encryptionInfo }) => ({
+    method: 'POST',
+    path: `/openid4/vp/v1_0/${id}/dc_api`,
+    type: 'application/json',
+    rp: true,
+    body: JSON.stringify({ origin: ANNEX_C_ORIGIN, digitalCredentialGetResponse: { protocol: 'org-iso-mdoc', data: { response: await sealAnnexC(encryptionInfo, Buffer.from(build(), 'base64url')) } } }),
+  }),
+});
 const SD_JWT_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } };
 const PE_DEFINITION = { id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.vct'] }] } }] };
 
@@ -133,6 +163,21 @@ export const HOSTILE = [
     create: { responseMode: 'direct_post', query: MDOC_DCQL },
     request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ mdl: [hugeDeclaredLength()] }) }) }),
   },
+  {
+    name: 'mdoc definite array of 690 K integers',
+    create: { responseMode: 'direct_post', query: MDOC_DCQL },
+    request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ mdl: [wideArray()] }) }) }),
+  },
+  {
+    name: 'mdoc 8,000 issuer-signed items',
+    create: { responseMode: 'direct_post', query: MDOC_DCQL },
+    request: ({ id, state }) => ({ method: 'POST', path: `/openid4/vp/v1_0/${id}/direct_post`, ...form({ state, vp_token: JSON.stringify({ mdl: [manyItems()] }) }) }),
+  },
+  annexCAttack('mdoc shared-reference bomb', () => sharedReferenceBomb()),
+  annexCAttack('mdoc nested tag-24', () => nestedEmbeddedCbor()),
+  annexCAttack('mdoc huge declared length', hugeDeclaredLength),
+  annexCAttack('mdoc definite array of 690 K integers', wideArray),
+  annexCAttack('mdoc 8,000 issuer-signed items', manyItems),
   {
     name: 'PE descriptor_map amplification',
     create: { responseMode: 'direct_post', query: { type: 'DIF.PresentationExchange', presentationDefinition: PE_DEFINITION } },

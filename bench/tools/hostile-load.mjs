@@ -165,11 +165,16 @@ async function runDriver() {
       const created = await call('create', '/openid4/vp/v1_0/authorizations', { method: 'POST', type: 'application/json', body: JSON.stringify(attack.create) });
       if (created.status !== 201) return;
       target.id = created.json.authorizationId;
-      const requestUri = new URL(created.json.authorizeUrl).searchParams.get('request_uri');
-      const jwt = await fetch(requestUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }).then((r) => r.text());
-      target.state = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()).state ?? '';
+      const getRequest = created.json.digitalCredentialGetRequest;
+      // org-iso-mdoc: no request object; the sealing needs the EncryptionInfo.
+      if (getRequest?.protocol === 'org-iso-mdoc') target.encryptionInfo = getRequest.data.encryptionInfo;
+      else {
+        const requestUri = new URL(created.json.authorizeUrl).searchParams.get('request_uri');
+        const jwt = await fetch(requestUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }).then((r) => r.text());
+        target.state = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()).state ?? '';
+      }
     }
-    const { method, path, type, body, headers, rp = false } = attack.request(target);
+    const { method, path, type, body, headers, rp = false } = await attack.request(target);
     await call(`hostile: ${attack.name}`, path, { method, type, body, headers, rp, closesConnection: attack.closesConnection });
   }
 

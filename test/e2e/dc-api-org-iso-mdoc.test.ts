@@ -88,12 +88,6 @@ describe('DC API, protocol org-iso-mdoc (ISO/IEC 18013-7 Annex C)', () => {
     expect(failedCodes(await env.rp.policyResponse(created.authorizationId)).length).toBeGreaterThan(0);
   });
 
-  it('an element the DeviceRequest did not ask for → 400 annex_c_element_not_requested', async () => {
-    const { created, posted } = await answer({ extraElements: [[MDL_NS, 'document_number']] });
-    expect(posted).toMatchObject({ status: 400, body: { type: 'authorization.annex_c_element_not_requested' } });
-    expect(await env.rp.status(created.authorizationId)).toBe('pending');
-  });
-
   it('a response naming a protocol the authorization did not offer → 400 protocol_not_offered', async () => {
     const wallet = await walletWithMdocs();
     const created = await env.rp.create({ responseMode: 'dc_api', protocol: 'openid4vp-v1-unsigned', query: { type: 'DCQL', dcql: { credentials: [pidQuery()] } } });

@@ -78,6 +78,13 @@ async function expectRefusedOrRejected(id: string, res: CoreResponse): Promise<v
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
+/** The error codes of an authorization's policy results, in order. */
+async function policyCodes(id: string): Promise<string[]> {
+  const res = await env.handle(env.req('GET', `${V}/authorizations/${id}/policy-response`));
+  expect(res.status, res.body).toBe(200);
+  return (JSON.parse(res.body!) as { data: { error?: { code: string } }[] }).data.flatMap((r) => (r.error ? [r.error.code] : []));
+}
+
 /** Parser-level check of a DeviceResponse: a FormatFailure (its stall goes to the printed tally). */
 function parseDirectly(name: string, b64: string): void {
   countCases(1);
@@ -138,20 +145,33 @@ describe('CBOR bombs in an org-iso-mdoc (Annex C) response', () => {
 
   const dcApiBody = (response: string) => JSON.stringify({ origin: ORIGIN, digitalCredentialGetResponse: { protocol: 'org-iso-mdoc', data: { response } } });
 
-  const bombs: [string, () => string][] = [
-    ['shared references (tag 28/29) × 5000 in 40 items', () => deviceResponse(Array.from({ length: 40 }, (_, i) => issuerSignedItem(sharedReferences(1000, 5000), i)))],
-    ['exponential shared references, 2^40 leaves', () => deviceResponse([issuerSignedItem(sharedReferenceLaughs(40))])],
-    ['~500 KB of nested tag 24 as the item itself', () => deviceResponse([nestedTag24(500_000)])],
-    ['documents array declaring 2^32-1 entries', () => deviceResponse([], head(4, 0xffffffff))],
-    ['500 K nested indefinite-length arrays', () => deviceResponse([issuerSignedItem(Buffer.alloc(500_000, 0x9f))])],
-    ['8,000 issuer-signed items', () => deviceResponse(Array.from({ length: 8_000 }, (_, i) => issuerSignedItem(Buffer.from([0x61, 0x78]), i)))],
+  // Each bomb with the codes it ends with: sealed, it is decrypted and then handled exactly as the
+  // same DeviceResponse in an OpenID4VP vp_token (the format policy's one decoding, its budget).
+  const bombs: [string, () => string, string | string[]][] = [
+    ['shared references (tag 28/29) × 5000 in 40 items', () => deviceResponse(Array.from({ length: 40 }, (_, i) => issuerSignedItem(sharedReferences(1000, 5000), i))), 'format.mdoc_malformed'],
+    ['exponential shared references, 2^40 leaves', () => deviceResponse([issuerSignedItem(sharedReferenceLaughs(40))]), 'format.mdoc_malformed'],
+    ['~500 KB of nested tag 24 as the item itself', () => deviceResponse([nestedTag24(500_000)]), 'format.mdoc_malformed'],
+    ['documents array declaring 2^32-1 entries', () => deviceResponse([], head(4, 0xffffffff)), 'format.mdoc_malformed'],
+    ['500 K nested indefinite-length arrays', () => deviceResponse([issuerSignedItem(Buffer.alloc(500_000, 0x9f))]), 'format.mdoc_malformed'],
+    ['definite array of 690 K integers (~1 MiB sealed and base64url-encoded)', () => deviceResponse([issuerSignedItem(Buffer.concat([head(4, 690_000), Buffer.alloc(690_000, 0x00)]))]), 'format.cbor_budget_exceeded'],
+    // Within every bound: decoded, then refused by the validator and the verifier (no real issuerAuth).
+    ['8,000 issuer-signed items', () => deviceResponse(Array.from({ length: 8_000 }, (_, i) => issuerSignedItem(Buffer.from([0x61, 0x78]), i))), ['credential_query.holder_binding_missing', 'mdoc.invalid', 'credential_query.unsatisfied']],
   ];
-  for (const [name, build] of bombs) {
-    it(`${name}, HPKE-sealed to the authorization: refused or rejected, nothing authorized`, { timeout: TIMEOUT }, async () => {
+  for (const [name, build, expected] of bombs) {
+    const codes = typeof expected === 'string' ? [expected] : expected;
+    it(`${name}, HPKE-sealed to the authorization: rejected with ${codes.join(', ')}, as the same DeviceResponse over direct_post`, { timeout: TIMEOUT }, async () => {
+      const b64 = build();
       const auth = await annexCAuthorization();
-      const response = await sealed(auth.encryptionInfo, Buffer.from(build(), 'base64url'));
+      const response = await sealed(auth.encryptionInfo, Buffer.from(b64, 'base64url'));
       const res = await send(`annex C sealed: ${name}`, 'POST', `${V}/${auth.id}/dc_api`, 'application/json', dcApiBody(response));
-      await expectRefusedOrRejected(auth.id, res);
+      expect(res.status).toBeLessThan(500);
+      expect(await statusOf(env, auth.id)).toBe('rejected');
+      expect(await policyCodes(auth.id)).toEqual(codes);
+
+      const unsealed = await pending({ responseMode: 'direct_post', query: { type: 'DCQL', dcql: annexCQuery } });
+      await send(`annex C bomb unsealed over direct_post: ${name}`, 'POST', `${V}/${unsealed.id}/direct_post`, 'application/x-www-form-urlencoded', form({ vp_token: JSON.stringify({ mdl: [b64] }), state: unsealed.state }));
+      expect(await statusOf(env, unsealed.id)).toBe('rejected');
+      expect(await policyCodes(unsealed.id)).toEqual(codes);
     });
   }
 
@@ -211,11 +231,6 @@ describe('Presentation Exchange amplification', () => {
 describe('Presentation Exchange filter patterns, and queries times values', () => {
   const definition = (pattern: string) => ({ id: 'pd', input_descriptors: [{ id: 'pid', format: { 'vc+sd-jwt': {} }, constraints: { fields: [{ path: ['$.given_name'], filter: { type: 'string', pattern } }] } }] });
   const submission = JSON.stringify({ id: 's', definition_id: 'pd', descriptor_map: [{ id: 'pid', format: 'vc+sd-jwt', path: '$' }] });
-  const policyCodes = async (id: string) => {
-    const res = await env.handle(env.req('GET', `${V}/authorizations/${id}/policy-response`));
-    expect(res.status, res.body).toBe(200);
-    return (JSON.parse(res.body!) as { data: { error?: { code: string } }[] }).data.flatMap((r) => (r.error ? [r.error.code] : []));
-  };
 
   // A backtracking engine holds the loop ~1 s on the first, doubling per character; forever on
   // the second; ~40 s on the third. The validator here trusts every issuer, so each is evaluated.

@@ -106,8 +106,10 @@ function dcApiProtocolOf(record: AuthorizationRecord, fields: Record<string, unk
 /**
  * ISO/IEC 18013-7 Annex C: open the HPKE envelope with this authorization's recipient key and the
  * SessionTranscript of the reported origin, then hand the DeviceResponse to the same policies as
- * an OpenID4VP mdoc, with that transcript. One CBOR budget covers the envelope and the
- * DeviceResponse, before any decoding work the format policy does.
+ * an OpenID4VP mdoc, with that transcript. One CBOR budget covers the envelope (and, for several
+ * credential queries, splitting the DeviceResponse by docType); the format policy then decodes the
+ * DeviceResponse once under its own budget, as any vp_token, so a sealed bomb costs what the same
+ * bytes cost over direct_post, plus one AES-GCM pass over them.
  */
 async function acceptAnnexCResponse(ctx: AuthorizerContext, record: AuthorizationRecord, data: Record<string, unknown>, origin: string): Promise<AcceptedResponse> {
   const recipient = record.annexC;

@@ -138,7 +138,6 @@ export const CODES = {
   'authorization.invalid_wallet_metadata': http(400, 'invalid_request', 'The wallet metadata is malformed.'),
   'authorization.protocol_not_offered': http(400, 'invalid_request', 'The DC API response names a protocol this authorization did not offer.'),
   'authorization.annex_c_malformed': http(400, 'invalid_request', 'The org-iso-mdoc response is not base64url CBOR ["dcapi", {enc, cipherText}] with a P-256 enc.'),
-  'authorization.annex_c_element_not_requested': http(400, 'invalid_request', 'The org-iso-mdoc response discloses a document or data element its DeviceRequest did not ask for.'),
   'authorization.annex_c_decryption_failed': http(
     400,
     'invalid_request',
@@ -237,6 +236,7 @@ export const CODES = {
   'format.submission_invalid': policy(FORMAT, 'The presentation_submission is missing, unexpected or does not match the presentation definition.', { hostedName: 'invalid-format' }),
   'format.id_token_missing': policy(FORMAT, 'The response type requires an id_token and none was sent.', { hostedName: 'invalid-format' }),
   'format.id_token_malformed': policy(FORMAT, 'The id_token is not a decodable JWT.', { hostedName: 'invalid-format' }),
+  'format.claim_not_requested': policy(FORMAT, 'A presentation discloses a selectively disclosable claim (an mdoc data element) that no credential query of the request selected (OpenID4VP 1.0 section 6.4).', { hostedName: 'invalid-format' }),
   'format.haip_violation': policy(FORMAT, 'The presentation does not meet the HAIP profile.', { hostedName: 'not-allowed-by-configuration' }),
 
   // ── Policy: localValidator (@vp-authorizer/local)

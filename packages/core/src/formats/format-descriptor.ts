@@ -24,6 +24,12 @@ export interface ParseOptions {
   profile?: 'haip';
   /** The response-wide CBOR budget (mdoc); one per wallet response, shared by all presentations. */
   budget?: CborBudget;
+  /**
+   * DCQL: the claim paths (each as JSON text) the request selected for this presentation
+   * (selected-claims.ts). A format whose every claim is selectively disclosable (mdoc) refuses a
+   * claim outside them with `format.claim_not_requested`; absent: not constrained.
+   */
+  selectedClaims?: ReadonlySet<string>;
 }
 
 /** The algorithms a verifier accepts, as the format's `vp_formats_supported` entry lists them. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { presentJwtVc } from './jwt-vp.js';
+import { requestedPaths } from './match-credentials.js';
 import { presentMdoc } from './mdoc-presentation.js';
 import { type ReceivedRequest, expectedAudience, isDcApiRequest } from './received-request.js';
 import { presentSdJwt } from './sd-jwt-presentation.js';
@@ -9,6 +10,9 @@ import type { Presentation } from './wallet-credential.js';
 
 /** Builds one presentation string for a query id, bound to the request. */
 async function buildPresentation(request: ReceivedRequest, queryId: string, presentation: Presentation, encryptionJwk: JsonWebKey | null): Promise<string> {
+  // An mdoc given without `disclose` discloses what its query asks for (verifiers refuse more, OpenID4VP 1.0 section 6.4).
+  const query = request.dcqlQuery?.credentials.find((c) => c.id === queryId);
+  const mdocDisclose = presentation.disclose ?? (query ? requestedPaths(query) : undefined);
   const { credential, tamper = {} } = presentation;
   const audience = expectedAudience(request);
   switch (credential.format) {
@@ -32,7 +36,7 @@ async function buildPresentation(request: ReceivedRequest, queryId: string, pres
         if (!request.clientId || !request.responseUri) throw new Error('test wallet: an mdoc redirect response needs client_id and response_uri');
         handover = { kind: 'redirect', clientId: tamper.audience ?? request.clientId, nonce, responseUri: request.responseUri, encryptionJwk };
       }
-      return presentMdoc({ credential, ...(presentation.disclose ? { disclose: presentation.disclose } : {}), handover, wrongDeviceKey: tamper.wrongHolderKey ?? false });
+      return presentMdoc({ credential, ...(mdocDisclose ? { disclose: mdocDisclose } : {}), handover, wrongDeviceKey: tamper.wrongHolderKey ?? false });
     }
     case 'jwt_vc_json':
       return presentJwtVc({ credential, nonce: request.nonce, audience, tamper });

@@ -23,7 +23,7 @@ function matchesQuery(credential: WalletCredential, query: CredentialQuery): boo
 }
 
 /** Claim paths a query asks for: its `claims`, narrowed to the first `claim_sets` option. */
-function requestedPaths(query: CredentialQuery): ClaimPath[] | undefined {
+export function requestedPaths(query: CredentialQuery): ClaimPath[] | undefined {
   if (!query.claims || query.claims.length === 0) return undefined;
   const firstSet = (query.claim_sets as string[][] | undefined)?.[0];
   const claims = firstSet ? query.claims.filter((claim) => claim.id !== undefined && firstSet.includes(claim.id)) : query.claims;

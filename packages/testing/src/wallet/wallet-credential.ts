@@ -60,7 +60,8 @@ export interface Presentation {
   credential: WalletCredential;
   /**
    * What to disclose. SD-JWT: claim paths (`['address', 'locality']`); mdoc: `[namespace,
-   * element]` paths; ignored for JWT VCs. Default: the paths the query asks for, or everything.
+   * element]` paths; ignored for JWT VCs. Default: the paths the query asks for, or everything
+   * (when the query names no claims; an SD-JWT given explicitly in `presentations`: everything).
    */
   disclose?: ClaimPath[];
   tamper?: PresentationTamper;

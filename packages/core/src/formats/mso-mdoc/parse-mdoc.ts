@@ -6,6 +6,7 @@ import { FormatFailure } from '../format-error.js';
 import type { PresentationRef } from '../format-descriptor.js';
 import type { MdocIssuerSignedItem, ParsedMdoc, ParsedMdocDocument } from '../../model/parsed-presentation.js';
 import { decodeWalletCbor } from '../shared/wallet-cbor.js';
+import { claimPathKey } from '../shared/claim-path-key.js';
 
 /** Documents one DeviceResponse may carry (ISO 18013-5 wallets send one per requested doctype). */
 export const MAX_MDOC_DOCUMENTS = 10;
@@ -23,8 +24,10 @@ function embedded(value: unknown, budget: CborBudget): unknown {
  * issuer-signed elements as JSON. Structural only: issuerAuth, digests and deviceAuth are
  * verified by the verify policy from `raw`. `profile: 'haip'` requires exactly one document.
  * All decoding is charged to `options.budget`, which the caller shares across the response.
+ * Every element is selectively disclosable: with `options.selectedClaims`, an element outside
+ * them is refused (`format.claim_not_requested`, OpenID4VP 1.0 section 6.4), before its value is converted.
  */
-export function parseMdoc(value: unknown, ref: PresentationRef, options: { profile?: 'haip'; budget?: CborBudget } = {}): ParsedMdoc {
+export function parseMdoc(value: unknown, ref: PresentationRef, options: { profile?: 'haip'; budget?: CborBudget; selectedClaims?: ReadonlySet<string> } = {}): ParsedMdoc {
   const budget = options.budget ?? new CborBudget();
   const fail = (detail: string, cause?: unknown): never => {
     // Running out of budget is reported as such whatever was being decoded.
@@ -80,6 +83,10 @@ export function parseMdoc(value: unknown, ref: PresentationRef, options: { profi
           const elementIdentifier = decoded.get('elementIdentifier');
           if (typeof digestID !== 'number' || !Number.isInteger(digestID) || digestID < 0) return fail(`${where} namespace item ${i} has no valid digestID`);
           if (typeof elementIdentifier !== 'string') return fail(`${where} namespace item ${i} has no elementIdentifier`);
+          if (options.selectedClaims && !options.selectedClaims.has(claimPathKey([namespace, elementIdentifier]))) {
+            // Data-element identifiers are public names, not values: safe to name (clipped).
+            throw new FormatFailure('format.claim_not_requested', `${where} discloses ${namespace.slice(0, 64)} / ${elementIdentifier.slice(0, 64)}, which no credential query of the request selected`, ref.path);
+          }
           if (!decoded.has('elementValue')) return fail(`${where} namespace item ${i} has no elementValue`);
           let elementValue: unknown;
           try {

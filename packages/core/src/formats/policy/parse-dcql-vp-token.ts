@@ -2,6 +2,7 @@ import { isJsonObject } from '../shared/decode-jwt.js';
 import { FormatFailure } from '../format-error.js';
 import { clip, parseJsonParameter } from '../shared/parse-json-parameter.js';
 import { parsePresentation, type ParseOptions } from './parse-presentation.js';
+import { selectedClaimsByQuery } from './selected-claims.js';
 import type { ParsedPresentation } from '../../model/parsed-presentation.js';
 import type { DcqlQuery } from '../../model/authorization-query.js';
 
@@ -17,7 +18,8 @@ export const MAX_PRESENTATIONS_PER_QUERY = 16;
  * even for a query that is required: which queries must be answered depends on
  * `credential_sets`, and coverage is decided in one place, the validator.
  *
- * Collects every presentation failure instead of stopping at the first one.
+ * Collects every presentation failure instead of stopping at the first one. Each presentation is
+ * parsed with the claims its query selected (selected-claims.ts).
  */
 export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: ParseOptions): { presentations: ParsedPresentation[]; failures: FormatFailure[] } {
   const parsed = parseJsonParameter(vpToken);
@@ -27,6 +29,7 @@ export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: Par
   const queries = new Map((Array.isArray(dcql.credentials) ? dcql.credentials : []).map((q) => [q.id, q]));
   const presentations: ParsedPresentation[] = [];
   const failures: FormatFailure[] = [];
+  const selected = selectedClaimsByQuery(dcql);
   // Bounded before anything is parsed: every entry and presentation costs decoding, results
   // stored with the record, and (for each presentation) a certificate chain in the verifier.
   const entries = Object.keys(parsed.value);
@@ -58,9 +61,11 @@ export function parseDcqlVpToken(vpToken: unknown, dcql: DcqlQuery, options: Par
       failures.push(new FormatFailure('format.cardinality', `expected exactly one presentation (the query does not allow multiple), got ${values.length}`, [queryId]));
       continue;
     }
+    const selectedClaims = selected.get(queryId);
+    const presentationOptions = selectedClaims ? { ...options, selectedClaims } : options;
     values.forEach((item, index) => {
       try {
-        presentations.push(parsePresentation(item, { queryId, index, format: query.format }, options));
+        presentations.push(parsePresentation(item, { queryId, index, format: query.format }, presentationOptions));
       } catch (error) {
         if (!(error instanceof FormatFailure)) throw error;
         failures.push(error);
