@@ -2,12 +2,10 @@
 // fetching the signed request, credentials issued with @digitalbazaar/vc by keys a did:web
 // document lists (Multikey), that document served over real TLS on 127.0.0.1, judged by the local
 // verifier (DID resolution through the outbound policy) and localValidator({ trustedIssuers }).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Authorizer, createAuthorizer } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { localValidator, localVerifier } from '@vp-authorizer/local';
-import { createTestWallet } from '@vp-authorizer/testing';
+import { createTestWallet, fetchHandlerTarget } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDidKey, issueCredential, unsignedCredential, type DidKeyHolder, type KeyKind, type SigningSuite } from '../src/__fixtures__/data-integrity-issuer.js';
 import { type DidWebHost, startDidWebHost } from '../src/__fixtures__/did-web-host.js';
@@ -42,18 +40,9 @@ async function didWebIssuer(did: string, kind: KeyKind, { listed = true } = {}):
 beforeAll(async () => {
   host = await startDidWebHost();
   const dev = await generateDevSigningKey();
-  const server = createServer((req, res) => {
-    (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])));
-      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-      const response = await authorizer.fetch(new Request(new URL(req.url ?? '/', baseUrl), { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) }));
-      res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
-    })().catch(() => res.writeHead(502).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The core's fetch handler behind a node:http server on 127.0.0.1 (the HTTP contract's reference target).
+  const target = await fetchHandlerTarget().start({ prefix: '' });
+  baseUrl = target.origin;
   authorizer = createAuthorizer({
     publicBaseUrl: baseUrl,
     sweepIntervalMs: 0,
@@ -71,10 +60,10 @@ beforeAll(async () => {
     ],
   });
   await authorizer.ready();
+  target.attach(authorizer);
   close = async () => {
     await authorizer.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await target.close();
     await host.close();
   };
 }, 60_000);
