@@ -101,6 +101,8 @@ const diCredential = (subject, context = DI_CONTEXT) => ({
   credentialSubject: { id: 'did:example:holder', ...subject },
   proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod', verificationMethod: `${DI_ISSUER}#${DI_ISSUER.slice(8)}`, created: '2024-01-01T00:00:00Z', proofValue: 'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKiPaeCuyFF5y6gbjGT' },
 });
+const scopedTerms = (n, inner = 1) => Object.fromEntries(range(n, (i) => [`t${i}`, { '@id': `https://e.example/t${i}`, '@context': Object.fromEntries(range(inner, (j) => [`u${i}_${j}`, `https://e.example/u${i}_${j}`])) }]));
+const plainTerms = (n) => Object.fromEntries(range(n, (i) => [`p${i}`, `https://e.example/p${i}`]));
 const LDP_DCQL = { type: 'DCQL', dcql: { credentials: [{ id: 'vc', format: 'ldp_vc', require_cryptographic_holder_binding: false }] } };
 const ldpAttack = (name, build) => ({
   name,
@@ -114,6 +116,9 @@ export const HOSTILE_LDP = [
   ldpAttack('ldp_vc 15 arrays of 128 strings', () => diCredential(Object.fromEntries(range(15, (i) => [`p${i}`, range(128, (j) => `x${j}`)])))),
   ldpAttack('ldp_vc 124 distinct blank nodes', () => diCredential({ items: range(124, (j) => ({ a: `x${j}`, b: `y${j}`, c: j })) })),
   ldpAttack('ldp_vc 40 identical blank-node trees', () => diCredential({ items: range(40, () => ({ a: { b: { c: 'same' } } })) })),
+  ldpAttack('ldp_vc 31 scoped term definitions of 7 terms, all used', () => diCredential(Object.fromEntries(range(31, (i) => [`t${i}`, Object.fromEntries(range(7, (j) => [`u${i}_${j}`, 'x']))])), [...DI_CONTEXT, scopedTerms(31, 7)])),
+  ldpAttack('ldp_vc 255 embedded terms, 120 nodes using them', () => diCredential({ items: range(120, (j) => ({ p0: `x${j}` })) }, [...DI_CONTEXT, plainTerms(255)])),
+  ldpAttack('ldp_vc 300 scoped term definitions (over the limit)', () => diCredential({}, [...DI_CONTEXT, scopedTerms(300)])),
 ];
 
 /**

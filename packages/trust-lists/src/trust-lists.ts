@@ -50,6 +50,10 @@ export interface TrustSourceStatus {
   /** Epoch ms. */
   loadedAt?: number;
   nextUpdate?: number;
+  /** Epoch ms past which the list's anchors are no longer used (NextUpdate plus grace), while no fresher list loads. */
+  staleAt?: number;
+  /** Epoch ms of the next scheduled load (a refresh at NextUpdate, or a retry after a failure); none once closed. */
+  nextRefreshAt?: number;
   anchors: number;
   /** The last failure (the last good list stays in use while it is not stale). */
   error?: { code: TrustListErrorCode; message: string };
@@ -68,6 +72,8 @@ interface SourceState {
   attempted: boolean;
   failures: number;
   timer?: NodeJS.Timeout;
+  /** When `timer` fires, epoch ms. */
+  nextRefreshAt?: number;
   loading?: Promise<void>;
 }
 
@@ -116,6 +122,8 @@ export class TrustLists {
       ...(state.content?.sequence !== undefined ? { sequence: state.content.sequence } : {}),
       ...(state.loadedAt !== undefined ? { loadedAt: state.loadedAt } : {}),
       ...(state.content?.nextUpdate !== undefined ? { nextUpdate: state.content.nextUpdate } : {}),
+      ...(state.content && Number.isFinite(this.staleAt(state.content)) ? { staleAt: this.staleAt(state.content) } : {}),
+      ...(state.nextRefreshAt !== undefined ? { nextRefreshAt: state.nextRefreshAt } : {}),
       anchors: state.content?.services.reduce((n, s) => n + s.certificates.length, 0) ?? 0,
       ...(state.error ? { error: { code: state.error.code, message: state.error.message } } : {}),
     }));
@@ -124,7 +132,10 @@ export class TrustLists {
   /** Stops every background refresh. Queries keep answering from what is loaded. */
   close(): void {
     this.closed = true;
-    for (const state of this.states.values()) clearTimeout(state.timer);
+    for (const state of this.states.values()) {
+      clearTimeout(state.timer);
+      state.nextRefreshAt = undefined;
+    }
   }
 
   /** The anchors that may vouch for the chain's top: an index lookup by name, then service type, status and freshness. */
@@ -309,8 +320,9 @@ export class TrustLists {
     const now = this.options.clock.now();
     const wanted = when === undefined ? maxIntervalMs : when - now;
     const delay = retry ? Math.max(1, Math.min(maxIntervalMs, wanted)) : Math.min(maxIntervalMs, Math.max(minIntervalMs, wanted));
-    const jittered = delay + randomInt(0, Math.max(1, Math.floor(delay / 10)));
-    state.timer = setTimeout(() => void this.load(state), Math.min(jittered, 2 ** 31 - 1));
+    const jittered = Math.min(delay + randomInt(0, Math.max(1, Math.floor(delay / 10))), 2 ** 31 - 1);
+    state.nextRefreshAt = now + jittered;
+    state.timer = setTimeout(() => void this.load(state), jittered);
     state.timer.unref();
   }
 }

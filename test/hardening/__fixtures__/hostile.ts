@@ -142,6 +142,10 @@ const diCredential = (subject: Record<string, unknown>, context: unknown[] = DI_
   },
 });
 const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+/** `n` term definitions, each with a scoped context of `inner` terms: JSON-LD processes each over a copy of the whole active context. */
+const scopedTerms = (n: number, inner = 1) =>
+  Object.fromEntries(range(n, (i) => [`t${i}`, { '@id': `https://e.example/t${i}`, '@context': Object.fromEntries(range(inner, (j) => [`u${i}_${j}`, `https://e.example/u${i}_${j}`])) }]));
+const plainTerms = (n: number) => Object.fromEntries(range(n, (i) => [`p${i}`, `https://e.example/p${i}`]));
 
 export const HOSTILE_DATA_INTEGRITY: [name: string, build: () => Record<string, unknown>, expectedCode: string][] = [
   // A complete graph of blank nodes: every node looks the same to first-degree hashing, the
@@ -165,4 +169,9 @@ export const HOSTILE_DATA_INTEGRITY: [name: string, build: () => Record<string, 
   ['over: 2,100 strings in arrays of 100', () => diCredential(Object.fromEntries(range(21, (i) => [`p${i}`, range(100, (j) => `x${j}`)]))), 'data_integrity.limit_exceeded'],
   ['over: 5,000 blank nodes', () => diCredential({ items: range(50, () => ({ items: range(100, () => ({})) })) }), 'data_integrity.limit_exceeded'],
   ['over: nested 40 deep', () => diCredential({ n: range(40, () => 0).reduce<unknown>((inner) => [inner], 'x') }), 'data_integrity.limit_exceeded'],
+  // Contexts the credential defines itself: each scoped context is processed, used or not.
+  ['scoped: 31 scoped term definitions of 7 terms each, all used (32 contexts, 248 terms)', () => diCredential(Object.fromEntries(range(31, (i) => [`t${i}`, Object.fromEntries(range(7, (j) => [`u${i}_${j}`, 'x']))])), [...DI_CONTEXT, scopedTerms(31, 7)]), 'proof.signature_invalid'],
+  ['embedded: 255 terms, 120 nodes using them', () => diCredential({ items: range(120, (j) => ({ p0: `x${j}` })) }, [...DI_CONTEXT, plainTerms(255)]), 'proof.signature_invalid'],
+  ['over: 300 scoped term definitions', () => diCredential({}, [...DI_CONTEXT, scopedTerms(300)]), 'data_integrity.limit_exceeded'],
+  ['over: 1,000 terms in an embedded context', () => diCredential({}, [...DI_CONTEXT, plainTerms(1_000)]), 'data_integrity.limit_exceeded'],
 ];

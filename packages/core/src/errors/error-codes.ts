@@ -321,6 +321,7 @@ export const CODES = {
   'data_integrity.limit_exceeded': policy(['localValidator', 'localVerifier'] as const, 'The Data Integrity document is larger, deeper, has more proofs or needs more canonicalization work than allowed.', { hostedName: 'invalid-format' }),
   'data_integrity.document_invalid': policy(['localValidator', 'localVerifier'] as const, 'The document is not JSON-LD that Data Integrity can secure (an undefined term, an invalid IRI or value, a missing member).', { hostedName: 'invalid-format' }),
   'data_integrity.proof_invalid': policy(VERIFIER, 'The Data Integrity proof is malformed, has the wrong purpose or has expired.', { hostedName: 'proof-verification-failed' }),
+  'data_integrity.proof_chain_unsupported': policy(VERIFIER, 'The Data Integrity proof is part of a proof chain (previousProof), which this verifier does not verify.', { hostedName: 'proof-unsupported-feature' }),
   'did.invalid': policy(VERIFIER, 'The DID or DID URL is malformed.', { hostedName: 'proof-resolve-issuer' }),
   'did.method_disabled': policy(VERIFIER, 'The DID method is disabled by configuration.', { hostedName: 'not-allowed-by-configuration' }),
   'did.method_unsupported': policy(VERIFIER, 'The DID method is unknown.', { hostedName: 'proof-unsupported-feature' }),

@@ -9,6 +9,20 @@ export function bitstring(set: number[], entries = 131_072): Uint8Array {
   return bytes;
 }
 
+/** A bitstring of `entries` statuses of `size` bits each, entry 0 left-most; `values` sets some (index → value). */
+export function multiBitstring(values: Record<number, number>, size: number, entries = 131_072): Uint8Array {
+  const bytes = new Uint8Array(Math.ceil((entries * size) / 8));
+  for (const [index, value] of Object.entries(values)) {
+    for (let bit = 0; bit < size; bit++) {
+      if ((value >> (size - 1 - bit)) & 1) {
+        const position = Number(index) * size + bit;
+        bytes[position >> 3]! |= 0x80 >> (position & 7);
+      }
+    }
+  }
+  return bytes;
+}
+
 /** `encodedList`: GZIP, base64url, with the multibase `u` prefix (Bitstring Status List) or without (StatusList2021). */
 export const encodedList = (bits: Uint8Array, multibase = true): string => `${multibase ? 'u' : ''}${gzipSync(bits).toString('base64url')}`;
 

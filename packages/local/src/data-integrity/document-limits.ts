@@ -2,9 +2,10 @@ import { PolicyFailure } from '../verifier/policy-failure.js';
 
 /**
  * Bounds on a Data Integrity document, checked before any JSON-LD processing: expansion and
- * canonicalization cost grows with the number of values and blank nodes, so the whole
- * presentation is measured once, up front. Values chosen so the worst document within them
- * keeps the event loop stall within budget (bench/hostile-stalls.mjs measures it).
+ * canonicalization cost grows with the number of values and blank nodes, and context processing
+ * with the contexts a document defines itself, so the whole presentation is measured once, up
+ * front. Values chosen so the worst document within them keeps the event loop stall within budget
+ * (bench/hostile-stalls.mjs measures it).
  */
 export interface DocumentLimits {
   /** Deepest nesting of objects and arrays. */
@@ -18,22 +19,58 @@ export interface DocumentLimits {
    * canonicalization work grows with blank nodes and the edges between them.
    */
   maxBlankNodes: number;
+  /**
+   * Most context definitions the document brings itself: embedded context objects at any depth
+   * (scoped contexts of term definitions included), scoped contexts naming a URL, and `@import`s.
+   * JSON-LD copies the whole active context to process each one, whether or not its term is used.
+   */
+  maxEmbeddedContexts: number;
+  /**
+   * Most term definitions in those embedded contexts: every later context processed, and every node
+   * entered below a type-scoped context, copies the active context they enlarge.
+   */
+  maxTermDefinitions: number;
+}
+
+/** What measuring a document found: every context URL it names, and what it defines itself. */
+export interface DocumentMeasure {
+  /** Strings in any `@context` (embedded, scoped and proof contexts too) and `@import`s. */
+  contexts: Set<string>;
+  embeddedContexts: number;
+  termDefinitions: number;
 }
 
 const isIri = (id: unknown): boolean => typeof id === 'string' && !id.startsWith('_:');
 
-export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { maxDepth: 24, maxValues: 2_000, maxArrayLength: 128, maxBlankNodes: 128 };
+export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { maxDepth: 24, maxValues: 2_000, maxArrayLength: 128, maxBlankNodes: 128, maxEmbeddedContexts: 32, maxTermDefinitions: 256 };
 
 const tooLarge = (detail: string) => new PolicyFailure('data_integrity.limit_exceeded', detail);
 
 /**
- * Checks the limits and returns every context URL the document names (strings in any
- * `@context`, at any depth: embedded contexts and proof contexts too).
+ * Checks the limits and returns what the document names and defines. The one measure of JSON-LD
+ * work: the verifier refuses by it, the validator's type expansion charges its budget by it too.
  */
-export function measureDocument(document: unknown, limits: DocumentLimits): Set<string> {
+export function measureDocument(document: unknown, limits: DocumentLimits): DocumentMeasure {
   const contexts = new Set<string>();
   let values = 0;
   let blankNodes = 0;
+  let embeddedContexts = 0;
+  let termDefinitions = 0;
+  const defined = (count: number) => {
+    if ((embeddedContexts += 1) > limits.maxEmbeddedContexts) throw tooLarge(`The document defines more than ${limits.maxEmbeddedContexts} contexts itself (embedded, scoped or imported)`);
+    if ((termDefinitions += count) > limits.maxTermDefinitions) throw tooLarge(`The document's own contexts define more than ${limits.maxTermDefinitions} terms`);
+  };
+  /** One `@context` member: URLs to check, objects (and, inside a context, URLs: scoped contexts) defined here. */
+  const contextMember = (member: unknown, inContext: boolean) => {
+    for (const entry of Array.isArray(member) ? member : [member]) {
+      if (typeof entry === 'string') {
+        contexts.add(entry);
+        if (inContext) defined(0);
+      } else if (typeof entry === 'object' && entry !== null) {
+        defined(Object.keys(entry).filter((key) => !key.startsWith('@')).length);
+      }
+    }
+  };
   // Iterative walk: a hostile depth never reaches the call stack. `inContext`: inside an embedded
   // context definition, whose objects are term definitions, not nodes.
   const stack: { value: unknown; depth: number; inContext: boolean }[] = [{ value: document, depth: 0, inContext: false }];
@@ -55,9 +92,13 @@ export function measureDocument(document: unknown, limits: DocumentLimits): Set<
       throw tooLarge(`The document has more than ${limits.maxBlankNodes} blank nodes or references to them`);
     }
     for (const [key, member] of Object.entries(object)) {
-      if (key === '@context') for (const entry of Array.isArray(member) ? member : [member]) if (typeof entry === 'string') contexts.add(entry);
+      if (key === '@context') contextMember(member, inContext);
+      else if (key === '@import' && inContext && typeof member === 'string') {
+        contexts.add(member);
+        defined(0);
+      }
       stack.push({ value: member, depth: depth + 1, inContext: inContext || key === '@context' });
     }
   }
-  return contexts;
+  return { contexts, embeddedContexts, termDefinitions };
 }

@@ -1,6 +1,7 @@
 import { ContextRefused } from './context-refused.js';
 import type { DocumentLoader } from './data-integrity-libraries.js';
-import { DEFAULT_DOCUMENT_LIMITS, measureDocument, type DocumentLimits } from './document-limits.js';
+import { PolicyFailure } from '../verifier/policy-failure.js';
+import { DEFAULT_DOCUMENT_LIMITS, measureDocument, type DocumentLimits, type DocumentMeasure } from './document-limits.js';
 
 /** The credential's types as IRIs, or why they could not be expanded (the credential is then refused). */
 export type ExpandedTypes =
@@ -45,43 +46,31 @@ export interface ExpansionInput {
   /** The input as JSON: its length measures the work, and it keys the memo. */
   json: string;
   /**
-   * Context definitions the credential brings itself: embedded context objects (scoped ones at
-   * any depth) and `@import`s. JSON-LD processes each scoped context when it is defined, so these,
-   * not characters, dominate the cost of a hostile `@context`.
+   * The input measured against the Data Integrity document limits (the verifier's one measure of
+   * JSON-LD work), or why it exceeds them: then nothing is expanded.
+   */
+  measure: DocumentMeasure | PolicyFailure;
+  /**
+   * Context definitions the credential brings itself, as measured: embedded context objects
+   * (scoped ones at any depth), scoped context URLs and `@import`s. JSON-LD processes each scoped
+   * context when it is defined, so these, not characters, dominate the cost of a hostile `@context`.
    */
   embeddedContexts: number;
 }
 
-function countEmbeddedContexts(context: unknown): number {
-  let count = 0;
-  const stack: unknown[] = [context];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      // One by one: spreading a 100k-element @context into push() overflows the call stack.
-      for (const item of value) stack.push(item);
-    } else if (typeof value === 'object' && value !== null) {
-      count += 1;
-      for (const [key, member] of Object.entries(value)) {
-        if (key === '@import') count += 1;
-        else if (typeof member === 'object' && member !== null) {
-          // A term definition's own `@context` is a scoped context; other members hold no contexts.
-          const scoped = (member as Record<string, unknown>)['@context'];
-          if (scoped !== undefined && typeof scoped !== 'string') stack.push(scoped);
-          else if (typeof scoped === 'string') count += 1;
-        }
-      }
-    }
-  }
-  return count;
-}
-
 /** The input of a credential's type expansion; undefined when it carries no `@context` (it has no IRIs). */
-export function expansionInput(credential: Record<string, unknown>): ExpansionInput | undefined {
+export function expansionInput(credential: Record<string, unknown>, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): ExpansionInput | undefined {
   const context = credential['@context'];
   if (context === undefined) return undefined;
   const input = { '@context': context, type: credential.type ?? [] };
-  return { input, json: JSON.stringify(input), embeddedContexts: countEmbeddedContexts(context) };
+  let measure: DocumentMeasure | PolicyFailure;
+  try {
+    measure = measureDocument(input, limits);
+  } catch (error) {
+    if (!(error instanceof PolicyFailure)) throw error;
+    measure = error;
+  }
+  return { input, json: JSON.stringify(input), measure, embeddedContexts: measure instanceof PolicyFailure ? 0 : measure.embeddedContexts };
 }
 
 /**
@@ -96,8 +85,9 @@ export async function expandCredentialTypes(
   expansion: ExpansionInput,
   contexts: ReadonlyMap<string, unknown>,
   charge: (input: ExpansionInput) => void,
-  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
 ): Promise<ExpandedTypes> {
+  // Over the limits: refused before any work, so nothing to charge.
+  if (expansion.measure instanceof PolicyFailure) return { ok: false, code: 'data_integrity.limit_exceeded', detail: expansion.measure.detail ?? expansion.measure.message };
   const key = expansion.json;
   let memo = memos.get(contexts);
   if (memo === undefined) memos.set(contexts, (memo = new Map()));
@@ -105,13 +95,7 @@ export async function expandCredentialTypes(
   if (known !== undefined) return known;
   // Only work done is charged: a remembered expansion costs a lookup. Throws when over budget.
   charge(expansion);
-  let urls: Set<string>;
-  try {
-    urls = measureDocument(expansion.input, limits);
-  } catch (error) {
-    return { ok: false, code: 'data_integrity.limit_exceeded', detail: (error as Error).message };
-  }
-  const unknown = [...urls].find((url) => !contexts.has(url));
+  const unknown = [...expansion.measure.contexts].find((url) => !contexts.has(url));
   if (unknown !== undefined) return { ok: false, code: 'data_integrity.context_unknown', detail: `the credential's @context names a context that is neither bundled nor configured (${unknown.slice(0, 200)}); contexts are never fetched` };
   const documentLoader: DocumentLoader = async (url) => {
     const document = contexts.get(url);

@@ -78,6 +78,9 @@ function checkProofs(document: Record<string, unknown>, purpose: ExpectedPurpose
     if (!isDataIntegrityCryptosuite(proof.cryptosuite) || !env.cryptosuites.has(proof.cryptosuite)) {
       throw fail('data_integrity.cryptosuite_unsupported', `The cryptosuite ${typeof proof.cryptosuite === 'string' ? JSON.stringify(proof.cryptosuite.slice(0, 64)) : '(none)'} is not accepted`);
     }
+    // Data Integrity 1.0 proof chains: a proof over the document and the proofs it names. The
+    // libraries verify each proof over the document alone, so a chain would read as a bad signature.
+    if (proof.previousProof !== undefined) throw fail('data_integrity.proof_chain_unsupported', 'Proof chains (previousProof) are not verified; proof sets (independent proofs) are');
     if (proof.proofPurpose !== purpose.term) throw fail(purpose.term === 'authentication' ? 'holder_binding.invalid' : 'data_integrity.proof_invalid', `The proof purpose must be ${purpose.term}`);
     if (typeof proof.verificationMethod !== 'string' && !(isRecord(proof.verificationMethod) && typeof proof.verificationMethod.id === 'string')) {
       throw fail('data_integrity.proof_invalid', 'The proof has no verificationMethod');
@@ -142,7 +145,7 @@ function failureOf(result: JsigsVerifyResult, record: LoaderRecord, codes: Failu
 
 /** The document within the limits, and every context it names bundled or configured. */
 export function checkDocument(document: unknown, env: Pick<DataIntegrityEnvironment, 'limits' | 'contexts'>): void {
-  for (const url of measureDocument(document, env.limits)) {
+  for (const url of measureDocument(document, env.limits).contexts) {
     if (!env.contexts.has(url)) throw fail('data_integrity.context_unknown', `The context ${JSON.stringify(url.slice(0, 200))} is neither bundled nor configured`);
   }
 }

@@ -114,6 +114,10 @@ export const localVerifierOptionsSchema = v.strictObject({
       maxArrayLength: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxArrayLength),
       /** Most nodes without an IRI (blank nodes) in a presentation; bounds RDF canonicalization. */
       maxBlankNodes: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxBlankNodes),
+      /** Most contexts a presentation defines itself (embedded, scoped, `@import`); each is processed over the whole active context. */
+      maxEmbeddedContexts: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxEmbeddedContexts),
+      /** Most term definitions in those contexts; every later context processed copies them. */
+      maxTermDefinitions: positive(100_000, DEFAULT_DOCUMENT_LIMITS.maxTermDefinitions),
       /** Deadline of one RDFC-1.0 canonicalization, beside its work bound. */
       canonicalizationTimeoutMs: positive(10_000, 1_000),
     }),

@@ -14,7 +14,14 @@ export function dataIntegrityEnvironment(ctx: VerifierContext): DataIntegrityEnv
   return {
     contexts: dataIntegrity.contextMap,
     cryptosuites: dataIntegrity.cryptosuiteSet,
-    limits: { maxDepth: dataIntegrity.maxDepth, maxValues: dataIntegrity.maxValues, maxArrayLength: dataIntegrity.maxArrayLength, maxBlankNodes: dataIntegrity.maxBlankNodes },
+    limits: {
+      maxDepth: dataIntegrity.maxDepth,
+      maxValues: dataIntegrity.maxValues,
+      maxArrayLength: dataIntegrity.maxArrayLength,
+      maxBlankNodes: dataIntegrity.maxBlankNodes,
+      maxEmbeddedContexts: dataIntegrity.maxEmbeddedContexts,
+      maxTermDefinitions: dataIntegrity.maxTermDefinitions,
+    },
     canonicalizationTimeoutMs: dataIntegrity.canonicalizationTimeoutMs,
     signal: ctx.signal,
     now: ctx.now,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createDidKey, issueCredential, issuerDocumentLoader, signPresentation, unsignedCredential, type DidKeyHolder } from '../../__fixtures__/data-integrity-issuer.js';
 import { CLIENT_ID, NONCE, signal, verifyInput } from '../../__fixtures__/verify-input.js';
-import { bitstring, encodedList, startW3cStatusListServer, type W3cStatusListServer } from '../../__fixtures__/w3c-status-list-server.js';
+import { bitstring, encodedList, multiBitstring, startW3cStatusListServer, type W3cStatusListServer } from '../../__fixtures__/w3c-status-list-server.js';
 import { localVerifier } from '../local-verifier.js';
 
 let server: W3cStatusListServer;
@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A Data Integrity secured status list credential, issued with @digitalbazaar/vc. */
-async function statusListCredential(path: string, purpose: string, set: number[], options: { by?: DidKeyHolder; entries?: number; ttl?: number; legacy?: boolean } = {}) {
+async function statusListCredential(path: string, purpose: string, set: number[], options: { by?: DidKeyHolder; entries?: number; ttl?: number; legacy?: boolean; bits?: Uint8Array } = {}) {
   const by = options.by ?? issuer;
   const url = server.url(path);
   const credential = options.legacy
@@ -47,7 +47,7 @@ async function statusListCredential(path: string, purpose: string, set: number[]
         type: ['VerifiableCredential', 'BitstringStatusListCredential'],
         issuer: by.did,
         validFrom: '2024-01-01T00:00:00Z',
-        credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: purpose, encodedList: encodedList(bitstring(set, options.entries)), ...(options.ttl === undefined ? {} : { ttl: options.ttl }) },
+        credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: purpose, encodedList: encodedList(options.bits ?? bitstring(set, options.entries)), ...(options.ttl === undefined ? {} : { ttl: options.ttl }) },
       };
   return issueCredential(credential, by, 'eddsa-rdfc-2022', { loader });
 }
@@ -114,9 +114,61 @@ describe('Bitstring Status List over a local status list server', () => {
     }
   });
 
-  it('refresh and message purposes, statusSize above 1 and unknown mechanisms fail closed as status.unsupported', async () => {
+  it('the refresh purpose, entries wider than 8 bits, a wide StatusList2021 entry and unknown mechanisms fail closed as status.unsupported', async () => {
     expect(await statusOf(await presentation(entry('/valid', 'refresh', 1)))).toBe('status.unsupported');
-    expect(await statusOf(await presentation({ ...entry('/valid', 'revocation', 1), statusSize: 2 }))).toBe('status.unsupported');
+    const messages = [0, 1, 2, 3].map((i) => ({ status: `0x${i}`, message: `m${i}` }));
+    // The width is judged before the messages (512 of them would not fit the document limits).
+    expect(await statusOf(await presentation({ ...entry('/valid', 'message', 1), statusSize: 9, statusMessage: messages }))).toBe('status.unsupported');
+    const context = ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2', STATUS_LIST_2021];
+    expect(await statusOf(await presentation({ ...entry('/valid', 'revocation', 5, 'StatusList2021Entry'), statusSize: 2, statusMessage: messages }, context))).toBe('status.unsupported');
+    expect(await statusOf(await presentation(entry('/valid', 'revocation', 1, 'ExampleStatusEntry')))).toBe('status.unsupported');
+  });
+
+  describe('entries of several bits (statusSize) with their status messages', () => {
+    // Bitstring Status List 1.0: statusSize bits per entry, statusMessage one message per value.
+    const MESSAGES = [
+      { status: '0x0', message: 'valid' },
+      { status: '0x1', message: 'pending review' },
+      { status: '0x2', message: 'under investigation' },
+      { status: '0x3', message: 'withdrawn by the holder' },
+    ];
+    const wide = (path: string, purpose: string, index: number, extra: Record<string, unknown> = {}) => ({ ...entry(path, purpose, index), statusSize: 2, statusMessage: MESSAGES, ...extra });
+
+    beforeAll(async () => {
+      // Entries 4, 5 and 6 hold 1, 2 and 3; every other entry 0. Twice the 16 KB of one-bit lists.
+      server.set('/messages', await statusListCredential('/messages', 'message', [], { bits: multiBitstring({ 4: 1, 5: 2, 6: 3 }, 2) }));
+      server.set('/wide-revocation', await statusListCredential('/wide-revocation', 'revocation', [], { bits: multiBitstring({ 9: 2 }, 2) }));
+      // 131,072 bits: enough for one-bit entries, half what two-bit entries need.
+      server.set('/one-bit-long', await statusListCredential('/one-bit-long', 'message', [], { bits: multiBitstring({}, 1) }));
+    });
+
+    it('a message entry reports the status read from its two bits and its message, and is valid whatever the value', async () => {
+      expect(await statusOf(await presentation(wide('/messages', 'message', 5)))).toEqual({ status: 'valid', uri: server.url('/messages'), idx: 5, purpose: 'message', type: 'BitstringStatusListEntry', size: 2, value: '0x2', message: 'under investigation' });
+      expect(await statusOf(await presentation(wide('/messages', 'message', 6)))).toMatchObject({ value: '0x3', message: 'withdrawn by the holder' });
+      expect(await statusOf(await presentation(wide('/messages', 'message', 7)))).toMatchObject({ value: '0x0', message: 'valid' });
+    });
+
+    it('a revocation entry of two bits is revoked by any non-zero status, the message in the detail', async () => {
+      const vp = await presentation(wide('/wide-revocation', 'revocation', 9));
+      const results: PolicyResult[] = await verifier().verify(verifyInput([parsed(vp)]), { signal: signal() });
+      const status = results.find((r) => r.policy === 'status' && r.path.length > 2)!;
+      expect(status.error).toMatchObject({ code: 'status.revoked', detail: 'Status 0x2: under investigation' });
+      expect(await statusOf(await presentation(wide('/wide-revocation', 'revocation', 8)))).toMatchObject({ status: 'valid', value: '0x0' });
+    });
+
+    it('statusMessage missing, of the wrong length or with repeated or malformed statuses, a list too short for the entry size, or a non-integer size: status.unavailable', async () => {
+      for (const status of [
+        { ...entry('/messages', 'message', 5), statusSize: 2 },
+        wide('/messages', 'message', 5, { statusMessage: MESSAGES.slice(0, 3) }),
+        wide('/messages', 'message', 5, { statusMessage: [...MESSAGES.slice(0, 3), { status: '0x2', message: 'again' }] }),
+        wide('/messages', 'message', 5, { statusMessage: [...MESSAGES.slice(0, 3), { status: '3', message: 'no prefix' }] }),
+        wide('/one-bit-long', 'message', 5),
+        { ...entry('/messages', 'message', 5), statusMessage: MESSAGES.slice(0, 2), statusSize: 0 },
+        { ...entry('/messages', 'message', 5) },
+      ]) {
+        expect(await statusOf(await presentation(status)), JSON.stringify(status)).toBe('status.unavailable');
+      }
+    });
   });
 
   it('a list is fetched once and served from the cache until its ttl passes', async () => {
