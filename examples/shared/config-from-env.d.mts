@@ -37,6 +37,8 @@ export interface ExampleConfig {
   dataIntegrity: { enabled?: boolean; cryptosuites?: import('@vp-authorizer/local').DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
   /** AUTHZ_PKCS11_MODULE, _TOKEN_LABEL, _KEY_LABEL, _PIN(_FILE), AUTHZ_SIGNING_CERT_CHAIN_FILE, AUTHZ_SIGNING_TRUST_ANCHOR_FILE. */
   pkcs11?: { module: string; tokenLabel: string; keyLabel: string; pin: string; certificateChain: string[]; trustAnchor?: string };
+  /** AUTHZ_AWS_KMS_KEY_ID, _REGION (or AWS_REGION), _ENDPOINT, _TIMEOUT_MS, AUTHZ_SIGNING_CERT_CHAIN_FILE, AUTHZ_SIGNING_TRUST_ANCHOR_FILE. */
+  awsKms?: { keyId: string; region: string; endpoint?: string; timeoutMs?: number; certificateChain: string[]; trustAnchor?: string };
   /** AUTHZ_REGISTRATION_CERTS_FILE: the JWTs. */
   registrationCertificates?: string[];
 }

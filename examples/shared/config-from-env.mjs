@@ -277,22 +277,41 @@ export function configFromEnv(env, { defaultPort }) {
       return undefined;
     }
   };
+  // The certificate chain of a key held outside the process (a token, KMS), and its root.
+  const heldKeyChain = (requiredBy) => {
+    const chainFile = value('AUTHZ_SIGNING_CERT_CHAIN_FILE');
+    const anchorFile = value('AUTHZ_SIGNING_TRUST_ANCHOR_FILE');
+    if (chainFile === undefined) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `is required with ${requiredBy} (the key's certificate, leaf first, without the root)` });
+    const chainText = chainFile !== undefined ? readText('AUTHZ_SIGNING_CERT_CHAIN_FILE', chainFile) : undefined;
+    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
+    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `${chainFile} holds no PEM certificate` });
+    const trustAnchor = anchorFile !== undefined ? readText('AUTHZ_SIGNING_TRUST_ANCHOR_FILE', anchorFile) : undefined;
+    return { certificateChain, ...(trustAnchor ? { trustAnchor } : {}) };
+  };
   if (pkcs11Module !== undefined) {
     const tokenLabel = value('AUTHZ_PKCS11_TOKEN_LABEL');
     const keyLabel = value('AUTHZ_PKCS11_KEY_LABEL');
     const pinFile = value('AUTHZ_PKCS11_PIN_FILE');
     const pin = pinFile !== undefined ? readText('AUTHZ_PKCS11_PIN_FILE', pinFile)?.trim() : env.AUTHZ_PKCS11_PIN;
-    const chainFile = value('AUTHZ_SIGNING_CERT_CHAIN_FILE');
-    const anchorFile = value('AUTHZ_SIGNING_TRUST_ANCHOR_FILE');
     if (tokenLabel === undefined) problems.push({ variable: 'AUTHZ_PKCS11_TOKEN_LABEL', message: 'is required with AUTHZ_PKCS11_MODULE (the token\'s label)' });
     if (keyLabel === undefined) problems.push({ variable: 'AUTHZ_PKCS11_KEY_LABEL', message: 'is required with AUTHZ_PKCS11_MODULE (the private key\'s CKA_LABEL)' });
     if (!pin) problems.push({ variable: 'AUTHZ_PKCS11_PIN', message: 'or AUTHZ_PKCS11_PIN_FILE is required with AUTHZ_PKCS11_MODULE (the token\'s user PIN)' });
-    if (chainFile === undefined) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: 'is required with AUTHZ_PKCS11_MODULE (the key\'s certificate, leaf first, without the root)' });
-    const chainText = chainFile !== undefined ? readText('AUTHZ_SIGNING_CERT_CHAIN_FILE', chainFile) : undefined;
-    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
-    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `${chainFile} holds no PEM certificate` });
-    const trustAnchor = anchorFile !== undefined ? readText('AUTHZ_SIGNING_TRUST_ANCHOR_FILE', anchorFile) : undefined;
-    pkcs11 = { module: pkcs11Module, tokenLabel, keyLabel, pin, certificateChain, ...(trustAnchor ? { trustAnchor } : {}) };
+    pkcs11 = { module: pkcs11Module, tokenLabel, keyLabel, pin, ...heldKeyChain('AUTHZ_PKCS11_MODULE') };
+  }
+
+  // The request-signing key in AWS KMS (@vp-authorizer/kms-aws); credentials from the AWS SDK's default chain.
+  let awsKms;
+  const kmsKeyId = value('AUTHZ_AWS_KMS_KEY_ID');
+  if (kmsKeyId !== undefined) {
+    if (pkcs11Module !== undefined) problems.push({ variable: 'AUTHZ_AWS_KMS_KEY_ID', message: 'and AUTHZ_PKCS11_MODULE each name a signing key: set one of them' });
+    const region = value('AUTHZ_AWS_KMS_REGION') ?? value('AWS_REGION');
+    if (region === undefined) problems.push({ variable: 'AUTHZ_AWS_KMS_REGION', message: 'or AWS_REGION is required with AUTHZ_AWS_KMS_KEY_ID (the key\'s region, e.g. eu-central-1)' });
+    const endpoint = value('AUTHZ_AWS_KMS_ENDPOINT');
+    if (endpoint !== undefined && !/^https?:$/.test(URL.canParse(endpoint) ? new URL(endpoint).protocol : '')) problems.push({ variable: 'AUTHZ_AWS_KMS_ENDPOINT', message: `must be an http(s) URL, got "${endpoint}"` });
+    const timeoutText = value('AUTHZ_AWS_KMS_TIMEOUT_MS');
+    const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
+    if (timeoutText !== undefined && !(/^\d+$/.test(timeoutText) && timeoutMs >= 1 && timeoutMs <= 60000)) problems.push({ variable: 'AUTHZ_AWS_KMS_TIMEOUT_MS', message: `must be a whole number of milliseconds from 1 to 60000, got "${timeoutText}"` });
+    awsKms = { keyId: kmsKeyId, region, ...(endpoint ? { endpoint } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...heldKeyChain('AUTHZ_AWS_KMS_KEY_ID') };
   }
 
   // Registration certificates (ETSI TS 119 475 JWTs), one or more per file, separated by white space.
@@ -308,7 +327,7 @@ export function configFromEnv(env, { defaultPort }) {
   }
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, registrationCertificates };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, awsKms, registrationCertificates };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -421,12 +440,19 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
   const apiKey = config.apiKey ?? randomBytes(18).toString('base64url');
   const { signing: devSigning, rootCertificatePem } = await generateDevSigningKey();
   let signer;
+  let kmsClient;
   if (config.pkcs11) {
     const { openPkcs11Signer } = await import('@vp-authorizer/pkcs11');
     const { module, tokenLabel, keyLabel, pin, certificateChain } = config.pkcs11;
     signer = await openPkcs11Signer({ module, token: { label: tokenLabel }, pin, key: { label: keyLabel }, certificateChain });
+  } else if (config.awsKms) {
+    const [{ KMSClient }, { awsKmsSigner }] = await Promise.all([import('@aws-sdk/client-kms'), import('@vp-authorizer/kms-aws')]);
+    const { keyId, region, endpoint, timeoutMs, certificateChain } = config.awsKms;
+    kmsClient = new KMSClient({ region, ...(endpoint ? { endpoint } : {}) });
+    signer = awsKmsSigner({ keyId, client: kmsClient, certificateChain, ...(timeoutMs ? { timeoutMs } : {}) });
   }
-  const signing = signer ? { signer, ...(config.pkcs11.trustAnchor ? { trustAnchor: config.pkcs11.trustAnchor } : {}) } : devSigning;
+  const trustAnchor = (config.pkcs11 ?? config.awsKms)?.trustAnchor;
+  const signing = signer ? { signer, ...(trustAnchor ? { trustAnchor } : {}) } : devSigning;
   const lists = await trustListsFromConfig(config);
   const trusted = config.issuerRoots.length > 0 ? config.issuerRoots : lists ? [] : [rootCertificatePem];
   const authorizer = createAuthorizer({
@@ -457,6 +483,7 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
       lists?.close();
       await authorizer.close();
       await signer?.close();
+      kmsClient?.destroy();
       await closeStore();
     },
   };
