@@ -1,12 +1,12 @@
 // AUTHZ_AWS_KMS_* and AUTHZ_SIGNING_CERT_CHAIN_FILE: the examples sign with a key in AWS KMS, here a
 // local fake of the KMS Sign API reached through AUTHZ_AWS_KMS_ENDPOINT with static credentials.
-import { verify, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestCa, startFakeAwsKms } from '@vp-authorizer/testing';
 import { configFromEnv, EnvConfigError, exampleAuthorizer } from '../config-from-env.mjs';
+import { haipRequestObject } from './__fixtures__/haip-request-object.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'examples-kms-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,14 +50,9 @@ describe('the examples\' signing key in AWS KMS', () => {
       );
       const example = await exampleAuthorizer(config, { origin: 'http://127.0.0.1:3001', mountPath: '/authz' });
       try {
-        const created = (await example.authorizer.createAuthorization('main', {
-          profile: 'haip',
-          responseMode: 'direct_post.jwt',
-          query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } },
-        })) as { authorizationId: string };
-        const jwt = await example.authorizer.getRequestObject(created.authorizationId);
-        const [h, p, s] = jwt.split('.') as [string, string, string];
-        expect(verify('sha256', Buffer.from(`${h}.${p}`), { key: new X509Certificate(leaf.pem).publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))).toBe(true);
+        const { signedByLeaf, header } = await haipRequestObject(example.authorizer, leaf.pem);
+        expect(signedByLeaf).toBe(true);
+        expect(header.x5c).toEqual([leaf.x5c]);
         // The probe at start, then this request object.
         expect(kms.calls).toBe(2);
       } finally {
