@@ -24,6 +24,7 @@ export default defineConfig({
       entry('@vp-authorizer/kms-aws', 'kms-aws/src/index.ts'),
       entry('@vp-authorizer/local', 'local/src/index.ts'),
       entry('@vp-authorizer/trust-lists', 'trust-lists/src/index.ts'),
+      entry('@vp-authorizer/server', 'server/src/index.ts'),
       entry('@vp-authorizer/testing', 'testing/src/index.ts'),
       entry('@vp-authorizer/testing/contracts', 'testing/src/contracts.ts'),
       entry('@vp-authorizer/testing/redis', 'testing/src/redis.ts'),
