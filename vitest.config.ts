@@ -21,6 +21,7 @@ export default defineConfig({
       entry('@vp-authorizer/redis', 'redis/src/index.ts'),
       entry('@vp-authorizer/postgres', 'postgres/src/index.ts'),
       entry('@vp-authorizer/pkcs11', 'pkcs11/src/index.ts'),
+      entry('@vp-authorizer/kms-aws', 'kms-aws/src/index.ts'),
       entry('@vp-authorizer/local', 'local/src/index.ts'),
       entry('@vp-authorizer/trust-lists', 'trust-lists/src/index.ts'),
       entry('@vp-authorizer/server', 'server/src/index.ts'),

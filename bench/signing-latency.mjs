@@ -3,7 +3,8 @@
 // a P-256 key on a SoftHSM2 token (@vp-authorizer/pkcs11), measured three ways in the same run:
 //   sign        — one signer.sign() at a time: latency per signature (mean, p50, p99)
 //   concurrent  — signatures kept in flight for a fixed time, per session count and concurrency:
-//                 what the binding sustains (signatures per second)
+//                 what the binding sustains (signatures per second); sessions up to one fewer than
+//                 Node's worker threads (UV_THREADPOOL_SIZE), as the signer allows
 //   request     — authorizer.getRequestObject() per request (build, sign, store write), one at a time
 // Needs softhsm2-util and the library at SOFTHSM2_MODULE (default /usr/lib/softhsm/libsofthsm2.so).
 // BENCH_SIGN_COUNT (2000), BENCH_SIGN_SECONDS (2 per concurrent cell), BENCH_SIGN_REQUESTS (500).
@@ -15,6 +16,7 @@ import { createAuthorizer, createKeySigner, passThroughValidator, passThroughVer
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { generatePkcs11Key, openPkcs11Signer } from '@vp-authorizer/pkcs11';
 import { isMain, printJson } from './lib/main.mjs';
+import { missingTools } from './lib/tools.mjs';
 
 const MODULE = process.env.SOFTHSM2_MODULE ?? '/usr/lib/softhsm/libsofthsm2.so';
 const PIN = 'bench-pin-1234';
@@ -72,6 +74,9 @@ async function perRequest(signing, requests) {
 }
 
 export async function run({ count = Number(process.env.BENCH_SIGN_COUNT ?? 2000), seconds = Number(process.env.BENCH_SIGN_SECONDS ?? 2), requests = Number(process.env.BENCH_SIGN_REQUESTS ?? 500) } = {}) {
+  const missing = missingTools('softhsm2-util');
+  if (missing) return { skipped: missing };
+  const threads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   const dir = mkdtempSync(join(tmpdir(), 'bench-softhsm-'));
   mkdirSync(join(dir, 'tokens'));
   writeFileSync(join(dir, 'softhsm2.conf'), `directories.tokendir = ${join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`);
@@ -88,20 +93,23 @@ export async function run({ count = Number(process.env.BENCH_SIGN_COUNT ?? 2000)
       signers.push(s);
       return s;
     };
-    const token4 = await open(4);
+    // The signer's default: half of Node's worker threads.
+    const defaultSessions = Math.floor(threads / 2);
+    const token = await open(defaultSessions);
     const result = {
-      sign: { inProcess: await latency((d) => inProcess.sign(d), count), softhsm2: await latency((d) => token4.sign(d), count) },
+      sessions: defaultSessions,
+      sign: { inProcess: await latency((d) => inProcess.sign(d), count), softhsm2: await latency((d) => token.sign(d), count) },
       concurrent: { inProcess: {}, softhsm2: {} },
       request: {
         inProcess: await perRequest(dev.signing, requests),
-        softhsm2: await perRequest({ signer: token4 }, requests),
+        softhsm2: await perRequest({ signer: token }, requests),
       },
     };
     for (const concurrency of [1, 4, 16, 64]) result.concurrent.inProcess[`c${concurrency}`] = await sustained((d) => inProcess.sign(d), concurrency, seconds);
-    for (const sessions of [1, 2, 4, 8]) {
-      const token = sessions === 4 ? token4 : await open(sessions);
+    for (const sessions of [...new Set([1, defaultSessions, threads - 1])]) {
+      const pooled = sessions === defaultSessions ? token : await open(sessions);
       result.concurrent.softhsm2[`sessions${sessions}`] = {};
-      for (const concurrency of [1, 4, 16, 64]) result.concurrent.softhsm2[`sessions${sessions}`][`c${concurrency}`] = await sustained((d) => token.sign(d), concurrency, seconds);
+      for (const concurrency of [1, 4, 16, 64]) result.concurrent.softhsm2[`sessions${sessions}`][`c${concurrency}`] = await sustained((d) => pooled.sign(d), concurrency, seconds);
     }
     return result;
   } finally {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const INSTALL = { wrk: 'apt-get install -y wrk', 'redis-server': 'apt-get install -y redis-server', 'redis-benchmark': 'apt-get install -y redis-server (redis-benchmark ships with it)', taskset: 'apt-get install -y util-linux' };
+const INSTALL = { wrk: 'apt-get install -y wrk', 'redis-server': 'apt-get install -y redis-server', 'redis-benchmark': 'apt-get install -y redis-server (redis-benchmark ships with it)', taskset: 'apt-get install -y util-linux', 'softhsm2-util': 'apt-get install -y softhsm2' };
 
 export function hasTool(name) {
   const probe = spawnSync(name, name === 'taskset' ? ['-V'] : ['--version'], { stdio: 'ignore' });

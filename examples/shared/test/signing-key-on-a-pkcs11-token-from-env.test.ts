@@ -1,7 +1,7 @@
 // AUTHZ_PKCS11_* and AUTHZ_SIGNING_CERT_CHAIN_FILE: the examples sign with a key on a SoftHSM2
 // token, its certificate issued from the token's own CSR by an openssl CA (the CSR → chain path).
 import { execFileSync } from 'node:child_process';
-import { X509Certificate, verify } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCertificateSigningRequest } from '@vp-authorizer/keys';
 import { generatePkcs11Key, openPkcs11Signer } from '@vp-authorizer/pkcs11';
 import { configFromEnv, EnvConfigError, exampleAuthorizer } from '../config-from-env.mjs';
+import { haipRequestObject } from './__fixtures__/haip-request-object.js';
 
 const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const PIN = 'env-pin-5521x';
@@ -49,16 +50,9 @@ describe('the examples\' signing key on a PKCS#11 token', () => {
     );
     const example = await exampleAuthorizer(config, { origin: 'http://127.0.0.1:3001', mountPath: '/authz' });
     try {
-      const created = (await example.authorizer.createAuthorization('main', {
-        profile: 'haip',
-        responseMode: 'direct_post.jwt',
-        query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] } }] } },
-      })) as { authorizationId: string };
-      const jwt = await example.authorizer.getRequestObject(created.authorizationId);
-      const [h, p, s] = jwt.split('.') as [string, string, string];
-      const leaf = new X509Certificate(readFileSync(file('rp.pem')));
-      expect(verify('sha256', Buffer.from(`${h}.${p}`), { key: leaf.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))).toBe(true);
-      expect(JSON.parse(Buffer.from(h, 'base64url').toString()).x5c).toEqual([leaf.raw.toString('base64')]);
+      const { signedByLeaf, header } = await haipRequestObject(example.authorizer, readFileSync(file('rp.pem')));
+      expect(signedByLeaf).toBe(true);
+      expect(header.x5c).toEqual([new X509Certificate(readFileSync(file('rp.pem'))).raw.toString('base64')]);
     } finally {
       await example.close();
     }

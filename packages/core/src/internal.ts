@@ -3,6 +3,8 @@
 
 // Fetching through the outbound policy (did:web documents, status lists).
 export { outboundGet, checkOutboundUrl, DEFAULT_MAX_HEADER_BYTES, type OutboundGetRequest, type OutboundResponse } from './outbound/outbound-fetch-policy.js';
+// A Node answer written in one writeHead call, for the Fastify plugin (which keeps the headers on its reply).
+export { writeNodeResponseInOneHead } from './http/node-bridge.js';
 // The DID-methods configuration with its defaults, as the verifier receives it.
 export { didMethodsConfigSchema } from './model/did-methods-config.js';
 // Validation of configuration objects with "did you mean" for unknown members, and the instance

@@ -1,6 +1,7 @@
 import type { FastifyPluginCallback, RouteHandlerMethod } from 'fastify';
 import type { CoreHandler, CorsSource } from '@vp-authorizer/core/http';
 import { fromNodeRequest, pathBelowSegments, serve, writeNodeResponse } from '@vp-authorizer/core/http';
+import { writeNodeResponseInOneHead } from '@vp-authorizer/core/internal';
 import { AuthorizerFailure } from './authorizer-failure.js';
 import { cors } from './cors.js';
 
@@ -36,7 +37,7 @@ export const authorizerPlugin: FastifyPluginCallback<AuthorizerPluginOptions> = 
     // where hooks read them (reply.getHeaders() in onResponse).
     for (const [name, value] of response.headers) reply.header(name, value);
     if (response.body) reply.header('content-length', String(Buffer.byteLength(response.body)));
-    writeNodeResponse(reply.raw, response, { direct: true });
+    writeNodeResponseInOneHead(reply.raw, response);
   };
   scope.setErrorHandler(async (error, request, reply) => {
     // Refusals Fastify makes before any content-type parser runs (a Content-Type that is not a

@@ -26,10 +26,22 @@ export interface Pkcs11SignerOptions {
    * authorizer refuses a signer without a chain.
    */
   certificateChain?: readonly string[];
-  /** Sessions kept open and reused, one per signature in flight (default 4, at most 64). */
+  /**
+   * Sessions kept open and reused, one per signature in flight: each signature in flight holds one
+   * of Node's worker threads (libuv's pool, `UV_THREADPOOL_SIZE`, 4 by default), which file system,
+   * DNS and crypto work share. Default: half the pool (2); at most the pool less one, so that a
+   * token that hangs can never hold every thread. Raise `UV_THREADPOOL_SIZE` (before Node starts)
+   * for more.
+   */
   sessions?: number;
   /** Signatures that may wait for a session; beyond it a signature is refused at once (default 1024). */
   maxQueue?: number;
+  /**
+   * Longest wait for the token's answer to one C_Sign, in ms (default 5000, at most 60000). Past
+   * it the signature fails, and its session (and thread) stays taken until the token answers;
+   * while every session waits so, signatures are refused at once instead of queueing.
+   */
+  timeoutMs?: number;
 }
 
 /** A RequestSigner on a PKCS#11 token, with the key's public half and a clean close. */
@@ -72,9 +84,15 @@ interface Connection {
  * (the authorizer answers 503) and is looked up again on the next one.
  */
 export async function openPkcs11Signer(options: Pkcs11SignerOptions): Promise<Pkcs11Signer> {
-  const size = options.sessions ?? 4;
+  const threads = threadPoolSize();
+  const size = options.sessions ?? Math.max(1, Math.floor(threads / 2));
   const maxQueue = options.maxQueue ?? 1024;
-  if (!Number.isInteger(size) || size < 1 || size > 64) throw new TypeError('openPkcs11Signer: sessions must be a whole number from 1 to 64');
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  if (threads < 2) throw new TypeError(`openPkcs11Signer: Node's thread pool has ${threads} thread (UV_THREADPOOL_SIZE): a token call would take all of it; start Node with UV_THREADPOOL_SIZE=4 or more`);
+  if (!Number.isInteger(size) || size < 1 || size >= threads) {
+    throw new TypeError(`openPkcs11Signer: sessions must be a whole number from 1 to ${threads - 1}, fewer than Node's ${threads} worker threads (UV_THREADPOOL_SIZE), which file system, DNS and crypto work share; for more sessions start Node with a larger UV_THREADPOOL_SIZE`);
+  }
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) throw new TypeError('openPkcs11Signer: timeoutMs must be a whole number of milliseconds from 1 to 60000');
   if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new TypeError('openPkcs11Signer: maxQueue must be a whole number, 0 or more');
   if (typeof options.pin !== 'string' || options.pin === '') throw new TypeError('openPkcs11Signer: pin is required (the token\'s user PIN)');
   if (options.key.label === undefined && options.key.id === undefined) throw new TypeError('openPkcs11Signer: key needs a label or an id');
@@ -201,15 +219,22 @@ export async function openPkcs11Signer(options: Pkcs11SignerOptions): Promise<Pk
     },
     async sign(data) {
       if (closing) throw new Pkcs11SignerError('the PKCS#11 signer is closed');
-      if (!connection) await connect();
+      // No session open (the last ones failed or hung and were closed): the token logged us out,
+      // and the key's handle went with the login. Log in and find the key again.
+      if (!connection || pool.open === 0) await connect();
       const key = connection!.key;
       const session = await pool.acquire();
       let signature: Buffer;
       try {
         module.C_SignInit(session, { mechanism: lib.CKM_ECDSA }, key);
         // CKM_ECDSA signs a hash the caller computed and answers r || s, each as long as the order (32 bytes for P-256).
-        signature = await module.C_SignAsync(session, createHash('sha256').update(data).digest(), Buffer.alloc(64));
+        signature = await answerWithin(module.C_SignAsync(session, createHash('sha256').update(data).digest(), Buffer.alloc(64)), timeoutMs, () => {
+          // The worker thread stays in C_Sign until the token answers: the session with it.
+          pool.hung(session);
+          return () => pool.discard(session);
+        });
       } catch (error) {
+        if (error instanceof Pkcs11SignerError) throw error;
         pool.discard(session);
         if (TOKEN_GONE.has(codeName(error) ?? '')) tokenGone();
         throw new Pkcs11SignerError('C_Sign failed', error);
@@ -220,9 +245,42 @@ export async function openPkcs11Signer(options: Pkcs11SignerOptions): Promise<Pk
     close() {
       closing ??= (async () => {
         await pool.drain();
-        releaseModule(options.module);
+        // A call the token never answered still runs inside the library: unloading it would pull
+        // the code from under that thread. It is unloaded when the last such call returns.
+        if (pool.open === 0) releaseModule(options.module);
+        else void pool.whenEmpty().then(() => releaseModule(options.module));
       })();
       return closing;
     },
   };
+}
+
+/** libuv's thread pool size, which Node reads from UV_THREADPOOL_SIZE when it first uses the pool (default 4, at most 1024). */
+function threadPoolSize(): number {
+  const configured = Number(process.env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(configured) && configured > 0 ? Math.min(configured, 1024) : 4;
+}
+
+/**
+ * The token's answer, or a Pkcs11SignerError after `timeoutMs`. Then `onHung` runs, and what it
+ * returns runs once the call settles after all (its result is dropped).
+ */
+function answerWithin<T>(call: Promise<T>, timeoutMs: number, onHung: () => () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const settled = onHung();
+      void call.then(settled, settled);
+      reject(new Pkcs11SignerError(`the token did not answer C_Sign within ${timeoutMs} ms`));
+    }, timeoutMs);
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

@@ -3,7 +3,7 @@ export type { CoreHandler, CoreRequest, CoreRequestBody, CoreResponse, CoreRespo
 export { failureResponse } from './request-handler.js';
 export { serve, pathBelowMount, pathBelowSegments, type BridgedRequest, type Served } from './serve.js';
 export { fromFetchRequest, toFetchResponse, type FetchMount } from './fetch-bridge.js';
-export { fromNodeRequest, toNodeReadable, writeNodeHead, writeNodeResponse, writeNodeStream, type HostBody, type NodeMount, type NodeWriteOptions } from './node-bridge.js';
+export { fromNodeRequest, toNodeReadable, writeNodeHead, writeNodeResponse, writeNodeStream, type HostBody, type NodeMount } from './node-bridge.js';
 export { readBodyWithLimit, DEFAULT_BODY_LIMIT_BYTES, type BridgedCoreRequest, type StreamedBody } from './read-body.js';
 export { errorResponse, jsonResponse, type ErrorAudience } from '../wire/responses.js';
 export { resolveCorsSource, type CorsSource, type CorsConfigProvider } from '../cors/cors-source.js';

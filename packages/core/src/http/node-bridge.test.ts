@@ -3,7 +3,7 @@ import { Agent, createServer, request, type IncomingMessage, type ServerResponse
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreRequestBody, CoreResponse } from '../wire/core-request.js';
-import { clientWentAway, fromNodeRequest, writeNodeResponse } from './node-bridge.js';
+import { clientWentAway, fromNodeRequest, writeNodeResponse, writeNodeResponseInOneHead } from './node-bridge.js';
 import { readRequest } from './read-body.js';
 import type { BridgedRequest } from './serve.js';
 
@@ -226,58 +226,58 @@ describe('writeNodeResponse', () => {
     );
   });
 
-  it('direct: the same bytes in one writeHead call, the headers not stored on the response', async () => {
+  it('in one head: the same bytes in one writeHead call, the headers not stored on the response', async () => {
     const single: CoreResponse = { status: 404, headers: [['content-type', 'application/json; charset=utf-8'], ['cache-control', 'no-store'], ['vary', 'Accept']], body: '{"é":1}' };
     let seenAfter: Record<string, unknown> | undefined;
-    const direct = await answerBytes((res) => {
+    const oneHead = await answerBytes((res) => {
       res.once('finish', () => (seenAfter = { ...res.getHeaders() }));
-      writeNodeResponse(res, single, { direct: true });
+      writeNodeResponseInOneHead(res, single);
     });
-    expect(direct).toBe(await answerBytes((res) => writeNodeResponse(res, single)));
-    expect(direct).toContain('\r\nContent-Length: 8\r\n');
+    expect(oneHead).toBe(await answerBytes((res) => writeNodeResponse(res, single)));
+    expect(oneHead).toContain('\r\nContent-Length: 8\r\n');
     expect(seenAfter).toEqual({});
     const bodiless: CoreResponse = { status: 202, headers: [['cache-control', 'no-store']] };
     for (const method of ['HEAD', 'GET']) {
-      expect(await answerBytes((res) => writeNodeResponse(res, single, { direct: true }), method)).toBe(await answerBytes((res) => writeNodeResponse(res, single), method));
-      // Node frames an empty answer at end(): direct leaves it to the stored path.
-      expect(await answerBytes((res) => writeNodeResponse(res, bodiless, { direct: true }), method)).toBe(await answerBytes((res) => writeNodeResponse(res, bodiless), method));
-      expect(await answerBytes((res) => writeNodeResponse(res, { status: 204, headers: [] }, { direct: true }), method)).toBe('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
+      expect(await answerBytes((res) => writeNodeResponseInOneHead(res, single), method)).toBe(await answerBytes((res) => writeNodeResponse(res, single), method));
+      // Node frames an empty answer at end(): it leaves it to the stored path.
+      expect(await answerBytes((res) => writeNodeResponseInOneHead(res, bodiless), method)).toBe(await answerBytes((res) => writeNodeResponse(res, bodiless), method));
+      expect(await answerBytes((res) => writeNodeResponseInOneHead(res, { status: 204, headers: [] }), method)).toBe('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
     }
   });
 
-  it('direct with a repeated name (Set-Cookie) or a Content-Length of its own: the stored path, the same bytes', async () => {
+  it('in one head, with a repeated name (Set-Cookie) or a Content-Length of its own: the stored path, the same bytes', async () => {
     const withLength: CoreResponse = { status: 200, headers: [['content-length', '8']], body: '{"é":1}' };
     for (const shape of [answer, withLength]) {
       let seenAfter: Record<string, unknown> = {};
       const bytes = await answerBytes((res) => {
         res.once('finish', () => (seenAfter = { ...res.getHeaders() }));
-        writeNodeResponse(res, shape, { direct: true });
+        writeNodeResponseInOneHead(res, shape);
       });
       expect(bytes).toBe(await answerBytes((res) => writeNodeResponse(res, shape)));
       expect(Object.keys(seenAfter)).not.toEqual([]);
     }
   });
 
-  it('direct on a response whose header store exists but is empty (a header set, then removed) still answers, with the same bytes', async () => {
+  it('in one head, on a response whose header store exists but is empty (a header set, then removed) still answers, with the same bytes', async () => {
     const bytes = await answerBytes((res) => {
       res.setHeader('x-a', '1');
       res.removeHeader('x-a');
-      writeNodeResponse(res, answer, { direct: true });
+      writeNodeResponseInOneHead(res, answer);
     });
     expect(bytes).toBe(await answerBytes((res) => writeNodeResponse(res, answer)));
     const single: CoreResponse = { status: 413, headers: [['content-type', 'application/json'], ['connection', 'close']], body: '{}' };
     const odd = await answerBytes((res) => {
       res.setHeader('x-a', '1');
       res.removeHeader('x-a');
-      writeNodeResponse(res, single, { direct: true });
+      writeNodeResponseInOneHead(res, single);
     });
     expect(odd).toBe(await answerBytes((res) => writeNodeResponse(res, single)));
   });
 
-  it('direct after headers the host set: the stored path, so theirs are kept and Vary is appended', async () => {
+  it('in one head, after headers the host set: the stored path, so theirs are kept and Vary is appended', async () => {
     const bytes = await answerBytes((res) => {
       res.setHeader('Vary', 'Origin');
-      writeNodeResponse(res, answer, { direct: true });
+      writeNodeResponseInOneHead(res, answer);
     });
     expect(bytes).toContain('\r\nvary: Origin, Accept\r\n');
     expect(bytes).toMatch(/^HTTP\/1\.1 404 Not Found\r\nvary: Origin, Accept\r\ncontent-type: application\/json; charset=utf-8\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 8\r\n/);

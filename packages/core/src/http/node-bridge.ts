@@ -170,26 +170,30 @@ export function writeNodeHead(res: ServerResponse, response: CoreResponse): void
   }
 }
 
-export interface NodeWriteOptions {
-  /**
-   * Write the head of a body answer in one `writeHead` call instead of storing each header on
-   * `res` first, when nothing is stored there yet (else the stored path keeps what the host set,
-   * a CORS `Vary`). The same bytes go out; an answer that repeats a header name (Set-Cookie) or
-   * sets its own Content-Length takes the stored path.
-   * About 4 µs less per answer, but `res.getHeader()` no longer sees the answer's headers: only
-   * for hosts that keep their own record of them (Fastify's reply) or never read them back.
-   */
-  direct?: boolean;
-}
-
 /**
  * Write a core answer and end the response. No ETag, so no 304 for If-None-Match; a HEAD answer
  * keeps the GET's Content-Length and node sends no body.
  */
-export function writeNodeResponse(res: ServerResponse, response: CoreResponse, options?: NodeWriteOptions): void {
+export function writeNodeResponse(res: ServerResponse, response: CoreResponse): void {
+  writeNodeHead(res, response);
+  if (response.stream) return void writeNodeStream(res, response.stream);
+  if (!response.body) return void res.end();
+  res.setHeader('Content-Length', Buffer.byteLength(response.body));
+  res.end(response.body); // node encodes the string once, as UTF-8
+}
+
+/**
+ * writeNodeResponse for a host that keeps its own record of the answer's headers (Fastify's
+ * reply): a body answer's head goes out in one `writeHead` call instead of being stored on `res`
+ * header by header, when nothing is stored there yet (else the stored path keeps what the host
+ * set, a CORS `Vary`). The same bytes go out; an answer that repeats a header name (Set-Cookie) or
+ * sets its own Content-Length takes the stored path. `res.getHeader()` does not see the answer's
+ * headers. It pays for itself on Fastify's routes (bench/README.md); not public API (`/internal`).
+ */
+export function writeNodeResponseInOneHead(res: ServerResponse, response: CoreResponse): void {
   // A body answer only: for an empty one node decides the framing (Content-Length: 0, or none for
   // a 204) at end(), which a head written first would pre-empt.
-  if (options?.direct && response.body && !response.stream && res.getHeaderNames().length === 0) {
+  if (response.body && !response.stream && res.getHeaderNames().length === 0) {
     const head = headRecord(response.headers);
     if (head) {
       head['Content-Length'] = String(Buffer.byteLength(response.body));
@@ -197,11 +201,7 @@ export function writeNodeResponse(res: ServerResponse, response: CoreResponse, o
       return;
     }
   }
-  writeNodeHead(res, response);
-  if (response.stream) return void writeNodeStream(res, response.stream);
-  if (!response.body) return void res.end();
-  res.setHeader('Content-Length', Buffer.byteLength(response.body));
-  res.end(response.body); // node encodes the string once, as UTF-8
+  writeNodeResponse(res, response);
 }
 
 /**

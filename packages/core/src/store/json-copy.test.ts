@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frozenJsonCopy, frozenJsonCopyOver, jsonCopy } from './json-copy.js';
+import { frozenJsonCopy, jsonCopy } from './json-copy.js';
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
@@ -92,52 +92,5 @@ describe('frozenJsonCopy', () => {
       copy.list[0]!.n = 2;
     }).toThrow(TypeError);
     expect(copy).toStrictEqual({ list: [{ n: 1 }] });
-  });
-});
-
-describe('frozenJsonCopyOver', () => {
-  const allFrozen = (value: unknown): boolean =>
-    typeof value !== 'object' || value === null || (Object.isFrozen(value) && Object.values(value).every(allFrozen));
-
-  it('takes over the members the previous copy holds and copies the rest, to the same value', () => {
-    const previous = frozenJsonCopy({ id: 'a', request: { nonce: 'n', list: [1, 2] }, status: 'created', results: { ok: true } });
-    const added = { claims: [{ given_name: 'Erika' }], when: new Date(0) };
-    const next = { ...previous, status: 'pending', added, results: { ok: false } };
-    const copy = frozenJsonCopyOver(next, previous);
-    expect(copy).toStrictEqual(frozenJsonCopy(next));
-    expect(allFrozen(copy)).toBe(true);
-    expect(copy.request).toBe(previous.request); // already frozen and JSON-clean: not read again
-    expect(copy.added).not.toBe(added); // new members are copied: the caller keeps no handle into the copy
-    added.claims[0]!.given_name = 'changed';
-    expect(copy.added.claims[0]!.given_name).toBe('Erika');
-    expect(copy.results).toStrictEqual({ ok: false });
-  });
-
-  it('copies a member that only looks like the previous one, and never takes over a __proto__ member', () => {
-    const previous = frozenJsonCopy(JSON.parse('{"__proto__":{"p":1},"a":{"x":1}}') as Record<string, unknown>);
-    const lookalike = { x: 1 };
-    const next = Object.defineProperty({ a: lookalike }, '__proto__', { value: previous['__proto__'], enumerable: true, writable: true, configurable: true });
-    const copy = frozenJsonCopyOver(next as Record<string, unknown>, previous);
-    expect(copy['a']).not.toBe(lookalike);
-    expect(copy['__proto__']).not.toBe(previous['__proto__']);
-    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
-    expect(copy).toStrictEqual(frozenJsonCopy(next));
-    expect(allFrozen(copy)).toBe(true);
-  });
-
-  it('copies what is not a plain object as frozenJsonCopy does', () => {
-    const previous = frozenJsonCopy({ a: { b: 1 } });
-    const custom = { a: previous.a, toJSON: () => ({ replaced: true }) };
-    expect(frozenJsonCopyOver(custom, previous)).toStrictEqual({ replaced: true });
-  });
-
-  it('takes over only what the previous copy holds as its own member, never an inherited one', () => {
-    const shared = { x: 1 };
-    // As if Object.prototype had been polluted with an object the caller also holds.
-    const previous = Object.freeze(Object.create(Object.freeze({ a: shared })) as object);
-    const copy = frozenJsonCopyOver({ a: shared }, previous);
-    expect(copy.a).not.toBe(shared);
-    expect(Object.isFrozen(copy.a)).toBe(true);
-    expect(Object.isFrozen(shared)).toBe(false);
   });
 });

@@ -19,17 +19,6 @@ export function frozenJsonCopy<T>(value: T): T {
   return copyValue(value, 0, true) as T;
 }
 
-/**
- * `frozenJsonCopy(next)` for a new version of an object whose previous version `previous` is
- * itself a result of this copy: a top-level member that is the very object `previous` holds is
- * taken over instead of copied. It is deeply frozen and JSON-clean already, so the result is the
- * same value; a new version built by spreading the old one (`{ ...previous, status }`) then costs
- * a copy of what changed only, and never reads the old, long-unused subtrees again.
- */
-export function frozenJsonCopyOver<T extends object>(next: T, previous: object): T {
-  return copyObject(next, 0, true, previous as Record<string, unknown>) as T;
-}
-
 /** Past this depth the JSON round trip (no JS recursion of ours) copies the rest. */
 const MAX_WALK_DEPTH = 64;
 
@@ -49,7 +38,7 @@ function copyValue(value: unknown, depth: number, frozen: boolean): unknown {
   }
 }
 
-function copyObject(value: object, depth: number, frozen: boolean, previous?: Record<string, unknown>): unknown {
+function copyObject(value: object, depth: number, frozen: boolean): unknown {
   if (depth >= MAX_WALK_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return viaJson(value, frozen);
   if (Array.isArray(value)) {
     if (Object.getPrototypeOf(value) !== Array.prototype) return viaJson(value, frozen);
@@ -67,10 +56,7 @@ function copyObject(value: object, depth: number, frozen: boolean, previous?: Re
   for (const key of Object.keys(value)) {
     const member: unknown = (value as Record<string, unknown>)[key];
     if (isOmitted(member)) continue;
-    const copied =
-      previous !== undefined && typeof member === 'object' && member !== null && Object.hasOwn(previous, key) && key !== '__proto__' && member === previous[key]
-        ? member
-        : copyValue(member, depth + 1, frozen);
+    const copied = copyValue(member, depth + 1, frozen);
     // A member named __proto__ must stay a member (as JSON.parse makes it), never set the prototype.
     if (key === '__proto__') Object.defineProperty(out, key, { value: copied, enumerable: true, writable: true, configurable: true });
     else out[key] = copied;

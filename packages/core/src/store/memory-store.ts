@@ -1,5 +1,5 @@
 import { sweepDueAt, type AuthorizationRecord } from '../model/authorization-record.js';
-import { frozenJsonCopy, frozenJsonCopyOver, jsonCopy } from './json-copy.js';
+import { frozenJsonCopy, jsonCopy } from './json-copy.js';
 import { NODE_OVERHEAD_BYTES, SCALAR_OVERHEAD_BYTES, accountedBytes } from './json-size.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StoreQuotaExceededError } from '../errors/store-quota-exceeded-error.js';
@@ -217,8 +217,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       const entry = liveRecord(key, now);
       if (entry === undefined || entry.value.version !== expectedVersion) return false;
       // Never refused for quota: the record already has its place, and its outcome must be stored.
-      const value = frozenJsonCopyOver(next, entry.value);
-      const bytes = resizedRecord(entry.value, entry.bytes, value);
+      const value = frozenJsonCopy(next);
+      const bytes = recordSize(value);
       // Without ttlMs, the same `until`: a compare-and-set keeps the record's TTL.
       records.set(key, { value, until: until ?? entry.until, bytes });
       const usage = usages.get(next.instanceId);
@@ -286,22 +286,6 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 function recordSize(record: AuthorizationRecord): number {
   let size = NODE_OVERHEAD_BYTES + 1;
   for (const key in record) size += memberCost(key, record[key as keyof AuthorizationRecord]);
-  return size;
-}
-
-/**
- * recordSize of `next`, a new version of `previous` (of `previousSize`): a compare-and-set keeps
- * most members as they are (frozenJsonCopyOver takes them over), so only the members that differ
- * are measured, usually a few scalars and the results.
- */
-function resizedRecord(previous: AuthorizationRecord, previousSize: number, next: AuthorizationRecord): number {
-  let size = previousSize;
-  for (const key in next) {
-    const before = previous[key as keyof AuthorizationRecord];
-    const after = next[key as keyof AuthorizationRecord];
-    if (before !== after) size += memberCost(key, after) - memberCost(key, before);
-  }
-  for (const key in previous) if (!(key in next)) size -= memberCost(key, previous[key as keyof AuthorizationRecord]);
   return size;
 }
 
