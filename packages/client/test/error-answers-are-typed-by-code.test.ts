@@ -4,16 +4,11 @@
 import { CODES } from '@vp-authorizer/core';
 import { TEST_API_KEY, listenOnLoopback, startPassThroughAuthorizer } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthorizerApiError, type AuthorizerClient, UnexpectedResponseError, createAuthorizerClient, errorCodeInfo, isAuthorizerApiError, isErrorCode } from '../src/index.js';
+import { AuthorizerApiError, UnexpectedResponseError, createAuthorizerClient, errorCodeInfo, isAuthorizerApiError, isErrorCode } from '../src/index.js';
 import { type VerifyingAuthorizer, pidRequest, startVerifyingAuthorizer } from './__fixtures__/verifying-authorizer.js';
 
 let env: VerifyingAuthorizer;
-let client: AuthorizerClient;
-
-beforeAll(async () => {
-  env = await startVerifyingAuthorizer();
-  client = createAuthorizerClient({ baseUrl: env.server.base, apiKey: TEST_API_KEY });
-});
+beforeAll(async () => void (env = await startVerifyingAuthorizer()));
 afterAll(() => env?.server.close());
 
 /** The error a call rejects with (fails the test when it resolves). */
@@ -36,40 +31,40 @@ describe('error answers as typed errors', () => {
   });
 
   it('an unknown authorization: authorization.not_found, 404', async () => {
-    const error = await refusal(client.getAuthorizationStatus('no-such-authorization'));
+    const error = await refusal(env.client.getAuthorizationStatus('no-such-authorization'));
     expect(error).toMatchObject({ type: 'authorization.not_found', status: 404 });
   });
 
   it('an invalid body: request.invalid_body, 400, with the pointer of the member', async () => {
-    const error = await refusal(client.createAuthorization({ ...pidRequest(), responseMode: 'fax' as never }));
+    const error = await refusal(env.client.createAuthorization({ ...pidRequest(), responseMode: 'fax' as never }));
     expect(error).toMatchObject({ type: 'request.invalid_body', status: 400, title: errorCodeInfo('request.invalid_body').title });
     expect(error.errors.map((e) => e.pointer)).toContain('/responseMode');
     expect(error.detail).toBe(error.message.slice(error.message.indexOf(': ') + 2));
   });
 
   it('an Idempotency-Key too short to be unguessable: request.invalid_idempotency_key, and the code stays usable', async () => {
-    const error = await refusal(client.resolveResponseCode({ response_code: 'x'.repeat(43) }, { idempotencyKey: 'short' }));
+    const error = await refusal(env.client.resolveResponseCode({ response_code: 'x'.repeat(43) }, { idempotencyKey: 'short' }));
     expect(error).toMatchObject({ type: 'request.invalid_idempotency_key', status: 400 });
   });
 
   it('a code resolved for another authorization: response_code.authorization_mismatch, then used up', async () => {
-    const first = await client.createAuthorization(pidRequest());
-    const second = await client.createAuthorization(pidRequest());
+    const first = await env.client.createAuthorization(pidRequest());
+    const second = await env.client.createAuthorization(pidRequest());
     if (!('authorizeUrl' in first)) throw new Error('expected the redirect shape');
     const wallet = await env.wallet();
     const answer = await wallet.respond(await wallet.receive(first.authorizeUrl, { verifierTrustAnchors: [env.verifierRootPem] }));
     const code = new URL((answer.body as { redirect_uri: string }).redirect_uri).searchParams.get('response_code')!;
-    const error = await refusal(client.resolveResponseCode({ response_code: code, authorization_id: second.authorizationId }));
+    const error = await refusal(env.client.resolveResponseCode({ response_code: code, authorization_id: second.authorizationId }));
     expect(error).toMatchObject({ type: 'response_code.authorization_mismatch', status: 400 });
     expect(isAuthorizerApiError(error, 'response_code.authorization_mismatch', 'response_code.not_found')).toBe(true);
     expect(isAuthorizerApiError(error, 'response_code.not_found')).toBe(false);
-    const again = await refusal(client.resolveResponseCode({ response_code: code, authorization_id: first.authorizationId }));
+    const again = await refusal(env.client.resolveResponseCode({ response_code: code, authorization_id: first.authorizationId }));
     expect(again.type).toBe('response_code.not_found');
   });
 
   it('erasing before the outcome: authorization.not_finished, 409', async () => {
-    const created = await client.createAuthorization(pidRequest());
-    const error = await refusal(client.erasePersonalData(created.authorizationId));
+    const created = await env.client.createAuthorization(pidRequest());
+    const error = await refusal(env.client.erasePersonalData(created.authorizationId));
     expect(error).toMatchObject({ type: 'authorization.not_finished', status: 409 });
   });
 

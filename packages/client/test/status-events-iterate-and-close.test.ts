@@ -44,9 +44,15 @@ describe('streamAuthorizationEvents', () => {
     const created = await client.createAuthorization(pidRequest());
     const controller = new AbortController();
     const seen: string[] = [];
+    let sawFirst!: () => void;
+    const first = new Promise<void>((resolve) => (sawFirst = resolve));
     const following = (async () => {
-      for await (const status of client.streamAuthorizationEvents(created.authorizationId, { signal: controller.signal })) seen.push(status.status);
+      for await (const status of client.streamAuthorizationEvents(created.authorizationId, { signal: controller.signal })) {
+        seen.push(status.status);
+        sawFirst();
+      }
     })();
+    await first;
     await openStreams(1);
     controller.abort();
     await expect(following).resolves.toBeUndefined();

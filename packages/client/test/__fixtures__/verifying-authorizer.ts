@@ -1,9 +1,9 @@
 // A real authorizer on 127.0.0.1 that verifies what wallets present (@vp-authorizer/local: issuer
-// signature, key binding, nonce and audience, trusted issuer), the test issuer it trusts, and a
-// wallet holding a PID from that issuer. The client under test reaches it only over HTTP.
+// signature, key binding, nonce and audience, trusted issuer), the test issuer it trusts, a
+// wallet holding a PID from that issuer, and the client under test, which reaches it only over HTTP.
 import { localValidator, localVerifier } from '@vp-authorizer/local';
-import { createTestIssuer, createTestWallet, startPassThroughAuthorizer, testSigningKey, type PassThroughAuthorizerOptions, type PassThroughAuthorizerServer, type TestIssuer, type TestWallet } from '@vp-authorizer/testing';
-import type { CreateAuthorizationBody } from '../../src/index.js';
+import { TEST_API_KEY, createTestIssuer, createTestWallet, startPassThroughAuthorizer, testSigningKey, type PassThroughAuthorizerOptions, type PassThroughAuthorizerServer, type TestIssuer, type TestWallet } from '@vp-authorizer/testing';
+import { type AuthorizerClient, type CreateAuthorizationBody, createAuthorizerClient } from '../../src/index.js';
 
 export const PID_VCT = 'urn:eudi:pid:1';
 
@@ -14,6 +14,8 @@ export const pidRequest = (): CreateAuthorizationBody => ({
 
 export interface VerifyingAuthorizer {
   server: PassThroughAuthorizerServer;
+  /** The client under test, with the key of instance `main`. */
+  client: AuthorizerClient;
   issuer: TestIssuer;
   verifierRootPem: string;
   /** A wallet holding one PID of the trusted issuer. */
@@ -32,6 +34,7 @@ export async function startVerifyingAuthorizer(options: PassThroughAuthorizerOpt
   });
   return {
     server,
+    client: createAuthorizerClient({ baseUrl: server.base, apiKey: TEST_API_KEY }),
     issuer,
     verifierRootPem: (await testSigningKey()).rootCertificatePem,
     async wallet() {
