@@ -14,6 +14,7 @@ export default defineConfig({
   resolve: {
     alias: [
       entry('@vp-authorizer/core', 'core/src/index.ts'),
+      entry('@vp-authorizer/client', 'client/src/index.ts'),
       entry('@vp-authorizer/express', 'express/src/index.ts'),
       entry('@vp-authorizer/hono', 'hono/src/index.ts'),
       entry('@vp-authorizer/koa', 'koa/src/index.ts'),

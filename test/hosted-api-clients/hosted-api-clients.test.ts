@@ -4,7 +4,7 @@
 import { createTestIssuer, createTestWallet, type TestWallet } from '@vp-authorizer/testing';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { paths } from '../../examples/rp-backend/src/authorizer-api.js';
+import type { paths } from '@vp-authorizer/client';
 import { API_KEY, type E2eEnvironment, MDL_DOCTYPE, MDL_NS, PID_CLAIMS, PID_VCT, pidQuery, responseCodeOf, startE2eEnvironment } from '../e2e/e2e-harness.js';
 
 type CreateBody = NonNullable<paths['/openid4/vp/v1_0/authorizations']['post']['requestBody']>['content']['application/json'];

@@ -1,10 +1,11 @@
 // A project outside this repository installs the packed packages with npm (as `npm run tarballs`
 // writes them), type-checks a TypeScript file that imports core, keys, local and express against
-// their declarations, and runs it: a wallet completes a flow against it and the backend resolves
-// the response code. The same project installs the standalone server (@vp-authorizer/server, with
-// the stores it depends on) and runs a flow against its `vp-authorizer-server` command. Needs the
-// packages built and the npm registry (for third-party dependencies).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// their declarations, and runs it: a wallet completes a flow against it and the backend (a second
+// file, on the typed client) creates the authorization and resolves the response code. The same
+// project installs the standalone server (@vp-authorizer/server, with the stores it depends on)
+// and runs a flow against its `vp-authorizer-server` command. Needs the packages built and the
+// npm registry (for third-party dependencies).
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +16,12 @@ import { freePort } from '../__fixtures__/free-port.js';
 import { runFlow, startServerProcess, writeSigningFiles } from '../__fixtures__/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGES = ['core', 'keys', 'local', 'express', 'redis', 'postgres', 'server'];
+const PACKAGES = ['core', 'keys', 'local', 'express', 'client', 'redis', 'postgres', 'server'];
 const API_KEY = 'fresh-project-api-key-0123456789';
-const V1 = '/openid4/vp/v1_0';
 
 // The user's file (a .txt so that the workspace import checks do not read it as this test's imports).
 const APP = readFileSync(new URL('./__fixtures__/fresh-project-app.mts.txt', import.meta.url), 'utf8');
+const RP = readFileSync(new URL('./__fixtures__/fresh-project-rp.mts.txt', import.meta.url), 'utf8');
 
 const sh = (cmd: string, args: string[], cwd: string) => {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
@@ -45,9 +46,10 @@ describe('the packed packages in a fresh npm project', () => {
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh', private: true, type: 'module', dependencies: local, overrides: local }, null, 2));
     sh('npm', ['install', '--no-audit', '--prefer-offline', 'express@5', 'typescript@5.9', '@types/express@5', '@types/node@20'], dir);
     writeFileSync(join(dir, 'app.mts'), APP);
+    writeFileSync(join(dir, 'rp.mts'), RP);
     writeFileSync(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], skipLibCheck: false, outDir: 'out' }, files: ['app.mts'] }),
+      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], skipLibCheck: false, outDir: 'out' }, files: ['app.mts', 'rp.mts'] }),
     );
   }, 600_000);
 
@@ -60,10 +62,11 @@ describe('the packed packages in a fresh npm project', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('type-checks a TypeScript file importing core, keys, local and express against the shipped declarations', () => {
+  it('type-checks TypeScript files importing core, keys, local, express and client against the shipped declarations', () => {
     // skipLibCheck off: the declarations themselves must check, not only the user's file.
     sh(join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir);
     expect(readFileSync(join(dir, 'out/app.mjs'), 'utf8')).toContain('createAuthorizer');
+    expect(readFileSync(join(dir, 'out/rp.mjs'), 'utf8')).toContain('createAuthorizerClient');
   }, 300_000);
 
   it('runs a flow: the wallet presents, the backend resolves the response code once', async () => {
@@ -80,22 +83,20 @@ describe('the packed packages in a fresh npm project', () => {
     }
     expect(output).toContain('listening');
 
-    const rp = (path: string, init: RequestInit = {}) => fetch(`${origin}/authz${V1}${path}`, { ...init, headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' } });
-    const created = (await (
-      await rp('/authorizations', {
-        method: 'POST',
-        body: JSON.stringify({ responseMode: 'direct_post.jwt', query: { type: 'DCQL', dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['urn:eudi:pid:1'] }, claims: [{ path: ['given_name'] }] }] } } }),
-      })
-    ).json()) as { authorizationId: string; authorizeUrl: string };
+    // The backend's file, run as its own process: JSON on its standard output.
+    const rp = (...args: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, ['out/rp.mjs', ...args], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, PUBLIC_BASE_URL: `${origin}/authz`, AUTHZ_API_KEY: API_KEY } }),
+      ) as Record<string, string>;
+    const created = rp('create') as { authorizationId: string; authorizeUrl: string };
     const wallet = await createTestWallet();
     await wallet.addSdJwtVc(issuer, { vct: 'urn:eudi:pid:1', claims: { given_name: 'Erika' } });
     const request = await wallet.receive(created.authorizeUrl, { verifierTrustAnchors: [readFileSync(join(dir, 'verifier-root.pem'), 'utf8')] });
     const answer = await wallet.respond(request);
     expect(answer.status).toBe(200);
     const code = new URL((answer.body as { redirect_uri: string }).redirect_uri).searchParams.get('response_code')!;
-    const resolve = () => rp('/response-code/resolve', { method: 'POST', body: JSON.stringify({ response_code: code }) });
-    expect(await (await resolve()).json()).toEqual({ authorization_id: created.authorizationId, status: 'authorized' });
-    expect((await resolve()).status).toBe(404);
+    expect(rp('resolve', code, created.authorizationId)).toEqual({ authorization_id: created.authorizationId, status: 'authorized' });
+    expect(rp('resolve', code, created.authorizationId)).toEqual({ type: 'response_code.not_found', status: 404 });
   }, 120_000);
 
   it('runs a flow against the installed vp-authorizer-server command', async () => {

@@ -1,3 +1,2 @@
-export { createAuthorizerClient, type AuthorizerClient } from './authorizer-client.js';
 export { createRpBackend, type RpBackendOptions } from './rp-backend.js';
 export { rpBackendOptionsFromEnv } from './options-from-env.js';

@@ -1,5 +1,5 @@
 import { configFromEnv, EnvConfigError } from '../../shared/config-from-env.mjs';
-import { createAuthorizerClient } from './authorizer-client.js';
+import { createAuthorizerClient } from '@vp-authorizer/client';
 import type { RpBackendOptions } from './rp-backend.js';
 
 /**
@@ -11,7 +11,7 @@ import type { RpBackendOptions } from './rp-backend.js';
  */
 export function rpBackendOptionsFromEnv(
   env: Record<string, string | undefined>,
-  { vct = 'urn:eudi:pid:1', claims = ['given_name', 'family_name'], fetch }: { vct?: string; claims?: string[]; fetch?: typeof globalThis.fetch } = {},
+  { vct = 'urn:eudi:pid:1', claims = ['given_name', 'family_name'], fetch }: { vct?: string; claims?: string[]; fetch?: (request: Request) => Promise<Response> } = {},
 ): RpBackendOptions & { port: number; host: string } {
   const config = configFromEnv(env, { defaultPort: 3004 });
   const missing = (['PUBLIC_BASE_URL', 'AUTHZ_API_KEY', 'AUTHZ_REDIRECT_URI'] as const)

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { AuthorizerClient } from './authorizer-client.js';
+import { type AuthorizerClient, isAuthorizerApiError } from '@vp-authorizer/client';
 
 export interface RpBackendOptions {
   client: AuthorizerClient;
@@ -28,43 +28,38 @@ export function createRpBackend(options: RpBackendOptions): RequestListener {
   const sessions = new Map<string, Session>();
 
   async function login(res: ServerResponse): Promise<void> {
-    const { data, error, response } = await client.POST('/openid4/vp/v1_0/authorizations', {
-      body: {
-        responseMode: 'direct_post.jwt',
-        redirectUri: options.callbackUrl,
-        query: {
-          type: 'DCQL',
-          dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [options.vct] }, claims: options.claims.map((name) => ({ path: [name] })) }] },
-        },
+    const created = await client.createAuthorization({
+      responseMode: 'direct_post.jwt',
+      redirectUri: options.callbackUrl,
+      query: {
+        type: 'DCQL',
+        dcql: { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [options.vct] }, claims: options.claims.map((name) => ({ path: [name] })) }] },
       },
     });
-    if (error) return send(res, 502, { error: `the authorizer answered ${response.status}: ${error.message}` });
-    if (!('authorizeUrl' in data)) return send(res, 502, { error: 'expected a wallet link' });
+    if (!('authorizeUrl' in created)) return send(res, 502, { error: 'expected a wallet link' });
     const sessionId = randomBytes(16).toString('base64url');
-    sessions.set(sessionId, { authorizationId: data.authorizationId });
-    send(res, 200, { authorizeUrl: data.authorizeUrl, expiresAt: data.expiresAt }, [`${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax`]);
+    sessions.set(sessionId, { authorizationId: created.authorizationId });
+    send(res, 200, { authorizeUrl: created.authorizeUrl, expiresAt: created.expiresAt }, [`${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax`]);
   }
 
   async function status(session: Session, res: ServerResponse): Promise<void> {
-    const { data, error, response } = await client.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/status', {
-      params: { path: { authorizationId: session.authorizationId } },
-    });
-    if (error) return send(res, 502, { error: `the authorizer answered ${response.status}: ${error.message}` });
-    send(res, 200, { status: data.status });
+    const { status } = await client.getAuthorizationStatus(session.authorizationId);
+    send(res, 200, { status });
   }
 
   async function callback(session: Session, responseCode: string, res: ServerResponse): Promise<void> {
-    const resolved = await client.POST('/openid4/vp/v1_0/response-code/resolve', {
-      body: { response_code: responseCode, authorization_id: session.authorizationId },
-    });
-    // 404: unknown, used or expired; 400: issued for another session's authorization (and now burnt).
-    if (resolved.error) return send(res, resolved.response.status < 500 ? 400 : 502, { error: resolved.error.message });
-    if (resolved.data.status !== 'authorized') return send(res, 403, { status: resolved.data.status });
-    const { data, error, response } = await client.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/credentials', {
-      params: { path: { authorizationId: resolved.data.authorization_id } },
-    });
-    if (error) return send(res, 502, { error: `the authorizer answered ${response.status}: ${error.message}` });
-    send(res, 200, { status: 'authorized', claims: data.credentials[0]?.claims ?? {} });
+    let resolved;
+    try {
+      // A fresh Idempotency-Key per code: a retry of this call (its answer lost) would send the same one.
+      resolved = await client.resolveResponseCode({ response_code: responseCode, authorization_id: session.authorizationId }, { idempotencyKey: randomUUID() });
+    } catch (error) {
+      // Unknown, used or expired; issued for another session's authorization (and now burnt); a code that is not one.
+      if (isAuthorizerApiError(error, 'response_code.not_found', 'response_code.authorization_mismatch', 'request.invalid_body')) return send(res, 400, { error: error.type });
+      throw error;
+    }
+    if (resolved.status !== 'authorized') return send(res, 403, { status: resolved.status });
+    const { credentials } = await client.getCredentials(resolved.authorization_id);
+    send(res, 200, { status: 'authorized', claims: credentials[0]?.claims ?? {} });
   }
 
   return (req, res) => {
@@ -81,7 +76,8 @@ export function createRpBackend(options: RpBackendOptions): RequestListener {
             : route === 'GET /callback'
               ? callback(session!, url.searchParams.get('response_code') ?? '', res)
               : Promise.resolve(send(res, 404, { error: 'not found' }));
-    handled.catch(() => send(res, 500, { error: 'internal error' }));
+    // The authorizer refused or could not be reached: a bad gateway for the browser, with the code only.
+    handled.catch((error: unknown) => send(res, 502, { error: isAuthorizerApiError(error) ? `the authorizer answered ${error.status} ${error.type}` : 'the authorizer could not be reached' }));
   };
 }
 

@@ -24,9 +24,14 @@ export { toBase64Url, base64UrlToBytes, base64UrlToText } from './wallet/base64u
 
 // The test issuer, its certificate authority and Token Status Lists.
 export { createTestIssuer, type StatusReference, type IssueSdJwtVcOptions, type IssueMdocOptions, type IssuedMdoc, type IssueJwtVcOptions, type CreateStatusListTokenOptions, type TestIssuer, type CreateTestIssuerOptions } from './wallet/test-issuer.js';
-export { generateTestKeys, withIssue, createTestCa, createSelfSignedLeaf, authorityKeyIdentifier, type TestKeys, type IssuedCertificate, type TestCa, type IssueOptions, type TestCaOptions } from './wallet/test-ca.js';
+export { generateTestKeys, withIssue, createTestCa, testCaFromPem, createSelfSignedLeaf, authorityKeyIdentifier, type TestKeys, type IssuedCertificate, type TestCa, type IssueOptions, type TestCaOptions } from './wallet/test-ca.js';
 export { encodeStatusList, readStatusList, type StatusListBits } from './wallet/status-list.js';
 export { startStatusListServer, type StatusListServer } from './wallet/status-list-server.js';
+
+// A test issuer saved on disk, and the `vp-authorizer issuer` and `wallet` commands (local development).
+export { saveTestIssuer, loadTestIssuer, TEST_ISSUER_FILES, type SavedTestIssuer } from './dev/persistent-test-issuer.js';
+export { issueCredentialsFor, type MintedCredential } from './dev/credentials-for-query.js';
+export { runDevCommand, DEV_USAGE, type DevCommandOutput } from './dev/dev-command.js';
 
 // An authorizer for tests of the HTTP flow, and its event streams.
 export {

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import { DEV_COMMANDS_HINT, devCommand } from './dev-commands.js';
 import { KEYS_USAGE, keysCommand } from './keys-command.js';
 
 const USAGE = `Usage: vp-authorizer <command> [options]
 
 Commands:
   keys    write a root CA and a HAIP 1.0 request-signing certificate (see: keys --help)
+${DEV_COMMANDS_HINT}
 `;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -12,6 +14,7 @@ const io = { out: (line: string) => process.stdout.write(`${line}\n`), err: (lin
 
 async function main(): Promise<number> {
   if (command === 'keys') return keysCommand(rest, io);
+  if (command === 'issuer' || command === 'wallet') return devCommand([command, ...rest], io);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out(`${USAGE}\n${KEYS_USAGE}`);
     return command === undefined ? 2 : 0;

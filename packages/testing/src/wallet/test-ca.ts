@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
+import { createPrivateKey, createPublicKey, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { JWK } from 'jose';
 import { freshEcJwks } from './holder-key.js';
@@ -128,6 +128,27 @@ export async function createTestCa(subject = 'CN=Test Root CA,O=vp-authorizer te
     ],
   });
   return withIssue(toIssued(cert, keys));
+}
+
+/**
+ * A CA loaded from its certificate and PKCS#8 private key (PEM), as {@link saveTestIssuer} wrote
+ * them: it issues as a fresh {@link createTestCa} does, so one root can outlive the process.
+ */
+export async function testCaFromPem(certificatePem: string, privateKeyPem: string): Promise<TestCa> {
+  const cert = new x509.X509Certificate(certificatePem);
+  // An imported key exported as JWK (not a just-generated one: see freshEcJwks).
+  const { kty, crv, x, y, d } = createPrivateKey(privateKeyPem).export({ format: 'jwk' });
+  if (kty !== 'EC' || (crv !== 'P-256' && crv !== 'P-384')) throw new Error(`the CA key is ${kty} ${crv ?? ''}, not an EC P-256 or P-384 key`);
+  const publicJwk = { kty, crv, x, y } as JWK;
+  const privateJwk = { ...publicJwk, d } as JWK;
+  const algorithm = { name: 'ECDSA', namedCurve: crv };
+  const keys: CryptoKeyPair = {
+    publicKey: await webcrypto.subtle.importKey('jwk', publicJwk as JsonWebKey, algorithm, true, ['verify']),
+    privateKey: await webcrypto.subtle.importKey('jwk', privateJwk as JsonWebKey, algorithm, true, ['sign']),
+  };
+  const keySpki = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'der' });
+  if (!keySpki.equals(Buffer.from(cert.publicKey.rawData))) throw new Error('the CA key does not belong to the CA certificate');
+  return withIssue(toIssued(cert, { keys, publicJwk, privateJwk }));
 }
 
 /**
