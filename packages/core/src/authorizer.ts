@@ -39,6 +39,7 @@ import { StatusWatchers } from './runtime/status-watchers.js';
 import { StoreReadiness } from './runtime/store-readiness.js';
 import { outboundFetchPolicy } from './outbound/outbound-fetch-policy.js';
 import { WebhookDeliveries } from './webhooks/webhook-deliveries.js';
+import { webhookOutboxOf } from './webhooks/webhook-outbox-of.js';
 import { checkWebhookUrls } from './webhooks/check-webhook-urls.js';
 import { webhookMessage, type StatusChange } from './webhooks/webhook-message.js';
 import type { AuthorizationRecord } from './model/authorization-record.js';
@@ -94,8 +95,9 @@ export interface Authorizer {
   ready(): Promise<void>;
   /**
    * Stop timers (and the default memory store's sweep), end event streams, and stop webhook
-   * delivery (in-flight requests are aborted, held deliveries dropped with a `webhook.dropped`
-   * event each). Does not close a store you passed in.
+   * delivery (in-flight requests are aborted; held deliveries are handed back to the outbox of a
+   * store you passed in, for another process to deliver, and otherwise dropped with a
+   * `webhook.dropped` event each). Does not close a store you passed in.
    */
   close(): Promise<void>;
 }
@@ -126,7 +128,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) });
     }
   }
-  const webhooks = new WebhookDeliveries(webhookSettings, parsed.clock, log, publish);
+  const webhooks = new WebhookDeliveries(webhookSettings, parsed.clock, log, publish, webhookOutboxOf(parsed, instances));
 
   /** Queue the webhook of one status change, when its instance has webhooks and a URL for it. */
   function queueWebhook(event: StatusChange, record: AuthorizationRecord): void {
@@ -134,7 +136,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     const url = record.request.webhookUrl ?? config?.url;
     if (!config || url === undefined) return;
     try {
-      webhooks.enqueue(webhookMessage(event, record), { instanceId: record.instanceId, authorizationId: record.id, url, key: config.key });
+      webhooks.enqueue(webhookMessage(event, record), { instanceId: record.instanceId, authorizationId: record.id, url, key: config.key, sequence: record.version });
     } catch (error) {
       // The change is stored and will be answered: a webhook problem must never turn it into a failure.
       log['webhook.queue_failed']?.({ eventType: event.type, authorizationId: record.id, err: describeError(error) });

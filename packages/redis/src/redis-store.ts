@@ -8,6 +8,7 @@ import {
   type CodeStore,
   type ExpiryCandidate,
   type ResponseCodeEntry,
+  type WebhookOutbox,
 } from '@vp-authorizer/core';
 import { runCompareAndSet } from './compare-and-set-script.js';
 import { runCreate } from './create-script.js';
@@ -16,6 +17,7 @@ import { decodeCode, decodeRecord, encodeCode, encodeRecord } from './record-cod
 import { RecordFormatError } from './record-format-error.js';
 import { expiryMember, parseExpiryMember, redisKeys } from './redis-keys.js';
 import { toStoreError } from './to-store-error.js';
+import { outboxKeys, redisWebhookOutbox } from './webhook-outbox-scripts.js';
 
 export interface RedisStoreOptions {
   /**
@@ -48,7 +50,7 @@ export interface RedisStoreOptions {
   expiryIndexInScript?: boolean;
 }
 
-export interface RedisStore extends AuthorizationStore, CodeStore {
+export interface RedisStore extends AuthorizationStore, CodeStore, WebhookOutbox {
   /** Quits the client if the store created it; a client passed in is left open. */
   close(): Promise<void>;
 }
@@ -143,6 +145,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   };
 
   return {
+    // Status webhooks until delivered (one Lua script per method, keys under one hash tag).
+    ...redisWebhookOutbox(client, outboxKeys(prefix), (operation) => guarded(operation)),
+
     create: (record, ttlMs) =>
       guarded(async () => {
         const px = checkTtl(ttlMs);
