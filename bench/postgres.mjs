@@ -8,12 +8,24 @@
 //      Goal: ≥ 0.7× the bare client.
 //   2. Bytes per pending authorization in PostgreSQL: growth of the authorization table and its
 //      indexes (pg_total_relation_size, after VACUUM) over BENCH_PG_SAMPLE real creates.
-//   BENCH_PG_OPS (4000 per slice), BENCH_PG_ROUNDS (5), BENCH_PG_SAMPLE (2000)
+//   3. The full flow (local verification, the bench wallet of redis.mjs) against one authorizer
+//      process on PostgreSQL and one on Redis (redis-server on PATH), in interleaved rounds:
+//      flows per second and server CPU per flow on each, and their ratios (no goal: a measurement).
+//   BENCH_PG_OPS (4000 per slice), BENCH_PG_ROUNDS (5), BENCH_PG_SAMPLE (2000),
+//   BENCH_PG_FLOW_SECONDS (2 per store and round), BENCH_FLOW_CONCURRENCY (4), BENCH_PG_FLOW_WARMUP (300 flows per store),
+//   BENCH_PG_PART (all; `statements` for parts 1 and 2, `flow` for part 3)
 import { randomUUID } from 'node:crypto';
 import { PID_QUERY } from './lib/constants.mjs';
 import { isMain, printJson } from './lib/main.mjs';
 import { median } from './lib/measure.mjs';
 import { postgresBinDir, startPostgresCluster } from '../scripts/postgres-cluster.mjs';
+import { PID_VCT } from './lib/constants.mjs';
+import { createBenchWallet, issueBenchCredential } from './lib/bench-wallet.mjs';
+import { oursFlow } from './lib/flows.mjs';
+import { startRedis } from './lib/redis-server.mjs';
+import { startServerProcess } from './lib/server-process.mjs';
+import { hasTool } from './lib/tools.mjs';
+import { runFlows } from './redis.mjs';
 
 const SCHEMA = 'bench';
 const POOL_SIZE = 10;
@@ -24,14 +36,24 @@ export async function run({ ops = Number(process.env.BENCH_PG_OPS ?? 4_000), rou
   const { migrate, postgresStore } = await import('@vp-authorizer/postgres');
   const cluster = await startPostgresCluster();
   try {
-    await migrate(cluster.url, { schema: SCHEMA });
-    const store = postgresStore({ url: cluster.url, schema: SCHEMA, maxConnections: POOL_SIZE, poolWaitMs: 30_000, cleanupIntervalMs: 0 });
-    const bare = new pg.Pool({ connectionString: cluster.url, max: POOL_SIZE });
-    const ratios = await statementRatios({ store, bare, ops, rounds });
-    await bare.end();
-    await store.close();
-    const bytesPerPending = await pendingBytes(cluster.url, sample, postgresStore, pg);
-    return { ops, rounds, poolSize: POOL_SIZE, ...ratios, bytesPerPending };
+    // BENCH_PG_PART=statements (parts 1 and 2) or flow (part 3) runs that part alone.
+    const part = process.env.BENCH_PG_PART;
+    let result = {};
+    if (part !== 'flow') {
+      await migrate(cluster.url, { schema: SCHEMA });
+      const store = postgresStore({ url: cluster.url, schema: SCHEMA, maxConnections: POOL_SIZE, poolWaitMs: 30_000, cleanupIntervalMs: 0 });
+      const bare = new pg.Pool({ connectionString: cluster.url, max: POOL_SIZE });
+      const ratios = await statementRatios({ store, bare, ops, rounds });
+      await bare.end();
+      await store.close();
+      const bytesPerPending = await pendingBytes(cluster.url, sample, postgresStore, pg);
+      result = { ops, rounds, poolSize: POOL_SIZE, ...ratios, bytesPerPending };
+    }
+    if (part !== 'statements') {
+      await migrate(cluster.url, { schema: FLOW_SCHEMA });
+      result.fullFlow = await fullFlowPostgresVsRedis(cluster.url, { rounds });
+    }
+    return result;
   } finally {
     await cluster.dispose();
   }
@@ -188,6 +210,61 @@ async function pendingBytes(url, sample, postgresStore, pg) {
     indexes: Math.round((after.indexes - before.indexes) / sample),
     recordJsonBytes: rows[0].record,
   };
+}
+
+const FLOW_SCHEMA = 'bench_flow';
+
+/**
+ * The full flow on PostgreSQL against the same flow on Redis: one authorizer process per store
+ * (same framework, same local clients, the default pool and timeouts of each store), driven in
+ * turn by the bench wallet from this process, order alternating by round. Server CPU is the
+ * authorizer process's own (the database's and Redis's are not counted).
+ */
+async function fullFlowPostgresVsRedis(url, { rounds }) {
+  if (!hasTool('redis-server')) return { skipped: 'redis-server not installed: nothing to compare with' };
+  const seconds = Number(process.env.BENCH_PG_FLOW_SECONDS ?? 2);
+  const concurrency = Number(process.env.BENCH_FLOW_CONCURRENCY ?? 4);
+  const warmup = Number(process.env.BENCH_PG_FLOW_WARMUP ?? 300);
+  const redis = await startRedis();
+  const credential = await issueBenchCredential({ vct: PID_VCT, claims: { given_name: 'Erika' } });
+  const spec = { kind: 'ours', framework: 'express', clients: 'local', issuerRootPem: credential.issuer.rootCertificatePem };
+  const servers = {
+    postgres: await startServerProcess({ ...spec, postgresUrl: url, postgresSchema: FLOW_SCHEMA }),
+    redis: await startServerProcess({ ...spec, redisUrl: redis.url }),
+  };
+  try {
+    const wallet = createBenchWallet({ credential, verifierTrustAnchors: Object.values(servers).map((s) => s.info.trustAnchor) });
+    const flows = { postgres: oursFlow(servers.postgres.info, wallet), redis: oursFlow(servers.redis.info, wallet) };
+    for (const flow of Object.values(flows)) await runFlows(flow, { flows: warmup, concurrency });
+    const samples = { postgres: [], redis: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const store of round % 2 === 0 ? ['postgres', 'redis'] : ['redis', 'postgres']) {
+        const before = await servers[store].cpuMicros();
+        const { flows: done, elapsedS } = await runFlows(flows[store], { seconds, concurrency });
+        const cpuMs = ((await servers[store].cpuMicros()) - before) / 1000;
+        samples[store].push({ flows: done, elapsedS, cpuMs });
+        console.error(`full flow on ${store}: ${(done / elapsedS).toFixed(1)} flows/s, ${(cpuMs / done).toFixed(3)} ms server CPU/flow`);
+      }
+    }
+    const summary = (list) => {
+      const total = list.reduce((n, r) => n + r.flows, 0);
+      const elapsed = list.reduce((n, r) => n + r.elapsedS, 0);
+      return { flows: total, flowsPerSecond: +(total / elapsed).toFixed(1), serverCpuMsPerFlow: +(list.reduce((n, r) => n + r.cpuMs, 0) / total).toFixed(3) };
+    };
+    const byRound = (value) => samples.postgres.map((r, i) => value(r) / value(samples.redis[i]));
+    return {
+      client: 'bench wallet',
+      concurrency,
+      sliceSeconds: seconds,
+      postgres: summary(samples.postgres),
+      redis: summary(samples.redis),
+      flowsPerSecondPostgresVsRedis: +median(byRound((r) => r.flows / r.elapsedS)).toFixed(2),
+      serverCpuPerFlowPostgresVsRedis: +median(byRound((r) => r.cpuMs / r.flows)).toFixed(2),
+    };
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.close()));
+    await redis.stop();
+  }
 }
 
 if (isMain(import.meta.url)) printJson(await run());

@@ -248,7 +248,7 @@ const SETTLE_SECONDS = 0.25;
  * `concurrency` clients run `flow` for `seconds` (or until `flows` have run). With `rate`, flow
  * starts are spaced 1/rate apart (a client waits for its slot), as steady traffic would arrive.
  */
-async function runFlows(flow, { seconds = Infinity, flows: total = Infinity, concurrency, rate }) {
+export async function runFlows(flow, { seconds = Infinity, flows: total = Infinity, concurrency, rate }) {
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let begun = 0;

@@ -30,7 +30,7 @@ const KINDS = {
   wakeup: ['server CPU per request after an idle gap', './wakeup-cost.mjs'],
   flow: ['full flow server CPU (floor, peer)', './full-flow.mjs'],
   redis: ['Redis (consume, two processes)', './redis.mjs'],
-  postgres: ['PostgreSQL (consume and compare-and-set vs bare pg, bytes per pending)', './postgres.mjs'],
+  postgres: ['PostgreSQL (consume and compare-and-set vs bare pg, bytes per pending, full flow vs Redis)', './postgres.mjs'],
   pending: ['pending authorizations at scale', './pending-scale.mjs'],
   stalls: ['event-loop stalls of hostile requests', './hostile-stalls.mjs'],
   dataIntegrity: ['Data Integrity credential verification vs the library', './data-integrity-verify-cost.mjs'],

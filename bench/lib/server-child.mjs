@@ -1,5 +1,5 @@
 // Child-process entry of server-process.mjs. The first IPC message is the spec:
-//   { kind: 'ours', framework, clients: 'local' | 'pass-through', issuerRootPem?, redisUrl?, bareRoutes? }
+//   { kind: 'ours', framework, clients: 'local' | 'pass-through', issuerRootPem?, redisUrl? | postgresUrl? + postgresSchema?, bareRoutes? }
 //     the authorizer under /authz through the framework's adapter (local = @vp-authorizer/local's
 //     validator and verifier); bareRoutes adds the framework's own trivial JSON routes under /bare
 //   { kind: 'floor', framework, issuerRootPem, light? }   the floor routes (floor.mjs) under /floor
@@ -60,7 +60,7 @@ async function start(spec) {
   return { origin, trustAnchor: dev.rootCertificatePem, apiKey: API_KEY, statusPath: `/authz/openid4/vp/v1_0/authorizations/${created.authorizationId}/status` };
 }
 
-async function createBenchAuthorizer({ origin, signing, clients, issuerRootPem, redisUrl }) {
+async function createBenchAuthorizer({ origin, signing, clients, issuerRootPem, redisUrl, postgresUrl, postgresSchema }) {
   const { createAuthorizer, memoryStore, passThroughValidator, passThroughVerifier } = await import('@vp-authorizer/core');
   let validator = passThroughValidator();
   let verifier = passThroughVerifier();
@@ -73,6 +73,11 @@ async function createBenchAuthorizer({ origin, signing, clients, issuerRootPem, 
   if (redisUrl) {
     const { redisStore } = await import('@vp-authorizer/redis');
     store = redisStore({ url: redisUrl, keyPrefix: 'bench:' });
+  }
+  if (postgresUrl) {
+    // The schema is migrated by the benchmark before the server starts.
+    const { postgresStore } = await import('@vp-authorizer/postgres');
+    store = postgresStore({ url: postgresUrl, schema: postgresSchema, cleanupIntervalMs: 0 });
   }
   const authorizer = createAuthorizer({
     publicBaseUrl: `${origin}/authz`,

@@ -8,16 +8,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { migrate, type PostgresStore } from '@vp-authorizer/postgres';
+import type { PostgresStore } from '@vp-authorizer/postgres';
 import type { RedisStore } from '@vp-authorizer/redis';
-import { postgresUrlForTests, TEST_API_KEY, testSchema, testSigningKey } from '@vp-authorizer/testing';
+import { TEST_API_KEY, testSigningKey } from '@vp-authorizer/testing';
 import { bundleWorker, startWorkers, type BundledWorker, type WorkerProcess } from '../__fixtures__/worker-processes.js';
 import { startFaultService, type FaultService } from './__fixtures__/fault-service.js';
 import { activeHandleCounts, leakedHandles, pollUntil, postWalletResponse, prepareWalletResponse, readPolicyResponse, readStatus, responseCodeOf, type Api, type PreparedResponse, type WalletAnswer } from './__fixtures__/flow.js';
-import { redisAvailable, startRedis } from './__fixtures__/redis-process.js';
 import { connectStore } from './__fixtures__/shared-store.js';
-import type { RaceStore } from '../store/race-worker.js';
+import { sharedStoreVariants, type StoreVariant } from './__fixtures__/shared-store-variants.js';
 import type { WorkerCommand, WorkerConfig, WorkerReply } from './__fixtures__/slow-verifier-server-worker.js';
 
 const PUBLIC_ORIGIN = 'https://verifier.example';
@@ -40,48 +38,12 @@ interface ServerProcess {
 
 type Failed = { status: -1; error: string };
 
-/** One shipped store the processes share: started (or migrated) for this run only, then removed. */
-interface StoreVariant {
-  name: string;
-  /** True when the store is missing here; the check that decided it says why, loudly (no silent skip). */
-  skip: boolean;
-  start(): Promise<{ target: RaceStore; dispose(): Promise<void> }>;
-}
-
-const postgresUrl = postgresUrlForTests('test/faults/server-sigkill.test.ts');
-
-const STORES: StoreVariant[] = [
-  {
-    name: 'one Redis',
-    skip: !redisAvailable(),
-    async start() {
-      const redis = await startRedis({ persistent: false });
-      return { target: { kind: 'redis', url: redis.url, keyPrefix: `vpa-faults-kill:${Math.random().toString(36).slice(2, 10)}:` }, dispose: () => redis.dispose() };
-    },
-  },
-  {
-    name: 'one PostgreSQL',
-    skip: postgresUrl === undefined,
-    async start() {
-      // A schema of this run's own, migrated before any process connects; dropped afterwards.
-      const schema = testSchema();
-      const admin = new pg.Pool({ connectionString: postgresUrl, max: 1 });
-      await migrate(admin, { schema });
-      return {
-        target: { kind: 'postgres', url: postgresUrl!, schema },
-        async dispose() {
-          await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-          await admin.end();
-        },
-      };
-    },
-  },
-];
+const STORES = sharedStoreVariants('test/faults/server-sigkill.test.ts', 'vpa-faults-kill');
 
 for (const variant of STORES) describeKillSuite(variant);
 
 function describeKillSuite(variant: StoreVariant): void {
-  describe.skipIf(variant.skip)(`a server process SIGKILLed or paused while wallet responses are being processed (leases on ${variant.name})`, () => {
+  describe.skipIf(variant.skip)(`a server process SIGKILLed or paused while wallet responses are being processed (leases on one ${variant.name})`, () => {
     const baseline = activeHandleCounts();
     let shared: Awaited<ReturnType<StoreVariant['start']>>;
     let verifier: FaultService;
@@ -134,7 +96,7 @@ function describeKillSuite(variant: StoreVariant): void {
       await worker?.dispose();
       const leaked = await leakedHandles(baseline);
       console.log(
-        `[faults] lease suite on ${variant.name}: server processes SIGKILLed ${processesKilled}, SIGSTOPped ${processesPaused}; ${JSON.stringify(counts)}; handles above baseline after close: ${JSON.stringify(leaked)}`,
+        `[faults] lease suite on one ${variant.name}: server processes SIGKILLed ${processesKilled}, SIGSTOPped ${processesPaused}; ${JSON.stringify(counts)}; handles above baseline after close: ${JSON.stringify(leaked)}`,
       );
       expect(leaked, 'sockets, servers, child processes or timers left open by the SIGKILL suite').toEqual({});
     });

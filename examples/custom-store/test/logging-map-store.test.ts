@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createTestClock, describeStoreContract } from '@vp-authorizer/testing/contracts';
 import { loggingMapStore } from '../src/logging-map-store.js';
 
-// The same suite the memory and Redis stores run: this is all a custom store needs.
+// The same suite the memory and Redis stores run: this is all a custom store needs. This one
+// carries no webhooks (no webhook outbox), which the suite checks too.
 describeStoreContract('loggingMapStore (examples/custom-store)', {
+  webhookOutbox: false,
   async create() {
     const clock = createTestClock();
     const store = loggingMapStore({ now: () => clock.now(), log: () => undefined });

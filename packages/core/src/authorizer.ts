@@ -66,8 +66,9 @@ export interface Authorizer {
   ready(): Promise<void>;
   /**
    * Stop timers (and the default memory store's sweep), end event streams, and stop webhook
-   * delivery (in-flight requests are aborted, held deliveries dropped with a `webhook.dropped`
-   * event each). Does not close a store you passed in.
+   * delivery (in-flight requests are aborted; held deliveries are handed back to the outbox of a
+   * store you passed in, for another process to deliver, and otherwise dropped with a
+   * `webhook.dropped` event each). Does not close a store you passed in.
    */
   close(): Promise<void>;
 }

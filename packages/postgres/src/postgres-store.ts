@@ -5,7 +5,9 @@ import {
   type AuthorizationRecord,
   type AuthorizerStore,
   type ExpiryCandidate,
+  type OutboxDelivery,
   type ResponseCodeEntry,
+  type WebhookOutbox,
 } from '@vp-authorizer/core';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { schemaNames } from './schema-names.js';
@@ -49,7 +51,7 @@ export interface PostgresStoreOptions {
   cleanupIntervalMs?: number;
 }
 
-export interface PostgresStore extends AuthorizerStore {
+export interface PostgresStore extends AuthorizerStore, WebhookOutbox {
   /** `SELECT 1`: resolves once the database answered; rejects with StoreUnavailableError. */
   ping(): Promise<void>;
   /**
@@ -72,7 +74,7 @@ const CLEANUP_BATCH = 1_000;
 const CLEANUP_MAX_BATCHES = 20;
 
 /**
- * store (`AuthorizerStore`) on PostgreSQL ≥ 13, through node-postgres.
+ * store (`AuthorizerStore`, `WebhookOutbox`) on PostgreSQL ≥ 13, through node-postgres.
  *
  * Atomicity: every operation is one statement. Compare-and-set is `UPDATE … WHERE version = $n`
  * (row lock + re-check under READ COMMITTED: of concurrent writers from one version exactly one
@@ -191,6 +193,48 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       return row !== undefined && row.live ? row.entry : null;
     },
 
+    async addWebhook(delivery, lease, maxPerInstance) {
+      const d = delivery;
+      const { rows } = await run<{ outcome: 'queued' | 'duplicate' | 'full' }>('addWebhook', [
+        d.instanceId, d.id, d.authorizationId, d.sequence, d.url, d.eventType, d.body, d.attempts, lease.holder, Math.floor(lease.until), Math.floor(maxPerInstance),
+      ]);
+      return rows[0]!.outcome;
+    },
+
+    async renewWebhooks(refs, lease) {
+      if (refs.length === 0) return 0;
+      const { rowCount } = await run('renewWebhooks', [lease.holder, Math.floor(lease.until), refs.map((r) => r.instanceId), refs.map((r) => r.id)]);
+      return rowCount ?? 0;
+    },
+
+    async takeOverWebhooks(now, lease, limit) {
+      if (limit < 1) return [];
+      const { rows } = await run<OutboxRow>('takeOverWebhooks', [Math.floor(now), lease.holder, Math.floor(lease.until), Math.floor(limit)]);
+      return rows.map(
+        (row): OutboxDelivery => ({
+          instanceId: row.instance_id,
+          id: row.id,
+          authorizationId: row.authorization_id,
+          // bigint arrives as a string; versions are small integers.
+          sequence: Number(row.sequence),
+          url: row.url,
+          eventType: row.event_type,
+          body: row.body,
+          attempts: row.attempts,
+        }),
+      );
+    },
+
+    async recordWebhookAttempts(ref, holder, attempts) {
+      const { rowCount } = await run('recordWebhookAttempts', [ref.instanceId, ref.id, holder, attempts]);
+      return rowCount === 1;
+    },
+
+    async removeWebhook(ref, holder) {
+      const { rowCount } = await run('removeWebhook', [ref.instanceId, ref.id, holder]);
+      return rowCount === 1;
+    },
+
     async ping() {
       // One round trip that writes nothing; a failing connection rejects within poolWaitMs.
       try {
@@ -220,6 +264,17 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   };
   scheduleCleanup();
   return store;
+}
+
+interface OutboxRow {
+  instance_id: string;
+  id: string;
+  authorization_id: string;
+  sequence: string;
+  url: string;
+  event_type: string;
+  body: string;
+  attempts: number;
 }
 
 /** The due time the sweep index holds (`sweepDueAt`): expiry for an open record, the erasure of its disclosed data for a finished one, none otherwise. */

@@ -9,6 +9,9 @@ export interface SchemaNames {
   authorizations: string;
   responseCodes: string;
   schemaVersion: string;
+  webhookOutbox: string;
+  /** The function that adds a webhook to the outbox under the per-instance bound (migration 2). */
+  addWebhook: string;
 }
 
 export const DEFAULT_SCHEMA = 'public';
@@ -22,5 +25,7 @@ export function schemaNames(schema: string = DEFAULT_SCHEMA, caller = 'postgresS
     authorizations: `${schema}.vpa_authorizations`,
     responseCodes: `${schema}.vpa_response_codes`,
     schemaVersion: `${schema}.vpa_schema_version`,
+    webhookOutbox: `${schema}.vpa_webhook_outbox`,
+    addWebhook: `${schema}.vpa_add_webhook`,
   };
 }

@@ -66,6 +66,31 @@ export function storeStatements(n: SchemaNames) {
          ORDER BY kept_until LIMIT $1 FOR UPDATE SKIP LOCKED)
        AND kept_until <= statement_timestamp()`,
     ),
+    // The webhook outbox: each method one statement (the add one function call, see migration 2).
+    addWebhook: statement('add_webhook', `SELECT ${n.addWebhook}($1, $2, $3, $4::bigint, $5, $6, $7, $8::integer, $9, $10::bigint, $11::integer) AS outcome`),
+    renewWebhooks: statement(
+      'renew_webhooks',
+      `UPDATE ${n.webhookOutbox} SET lease_until = $2::bigint
+       WHERE holder = $1 AND (instance_id, id) IN (SELECT * FROM unnest($3::text[], $4::text[]))`,
+    ),
+    // SKIP LOCKED: racing takers divide the expired leases; a row another taker has just leased
+    // fails the re-checked lease_until condition and is left out.
+    takeOverWebhooks: statement(
+      'take_over_webhooks',
+      `WITH due AS (
+         SELECT instance_id, id, lease_until FROM ${n.webhookOutbox} WHERE lease_until <= $1::bigint
+         ORDER BY lease_until LIMIT $4 FOR UPDATE SKIP LOCKED),
+       taken AS (
+         UPDATE ${n.webhookOutbox} o SET holder = $2, lease_until = $3::bigint FROM due
+         WHERE o.instance_id = due.instance_id AND o.id = due.id
+         RETURNING o.instance_id, o.id, o.authorization_id, o.sequence, o.url, o.event_type, o.body, o.attempts, due.lease_until AS expired_at)
+       SELECT instance_id, id, authorization_id, sequence, url, event_type, body, attempts FROM taken ORDER BY expired_at`,
+    ),
+    recordWebhookAttempts: statement(
+      'record_webhook_attempts',
+      `UPDATE ${n.webhookOutbox} SET attempts = $4::integer WHERE instance_id = $1 AND id = $2 AND holder = $3`,
+    ),
+    removeWebhook: statement('remove_webhook', `DELETE FROM ${n.webhookOutbox} WHERE instance_id = $1 AND id = $2 AND holder = $3`),
   } satisfies Record<string, Statement>;
 }
 

@@ -114,7 +114,7 @@ describe.skipIf(url === undefined)('postgresStore on PostgreSQL', () => {
       expect(before.rowCount).toBe(0);
       await migrate(url!, { schema });
       const tables = await admin.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]);
-      expect(tables.rows.map((r) => r.table_name)).toEqual(['vpa_authorizations', 'vpa_response_codes', 'vpa_schema_version']);
+      expect(tables.rows.map((r) => r.table_name)).toEqual(['vpa_authorizations', 'vpa_response_codes', 'vpa_schema_version', 'vpa_webhook_outbox']);
       const indexes = await admin.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname', [schema]);
       expect(indexes.rows.map((r) => r.indexname)).toEqual([
         'vpa_authorizations_due_at',
@@ -123,17 +123,34 @@ describe.skipIf(url === undefined)('postgresStore on PostgreSQL', () => {
         'vpa_response_codes_kept_until',
         'vpa_response_codes_pkey',
         'vpa_schema_version_pkey',
+        'vpa_webhook_outbox_lease_until',
+        'vpa_webhook_outbox_pkey',
       ]);
+    });
+
+    it('a schema at version 1 (before the webhook outbox) is refused by the store until migrate adds version 2, keeping its records', async () => {
+      const schema = freshSchema();
+      await migrate(admin, { schema });
+      // Back to what version 1 shipped: the tables and indexes of migration 1 only.
+      await admin.query(`DROP TABLE ${schema}.vpa_webhook_outbox; DROP FUNCTION ${schema}.vpa_add_webhook; DELETE FROM ${schema}.vpa_schema_version WHERE version = 2`);
+      const store = postgresStore({ pool: admin, schema, cleanupIntervalMs: 0 });
+      const refused = await failureOf(store.get('i', 'a'));
+      expect(refused).toBeInstanceOf(SchemaVersionError);
+      expect((refused as Error).message).toContain('vp-authorizer-postgres migrate');
+      await admin.query(`INSERT INTO ${schema}.vpa_response_codes (key, entry, kept_until) VALUES ('i:kept', '{"instanceId":"i","authorizationId":"a"}', now() + interval '1 minute')`);
+      expect(await migrate(admin, { schema })).toEqual({ schema, from: 1, to: 2, applied: [2] });
+      expect(await store.consume('i:kept')).toEqual({ instanceId: 'i', authorizationId: 'a' });
+      expect(await store.addWebhook({ instanceId: 'i', id: 'msg_a_1_created', authorizationId: 'a', sequence: 1, url: 'https://rp.example/h', eventType: 'authorization.created', body: '{}', attempts: 0 }, { holder: 'h', until: 1 }, 10)).toBe('queued');
     });
 
     it('migrate is idempotent, and processes migrating at once apply each version exactly once', async () => {
       const schema = freshSchema();
       const results = await Promise.all([migrate(admin, { schema }), migrate(url!, { schema }), migrate(admin, { schema })]);
-      expect(results.map((r) => r.applied).flat()).toEqual([1]);
+      expect(results.map((r) => r.applied).flat()).toEqual([1, 2]);
       expect(results.every((r) => r.to === LATEST_SCHEMA_VERSION)).toBe(true);
       expect(await migrate(admin, { schema })).toEqual({ schema, from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION, applied: [] });
       const versions = await admin.query(`SELECT version FROM ${schema}.vpa_schema_version`);
-      expect(versions.rows).toEqual([{ version: 1 }]);
+      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
     });
 
     it('a schema migrated by a newer version is refused by migrate and by the store (upgrade every process)', async () => {
@@ -169,9 +186,9 @@ describe.skipIf(url === undefined)('postgresStore on PostgreSQL', () => {
       const schema = freshSchema();
       const env = { ...process.env, POSTGRES_URL: '' };
       const first = await run(process.execPath, [bin, 'migrate', '--url', url!, '--schema', schema], { env });
-      expect(first.stdout).toContain(`schema "${schema}": applied 1 (version 0 → 1)`);
+      expect(first.stdout).toContain(`schema "${schema}": applied 1, 2 (version 0 → 2)`);
       const second = await run(process.execPath, [bin, 'migrate', '--schema', schema], { env: { ...env, POSTGRES_URL: url! } });
-      expect(second.stdout).toContain(`schema "${schema}" is up to date (version 1)`);
+      expect(second.stdout).toContain(`schema "${schema}" is up to date (version 2)`);
       const missing = await failureOf(run(process.execPath, [bin, 'migrate'], { env }));
       expect((missing as { code: number }).code).toBe(2);
       expect((missing as { stderr: string }).stderr).toContain('Pass --url or set POSTGRES_URL');

@@ -7,6 +7,7 @@ import {
   type AuthorizerStore,
   type ExpiryCandidate,
   type ResponseCodeEntry,
+  type WebhookOutbox,
 } from '@vp-authorizer/core';
 import { runCompareAndSet } from './compare-and-set-script.js';
 import { runCreate } from './create-script.js';
@@ -15,6 +16,7 @@ import { decodeCode, decodeRecord, encodeCode, encodeRecord } from './record-cod
 import { RecordFormatError } from './record-format-error.js';
 import { expiryMember, parseExpiryMember, redisKeys } from './redis-keys.js';
 import { toStoreError } from './to-store-error.js';
+import { outboxKeys, redisWebhookOutbox } from './webhook-outbox-scripts.js';
 
 export interface RedisStoreOptions {
   /**
@@ -47,7 +49,7 @@ export interface RedisStoreOptions {
   expiryIndexInScript?: boolean;
 }
 
-export interface RedisStore extends AuthorizerStore {
+export interface RedisStore extends AuthorizerStore, WebhookOutbox {
   /** Quits the client if the store created it; a client passed in is left open. */
   close(): Promise<void>;
 }
@@ -142,6 +144,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   };
 
   return {
+    // Status webhooks until delivered (one Lua script per method, keys under one hash tag).
+    ...redisWebhookOutbox(client, outboxKeys(prefix), (operation) => guarded(operation)),
+
     create: (record, ttlMs) =>
       guarded(async () => {
         const px = checkTtl(ttlMs);

@@ -122,6 +122,16 @@ export const LOG_EVENTS = {
     message: 'webhook could not be queued',
     fields: { eventType: 'the status change event type', authorizationId: AUTHORIZATION_ID, err: ERR },
   },
+  'webhook.taken_over': {
+    level: 'info',
+    message: 'webhook taken over from the outbox: the process that held it stopped renewing its lease',
+    fields: { ...WEBHOOK },
+  },
+  'webhook.outbox_failed': {
+    level: 'warn',
+    message: 'webhook outbox unavailable: a new delivery goes out from this process only; lease work is retried at the next tick',
+    fields: { step: '`add` (a new delivery), `renew` or `take_over` (the lease timer)', err: ERR },
+  },
   'config.mount_path_mismatch': {
     level: 'warn',
     message: "mounted at a path other than publicBaseUrl's: wallets will get 404",

@@ -11,6 +11,7 @@ import { outboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
 import { memoryStore } from '../store/memory-store.js';
 import { checkWebhookUrls } from '../webhooks/check-webhook-urls.js';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
+import { webhookOutboxOf } from '../webhooks/webhook-outbox-of.js';
 import { webhookMessage, type StatusChange } from '../webhooks/webhook-message.js';
 import { createInstanceRuntime, type InstanceRuntime } from './instance-runtime.js';
 import { instrumentedStore } from './instrumented-store.js';
@@ -96,7 +97,7 @@ export function createAuthorizerContext(parsed: ResolvedAuthorizerOptions): Owne
       log['hook.on_event_failed']?.({ eventType: event.type, err: describeError(error) });
     }
   }
-  const webhooks = new WebhookDeliveries(webhookSettings, parsed.clock, log, publish);
+  const webhooks = new WebhookDeliveries(webhookSettings, parsed.clock, log, publish, webhookOutboxOf(parsed, instances));
 
   /** Queue the webhook of one status change, when its instance has webhooks and a URL for it. */
   function queueWebhook(event: StatusChange, record: AuthorizationRecord): void {
@@ -104,7 +105,7 @@ export function createAuthorizerContext(parsed: ResolvedAuthorizerOptions): Owne
     const url = record.request.webhookUrl ?? config?.url;
     if (!config || url === undefined) return;
     try {
-      webhooks.enqueue(webhookMessage(event, record), { instanceId: record.instanceId, authorizationId: record.id, url, key: config.key });
+      webhooks.enqueue(webhookMessage(event, record), { instanceId: record.instanceId, authorizationId: record.id, url, key: config.key, sequence: record.version });
     } catch (error) {
       // The change is stored and will be answered: a webhook problem must never turn it into a failure.
       log['webhook.queue_failed']?.({ eventType: event.type, authorizationId: record.id, err: describeError(error) });

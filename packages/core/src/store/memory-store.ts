@@ -4,6 +4,8 @@ import { NODE_OVERHEAD_BYTES, SCALAR_OVERHEAD_BYTES, accountedBytes } from './js
 import { ConfigError } from '../errors/config-error.js';
 import { StoreQuotaExceededError } from '../errors/store-quota-exceeded-error.js';
 import type { AuthorizerStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorizer-store.js';
+import type { WebhookOutbox } from '../model/webhook-outbox.js';
+import { memoryWebhookOutbox } from './memory-webhook-outbox.js';
 
 /**
  * What one instance may hold in a memory store. A `create` past either bound is refused with
@@ -33,7 +35,7 @@ export interface MemoryStoreOptions extends Partial<MemoryStoreQuota> {
  * In-process store for one server process (tests, demos, single-instance deployments). State is
  * lost on restart and not shared between processes: use `@vp-authorizer/redis` for that.
  */
-export interface MemoryStore extends AuthorizerStore {
+export interface MemoryStore extends AuthorizerStore, WebhookOutbox {
   /** Drops records and codes whose TTL has passed; returns how many were dropped. */
   sweep(): number;
   /** Stops the sweep timer. The store stays usable (expiry is still checked on every read). */
@@ -177,6 +179,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   }
 
   return {
+    ...memoryWebhookOutbox(),
+
     async create(record, ttlMs) {
       const now = clock.now();
       const key = recordKey(record.instanceId, record.id);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isStoreUnavailableError, type AuthorizationRecord, type AuthorizerStore, type ResponseCodeEntry } from '@vp-authorizer/core';
+import { isStoreUnavailableError, type AuthorizationRecord, type AuthorizerStore, type OutboxDelivery, type ResponseCodeEntry, type WebhookOutbox } from '@vp-authorizer/core';
 import { makeTestRecord } from './make-test-record.js';
 import type { TestClock } from './test-clock.js';
 
@@ -31,6 +31,12 @@ export interface StoreContractFactory {
    * StoreUnavailableError while the engine is cut off and answers again once it is back.
    */
   outages?: boolean;
+  /**
+   * Whether the store implements the webhook outbox (`WebhookOutbox`), default true: its cases
+   * then run. `false` for a store that will never carry webhooks (createAuthorizer refuses it when
+   * an instance has them): the suite then checks that it has none of the outbox methods.
+   */
+  webhookOutbox?: boolean;
 }
 
 /** Retention long enough never to expire during a case. */
@@ -46,6 +52,7 @@ const MINUTE = 60_000;
  * import { createTestClock, describeStoreContract } from '@vp-authorizer/testing';
  *
  * describeStoreContract('myStore', {
+ *   webhookOutbox: false, // unless it implements WebhookOutbox
  *   async create() {
  *     const clock = createTestClock();
  *     return { store: myStore({ now: () => clock.now() }), clock };
@@ -531,6 +538,124 @@ export function describeStoreContract(name: string, factory: StoreContractFactor
     // Code keys look like the core's: `<instanceId>:<hash>`.
     const codeKey = (): string => `${instanceId}:${token()}`;
     const entry = (): ResponseCodeEntry => ({ instanceId, authorizationId: token() });
+
+    // The webhook outbox (WebhookOutbox): optional; a store without it cannot carry webhooks
+    // (createAuthorizer refuses it when an instance has webhooks), so it must have all of it or none.
+    describe('webhook outbox', () => {
+      const OUTBOX = ['addWebhook', 'renewWebhooks', 'takeOverWebhooks', 'recordWebhookAttempts', 'removeWebhook'] as const;
+      const present = () => OUTBOX.filter((name) => typeof (store as unknown as Record<string, unknown>)[name] === 'function');
+      if (factory.webhookOutbox === false) {
+        it('has none of the outbox methods (a store with part of them is refused by createAuthorizer)', () => {
+          expect(present()).toEqual([]);
+        });
+        return;
+      }
+      const outboxOf = (): WebhookOutbox => {
+        expect(present(), `store contract "${name}": the store must implement the webhook outbox (or pass webhookOutbox: false)`).toEqual([...OUTBOX]);
+        return store as unknown as WebhookOutbox;
+      };
+      const now = 1_900_000_000_000;
+      const delivery = (overrides: Partial<OutboxDelivery> = {}): OutboxDelivery => {
+        const authorizationId = token();
+        return {
+          instanceId,
+          id: `msg_${authorizationId}_1_created`,
+          authorizationId,
+          sequence: 1,
+          url: 'https://rp.example/hooks?token=t0k%C3%A9n',
+          eventType: 'authorization.created',
+          body: JSON.stringify({ type: 'authorization.created', data: { authorizationId, note: 'Érika ✓' } }),
+          attempts: 0,
+          ...overrides,
+        };
+      };
+      const lease = (holder: string, until: number) => ({ holder, until });
+      const refOf = (d: OutboxDelivery) => ({ instanceId: d.instanceId, id: d.id });
+      const mine = (list: OutboxDelivery[]) => list.filter((d) => d.instanceId === instanceId || d.instanceId === `${instanceId}-other`);
+
+      it('a queued delivery is kept exactly (body bytes, url, order) and is not taken over while its lease holds, then is, once', async () => {
+        const outbox = outboxOf();
+        const queued = delivery({ sequence: 7, attempts: 2 });
+        expect(await outbox.addWebhook(queued, lease('a', now + 5_000), 10)).toBe('queued');
+        expect(mine(await outbox.takeOverWebhooks(now + 4_999, lease('b', now + 10_000), 100))).toEqual([]);
+        expect(mine(await outbox.takeOverWebhooks(now + 5_000, lease('b', now + 10_000), 100))).toEqual([queued]);
+        // Now b's: a taker before b's lease ends gets nothing, and a can no longer settle it.
+        expect(mine(await outbox.takeOverWebhooks(now + 9_999, lease('c', now + 20_000), 100))).toEqual([]);
+        expect(await outbox.removeWebhook(refOf(queued), 'a')).toBe(false);
+        expect(await outbox.recordWebhookAttempts(refOf(queued), 'a', 5)).toBe(false);
+        expect(await outbox.removeWebhook(refOf(queued), 'b')).toBe(true);
+        expect(await outbox.removeWebhook(refOf(queued), 'b')).toBe(false);
+        expect(mine(await outbox.takeOverWebhooks(now + MINUTE, lease('c', now + 2 * MINUTE), 100))).toEqual([]);
+      });
+
+      it('a second add of the same webhook-id is a duplicate and changes nothing; the same id in another instance is another delivery', async () => {
+        const outbox = outboxOf();
+        const queued = delivery();
+        expect(await outbox.addWebhook(queued, lease('a', now), 10)).toBe('queued');
+        expect(await outbox.addWebhook({ ...queued, body: '{"changed":true}' }, lease('b', now + MINUTE), 10)).toBe('duplicate');
+        const theirs = { ...queued, instanceId: `${instanceId}-other` };
+        expect(await outbox.addWebhook(theirs, lease('a', now), 10)).toBe('queued');
+        const taken = mine(await outbox.takeOverWebhooks(now, lease('c', now + MINUTE), 100));
+        expect(taken).toHaveLength(2);
+        expect(taken).toEqual(expect.arrayContaining([queued, theirs]));
+      });
+
+      it('holds at most maxPerInstance deliveries per instance: one more is refused (nothing written), other instances are not counted, and a removal makes room', async () => {
+        const outbox = outboxOf();
+        const [first, second, third] = [delivery(), delivery(), delivery()];
+        expect(await outbox.addWebhook(first!, lease('a', now + MINUTE), 2)).toBe('queued');
+        expect(await outbox.addWebhook(second!, lease('a', now + MINUTE), 2)).toBe('queued');
+        expect(await outbox.addWebhook(third!, lease('a', now + MINUTE), 2)).toBe('full');
+        expect(await outbox.addWebhook(delivery({ instanceId: `${instanceId}-other` }), lease('a', now + MINUTE), 2)).toBe('queued');
+        expect(await outbox.removeWebhook(refOf(first!), 'a')).toBe(true);
+        expect(await outbox.addWebhook(third!, lease('a', now + MINUTE), 2)).toBe('queued');
+        const taken = mine(await outbox.takeOverWebhooks(now + MINUTE, lease('b', now + 2 * MINUTE), 100)).filter((d) => d.instanceId === instanceId);
+        expect(taken.map((d) => d.id).sort()).toEqual([second!.id, third!.id].sort());
+      });
+
+      it("renewal moves only its holder's leases; until 0 hands them back at once; attempts recorded by the holder are what a taker gets", async () => {
+        const outbox = outboxOf();
+        const held = delivery();
+        const other = delivery();
+        await outbox.addWebhook(held, lease('a', now + 1_000), 10);
+        await outbox.addWebhook(other, lease('b', now + 1_000), 10);
+        expect(await outbox.renewWebhooks([refOf(held), refOf(other), refOf(delivery())], lease('a', now + 3_000))).toBe(1);
+        expect(await outbox.recordWebhookAttempts(refOf(held), 'a', 3)).toBe(true);
+        expect(mine(await outbox.takeOverWebhooks(now + 2_000, lease('c', now + MINUTE), 100))).toEqual([other]);
+        expect(await outbox.renewWebhooks([refOf(held)], lease('a', 0))).toBe(1);
+        expect(mine(await outbox.takeOverWebhooks(now, lease('c', now + MINUTE), 100))).toEqual([{ ...held, attempts: 3 }]);
+      });
+
+      it('takes over the longest expired first, at most `limit`', async () => {
+        const outbox = outboxOf();
+        const list = [delivery(), delivery(), delivery()];
+        await outbox.addWebhook(list[0]!, lease('a', now + 300), 10);
+        await outbox.addWebhook(list[1]!, lease('a', now + 100), 10);
+        await outbox.addWebhook(list[2]!, lease('a', now + 200), 10);
+        // Entries of other cases may share the store: count only this case's.
+        const first = mine(await outbox.takeOverWebhooks(now + 1_000, lease('b', now + MINUTE), 2));
+        expect(first.length).toBeLessThanOrEqual(2);
+        if (first.length === 2) expect(first.map((d) => d.id)).toEqual([list[1]!.id, list[2]!.id]);
+        const rest = mine(await outbox.takeOverWebhooks(now + 1_000, lease('b', now + MINUTE), 100));
+        expect([...first, ...rest].map((d) => d.id).sort()).toEqual(list.map((d) => d.id).sort());
+      });
+
+      it('20 racing takers of 10 expired deliveries: each delivery goes to exactly one of them', async () => {
+        const outbox = outboxOf();
+        const list = Array.from({ length: 10 }, () => delivery());
+        for (const d of list) await outbox.addWebhook(d, lease('dead', now), 100);
+        const takers = await Promise.all(Array.from({ length: 20 }, (_, i) => outbox.takeOverWebhooks(now + 1, lease(`taker-${i}`, now + MINUTE), 10)));
+        const taken = takers.flatMap((list) => mine(list).map((d) => d.id));
+        expect(taken.sort()).toEqual(list.map((d) => d.id).sort());
+        // Each is settled by its taker only.
+        const holderOf = new Map(takers.flatMap((list, i) => mine(list).map((d) => [d.id, `taker-${i}`] as const)));
+        for (const d of list) {
+          const holder = holderOf.get(d.id)!;
+          expect(await outbox.removeWebhook(refOf(d), holder === 'taker-0' ? 'taker-1' : 'taker-0')).toBe(false);
+          expect(await outbox.removeWebhook(refOf(d), holder)).toBe(true);
+        }
+      });
+    });
 
     describe('readiness', () => {
       it('ping answers without writing; a store without ping answers a get of an unknown id (the fallback probe)', async () => {
