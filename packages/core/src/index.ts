@@ -31,8 +31,6 @@ export {
   type RpErrorBody,
   type WalletErrorBody,
 } from './endpoints/index.js';
-/** What an endpoint's `runOrRefuse` may resolve to instead of an answer: a refusal handle() renders as the same error thrown. */
-export type { Refusal } from './errors/refusal.js';
 export type { CreateAuthorizationResponse, DirectPostAuthorizationResponse, DcApiAuthorizationResponse } from './request/build-authorization.js';
 
 // The model: records, queries, results and the contracts of clients and stores.

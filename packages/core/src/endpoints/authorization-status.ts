@@ -3,7 +3,7 @@ import { isProcessing, loadForInstance } from '../authorization/transitions.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { CoreResponse } from '../wire/core-request.js';
-import { jsonResponse, jsonTextResponse } from '../wire/responses.js';
+import { jsonResponse } from '../wire/responses.js';
 import { defineEndpoint } from './endpoint.js';
 import { AUTHORIZATION_ID, authorizationStatusSchema } from './shared-schemas.js';
 
@@ -31,20 +31,8 @@ export function getStatus(ctx: AuthorizerContext, instanceId: string, id: string
 export const statusOf = (record: AuthorizationRecord, now: number): StatusResponse =>
   isProcessing(record, now) ? { status: record.status, processing: true } : { status: record.status };
 
-/** Every status body's JSON text, serialised once (relying parties poll this route). */
-const STATUS_TEXTS = new Map<string, string>(
-  authorizationStatusSchema.options.flatMap((status) => [
-    [status, JSON.stringify({ status })],
-    [`${status}+processing`, JSON.stringify({ status, processing: true })],
-  ]),
-);
-
-export function statusAnswer(record: AuthorizationRecord, now: number): CoreResponse {
-  const processing = isProcessing(record, now);
-  const text = STATUS_TEXTS.get(processing ? `${record.status}+processing` : record.status);
-  // A status this version does not know (a newer writer's record) is serialised as it is.
-  return text === undefined ? jsonResponse(200, statusOf(record, now)) : jsonTextResponse(200, text);
-}
+/** The status route's answer for a record. */
+export const statusAnswer = (record: AuthorizationRecord, now: number): CoreResponse => jsonResponse(200, statusOf(record, now));
 
 export const authorizationStatusEndpoint = defineEndpoint({
   operationId: 'getAuthorizationStatus',

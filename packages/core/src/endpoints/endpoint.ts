@@ -1,5 +1,4 @@
 import type * as v from 'valibot';
-import type { Refusal } from '../errors/refusal.js';
 import type { CoreRequest, CoreResponse } from '../wire/core-request.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
@@ -80,13 +79,8 @@ export interface Endpoint<B = unknown> {
   errors?: readonly number[];
   /** A more specific description of an error status than the generic one. */
   errorDescriptions?: Readonly<Record<number, string>>;
+  /** The operation: its answer, or its refusal thrown as an AuthorizerError (rendered by the request handler). */
   run(input: EndpointInput<B>): Promise<CoreResponse>;
-  /**
-   * The same operation with its usual refusal returned as a `Refusal` instead of thrown, where
-   * refusing is the common answer (an unknown response code). `handle()` prefers it and answers,
-   * logs and traces the refusal as `run`'s thrown error; called directly, `run` behaves as ever.
-   */
-  runOrRefuse?(input: EndpointInput<B>): Promise<CoreResponse | Refusal>;
 }
 
 /** Identity with a checked shape: the table stays one literal per file. */

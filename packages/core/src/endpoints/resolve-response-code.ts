@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { constantTimeEqual } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { Refusal, throwRefusal } from '../errors/refusal.js';
 import { storeKey } from '../response-code/response-code.js';
 import { RESOLVE_REPLAY_WINDOW_MS, idempotencyKeyHash, isIdempotencyKey, receiptKey, resolvedByKey } from '../response-code/code-resolution.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
@@ -9,7 +8,7 @@ import type { ResponseCodeEntry } from '../model/authorizer-store.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';
-import { json, jsonOrRefusal } from './respond.js';
+import { json } from './respond.js';
 import { terminalStatusSchema } from './shared-schemas.js';
 
 export const resolvedResponseCodeSchema = v.pipe(v.object({ authorization_id: v.string(), status: terminalStatusSchema }), v.title('ResolvedResponseCode'));
@@ -21,15 +20,11 @@ export const resolveResponseCodeBodySchema = v.object({
   authorization_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
 });
 
-/** Resolve a code once; throws every refusal (the typed method). See resolveOrRefuse. */
-export const resolveResponseCode = (ctx: AuthorizerContext, instance: InstanceRuntime, body: ResolveBody, idempotencyKey?: string): Promise<ResolvedResponseCode> =>
-  resolveOrRefuse(ctx, instance, body, idempotencyKey).then(throwRefusal);
-
-const NOT_FOUND = Refusal.of('response_code.not_found');
+/** Unknown, used, expired or another instance's code: the one answer to every guess. */
+const notFound = () => new AuthorizerError('response_code.not_found');
 
 /**
- * Resolve a code once. Unknown, used, expired or another instance's code → 404, returned as a
- * refusal rather than thrown: it is the answer to every guess, so it should cost as little as any.
+ * Resolve a code once. Unknown, used, expired or another instance's code → 404.
  *
  * Retry-safe: the code is read with `peek` and its record loaded; the winner among concurrent
  * resolves is the one whose compare-and-set marks the record resolved (`responseCodeResolved`),
@@ -48,7 +43,7 @@ const NOT_FOUND = Refusal.of('response_code.not_found');
  * session it belongs to. Burning it costs at most a restart of a flow whose code has already
  * leaked, and burning needs the code itself, which the binding makes worthless to anyone else.
  */
-async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime, parsed: ResolveBody, idempotencyKey?: string): Promise<ResolvedResponseCode | Refusal> {
+export async function resolveResponseCode(ctx: AuthorizerContext, instance: InstanceRuntime, parsed: ResolveBody, idempotencyKey?: string): Promise<ResolvedResponseCode> {
   const expected = parsed.authorization_id;
   if (expected === undefined && instance.config.openId4vp.requireResponseCodeAuthorizationId) {
     throw new AuthorizerError('request.invalid_body', {
@@ -61,7 +56,10 @@ async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime
   const keyHash = idempotencyKey === undefined ? undefined : idempotencyKeyHash(key, idempotencyKey);
 
   const entry = await ctx.store.peek(key);
-  if (!entry || entry.instanceId !== instanceId) return keyHash === undefined ? NOT_FOUND : replay(ctx, instanceId, key, keyHash, expected);
+  if (!entry || entry.instanceId !== instanceId) {
+    if (keyHash === undefined) throw notFound();
+    return replay(ctx, instanceId, key, keyHash, expected);
+  }
   if (expected !== undefined && !constantTimeEqual(entry.authorizationId, expected)) {
     // Burn it (see above). If this consume fails the code stays, and a retry refuses it again.
     await ctx.store.consume(key);
@@ -69,18 +67,18 @@ async function resolveOrRefuse(ctx: AuthorizerContext, instance: InstanceRuntime
     throw new AuthorizerError('response_code.authorization_mismatch', { action: 'Do not accept this response; start a new authorization for this user.' });
   }
   const record = await ctx.store.get(instanceId, entry.authorizationId);
-  if (!record) return NOT_FOUND;
+  if (!record) throw notFound();
   // Codes are only issued once an authorization is terminal, and terminal statuses never change.
   if (!v.is(terminalStatusSchema, record.status)) throw new AuthorizerError('server.internal_error');
 
   const marked = await markResolved(ctx, record, key, entry, keyHash);
-  if (!marked) return NOT_FOUND;
+  if (!marked) throw notFound();
   const consumed = await ctx.store.consume(key);
   // Null: the code was burned by a mismatching resolve, or consumed by a process that does not mark.
   if (!consumed || consumed.instanceId !== instanceId || consumed.authorizationId !== entry.authorizationId) {
     // A keyed mark is voided so that no retry replays a result this caller never won.
     if (keyHash !== undefined) await ctx.store.compareAndSet({ ...marked, version: marked.version + 1, responseCodeResolved: { ...marked.responseCodeResolved!, void: true } }, marked.version);
-    return NOT_FOUND;
+    throw notFound();
   }
   ctx.emit({ type: 'response_code.resolved', instanceId, authorizationId: record.id, status: record.status, at: ctx.clock.now() });
   return { authorization_id: record.id, status: record.status };
@@ -109,12 +107,12 @@ async function markResolved(ctx: AuthorizerContext, record: AuthorizationRecord,
 }
 
 /** The code is gone: answer a keyed retry whose earlier attempt won, within the window; 404 otherwise. */
-async function replay(ctx: AuthorizerContext, instanceId: string, key: string, keyHash: string, expected: string | undefined): Promise<ResolvedResponseCode | Refusal> {
+async function replay(ctx: AuthorizerContext, instanceId: string, key: string, keyHash: string, expected: string | undefined): Promise<ResolvedResponseCode> {
   const pointer = await ctx.store.peek(receiptKey(key));
-  if (!pointer || pointer.instanceId !== instanceId) return NOT_FOUND;
-  if (expected !== undefined && !constantTimeEqual(pointer.authorizationId, expected)) return NOT_FOUND;
+  if (!pointer || pointer.instanceId !== instanceId) throw notFound();
+  if (expected !== undefined && !constantTimeEqual(pointer.authorizationId, expected)) throw notFound();
   const record = await ctx.store.get(instanceId, pointer.authorizationId);
-  if (!record || !resolvedByKey(record, keyHash, ctx.clock.now()) || !v.is(terminalStatusSchema, record.status)) return NOT_FOUND;
+  if (!record || !resolvedByKey(record, keyHash, ctx.clock.now()) || !v.is(terminalStatusSchema, record.status)) throw notFound();
   return { authorization_id: record.id, status: record.status };
 }
 
@@ -147,5 +145,4 @@ export const resolveResponseCodeEndpoint = defineEndpoint({
   errors: [404, 503],
   errorDescriptions: { 400: 'Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
   run: ({ ctx, request, instance, body }) => json(200, resolveResponseCode(ctx, instance, body, request.headers.get('idempotency-key') ?? undefined)),
-  runOrRefuse: ({ ctx, request, instance, body }) => jsonOrRefusal(200, resolveOrRefuse(ctx, instance, body, request.headers.get('idempotency-key') ?? undefined)),
 });

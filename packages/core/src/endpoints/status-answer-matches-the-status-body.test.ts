@@ -22,7 +22,7 @@ function makeTestRecord(): AuthorizationRecord {
 
 const NOW = 1_700_000_001_000;
 
-describe('statusAnswer (the status route, from texts serialised once)', () => {
+describe('statusAnswer (the status route)', () => {
   it('answers every status, claimed or not, with exactly the serialised status body', () => {
     let answered = 0;
     for (const status of authorizationStatusSchema.options) {

@@ -1,14 +1,13 @@
 import type { ResolvedInstanceOptions } from '../config/authorizer-options.js';
 import { ApiKeyTable } from '../crypto/api-key-table.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { Refusal } from '../errors/refusal.js';
 import { describeError } from '../events/logger.js';
 import type { RequestSpan } from '../events/instrumentation.js';
 import { endpointInput } from '../endpoints/endpoint-input.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import type { CoreRequest, CoreResponse, HandleOptions } from '../wire/core-request.js';
-import { errorResponse, isExpectedError, refusalResponse } from '../wire/responses.js';
+import { errorResponse, isExpectedError } from '../wire/responses.js';
 import { answerTo, audienceOfPath, matchRoute } from './routes.js';
 
 type ErrorHook = HandleOptions['onError'];
@@ -67,15 +66,7 @@ export function createRequestHandler(ctx: AuthorizerContext, instances: readonly
       const instance = route.audience === 'rp' ? authenticate(request) : undefined;
       if (instance) span?.setAttributes({ 'vp.instance_id': instance.id });
       const input = endpointInput(route, { ctx, request, params, instance: instance!, body: undefined });
-      const answer = route.runOrRefuse ? await route.runOrRefuse(input) : await route.run(input);
-      const refused = answer instanceof Refusal;
-      const response = answerTo(request.method, refused ? refusalResponse(answer, audienceOfPath(request.path)) : answer);
-      if (refused) {
-        // Logged and traced as a thrown refusal is, below.
-        log['request.refused']?.({ route: routeName, status: response.status, code: answer.refused });
-        span?.answered(response.status, answer.refused);
-        return response;
-      }
+      const response = answerTo(request.method, await route.run(input));
       log['request.handled']?.({ route: routeName, status: response.status, durationMs: ctx.clock.now() - started });
       span?.answered(response.status);
       return response;

@@ -1,6 +1,4 @@
 import { AuthorizerError } from '../errors/authorizer-error.js';
-import { CODES, type ErrorCode } from '../errors/error-codes.js';
-import type { Refusal } from '../errors/refusal.js';
 import { isStoreUnavailableError } from '../errors/store-unavailable-error.js';
 import { isStoreQuotaExceededError } from '../errors/store-quota-exceeded-error.js';
 import type { CoreResponse } from './core-request.js';
@@ -14,9 +12,6 @@ const JSON_HEADERS: [string, string][] = [
 export function jsonResponse(status: number, body: unknown, extraHeaders: [string, string][] = []): CoreResponse {
   return jsonText(status, JSON.stringify(body), extraHeaders);
 }
-
-/** A JSON answer whose text is already serialised. */
-export const jsonTextResponse = (status: number, body: string): CoreResponse => jsonText(status, body, []);
 
 function jsonText(status: number, body: string, extraHeaders: [string, string][]): CoreResponse {
   // A fresh array per answer (serve() may append to it); a literal when nothing is added, which
@@ -57,41 +52,11 @@ export function errorResponse(error: unknown, audience: ErrorAudience): CoreResp
 }
 
 function renderError(error: AuthorizerError, audience: ErrorAudience, headers: [string, string][] = []): CoreResponse {
-  return jsonText(error.status, errorBodyText(error, audience), headers);
+  return jsonText(error.status, JSON.stringify(errorBody(error, audience)), headers);
 }
 
-/**
- * Bodies of errors that carry nothing of their own (the code's default message, no action, no
- * field errors) are the same text every time: built once per code and audience, a bounded set.
- */
-// One map per audience, keyed by the code itself: no key string is built per refusal.
-const RP_BODIES = new Map<string, string>();
-const WALLET_BODIES = new Map<string, string>();
-
-function errorBodyText(error: AuthorizerError, audience: ErrorAudience): string {
-  const plain = error.action === undefined && !error.errors?.length && error.message === CODES[error.code].message;
-  return plain ? defaultBodyText(error.code, audience) : JSON.stringify(errorBody(error, audience));
-}
-
-/** The body of `new AuthorizerError(code)` (no options) for an audience, as errorBody renders it. */
-function defaultBodyText(code: ErrorCode, audience: ErrorAudience): string {
-  // Anything but 'wallet' renders the relying-party body, as errorBody does.
-  const bodies = audience === 'wallet' ? WALLET_BODIES : RP_BODIES;
-  let text = bodies.get(code);
-  if (text === undefined) {
-    const { status, oauth, message } = CODES[code];
-    bodies.set(code, (text = JSON.stringify(errorBody({ code, message, status, oauthError: oauth, action: undefined, errors: undefined }, audience))));
-  }
-  return text;
-}
-
-/** The answer to a returned refusal: what `errorResponse(new AuthorizerError(code), audience)` answers. */
-export function refusalResponse(refusal: Refusal, audience: ErrorAudience): CoreResponse {
-  return jsonText(CODES[refusal.refused].status, defaultBodyText(refusal.refused, audience), []);
-}
-
-/** The one shape of an error body per audience (thrown errors and returned refusals alike). */
-function errorBody(error: Pick<AuthorizerError, 'code' | 'message' | 'status' | 'oauthError' | 'action' | 'errors'>, audience: ErrorAudience): object {
+/** The one shape of an error body per audience. */
+function errorBody(error: AuthorizerError, audience: ErrorAudience): object {
   if (audience === 'wallet') return { error: error.oauthError, error_description: error.message };
   return {
     type: error.code,
