@@ -39,6 +39,8 @@ export interface ExampleConfig {
   pkcs11?: { module: string; tokenLabel: string; keyLabel: string; pin: string; certificateChain: string[]; trustAnchor?: string };
   /** AUTHZ_REGISTRATION_CERTS_FILE: the JWTs. */
   registrationCertificates?: string[];
+  /** AUTHZ_READER_AUTH=signing, or AUTHZ_READER_AUTH_KEY_FILE + _CERT_CHAIN_FILE (PEM texts); AUTHZ_READER_AUTH_ALG. */
+  readerAuth?: { identity: 'signing' | { privateKey: string; certificateChain: string[] }; alg?: 'ES256' | 'ESP256' };
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
 export function storeFromConfig(config: { redisUrl?: string; postgresUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;

@@ -307,8 +307,33 @@ export function configFromEnv(env, { defaultPort }) {
     if (registrationCertificates.length === 0) problems.push({ variable: 'AUTHZ_REGISTRATION_CERTS_FILE', message: 'the files hold no JWT' });
   }
 
+  // readerAuth of org-iso-mdoc requests: the request-signing identity, or a dedicated reader key and certificate.
+  let readerAuth;
+  const readerAuthMode = value('AUTHZ_READER_AUTH');
+  const readerKeyFile = value('AUTHZ_READER_AUTH_KEY_FILE');
+  const readerChainFile = value('AUTHZ_READER_AUTH_CERT_CHAIN_FILE');
+  const readerAlg = value('AUTHZ_READER_AUTH_ALG');
+  if (readerAuthMode !== undefined && readerAuthMode !== 'signing') problems.push({ variable: 'AUTHZ_READER_AUTH', message: `must be "signing" (sign readerAuth with the request-signing key), got "${readerAuthMode}"; for a dedicated reader key set AUTHZ_READER_AUTH_KEY_FILE and AUTHZ_READER_AUTH_CERT_CHAIN_FILE instead` });
+  if (readerAlg !== undefined && readerAlg !== 'ES256' && readerAlg !== 'ESP256') problems.push({ variable: 'AUTHZ_READER_AUTH_ALG', message: `must be ES256 or ESP256, got "${readerAlg}"` });
+  if ((readerKeyFile === undefined) !== (readerChainFile === undefined)) {
+    problems.push({ variable: readerKeyFile === undefined ? 'AUTHZ_READER_AUTH_KEY_FILE' : 'AUTHZ_READER_AUTH_CERT_CHAIN_FILE', message: 'is required with the other AUTHZ_READER_AUTH_*_FILE variable (a reader key and its certificate chain)' });
+  } else if (readerKeyFile !== undefined && readerAuthMode !== undefined) {
+    problems.push({ variable: 'AUTHZ_READER_AUTH', message: 'cannot be set with AUTHZ_READER_AUTH_KEY_FILE: readerAuth signs with one identity' });
+  }
+  if (readerKeyFile !== undefined && readerChainFile !== undefined) {
+    const privateKey = readText('AUTHZ_READER_AUTH_KEY_FILE', readerKeyFile);
+    const chainText = readText('AUTHZ_READER_AUTH_CERT_CHAIN_FILE', readerChainFile);
+    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
+    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_READER_AUTH_CERT_CHAIN_FILE', message: `${readerChainFile} holds no PEM certificate` });
+    readerAuth = { identity: { privateKey, certificateChain } };
+  } else if (readerAuthMode === 'signing') readerAuth = { identity: 'signing' };
+  if (readerAuth && readerAlg) readerAuth.alg = readerAlg;
+  if (!readerAuth && readerAlg !== undefined && readerKeyFile === undefined && readerChainFile === undefined && readerAuthMode === undefined) {
+    problems.push({ variable: 'AUTHZ_READER_AUTH_ALG', message: 'needs AUTHZ_READER_AUTH=signing or AUTHZ_READER_AUTH_KEY_FILE (there is no readerAuth to sign)' });
+  }
+
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, registrationCertificates };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, registrationCertificates, readerAuth };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
@@ -419,7 +444,8 @@ export async function trustListsFromConfig(config) {
 export async function exampleAuthorizer(config, { origin, mountPath }) {
   const { store, close: closeStore } = await storeFromConfig(config);
   const apiKey = config.apiKey ?? randomBytes(18).toString('base64url');
-  const { signing: devSigning, rootCertificatePem } = await generateDevSigningKey();
+  // AUTHZ_READER_AUTH=signing: the generated chain's leaf is then also an mdoc reader certificate.
+  const { signing: devSigning, rootCertificatePem } = await generateDevSigningKey(config.readerAuth?.identity === 'signing' ? { readerAuth: true } : {});
   let signer;
   if (config.pkcs11) {
     const { openPkcs11Signer } = await import('@vp-authorizer/pkcs11');
@@ -439,6 +465,7 @@ export async function exampleAuthorizer(config, { origin, mountPath }) {
         apiKeys: [apiKey],
         signing,
         ...(config.registrationCertificates ? { registrationCertificates: config.registrationCertificates } : {}),
+        ...(config.readerAuth ? { readerAuth: config.readerAuth } : {}),
         validator: localValidator({
           ...(trusted.length + config.issuerDids.length > 0 ? { trustedIssuers: [...trusted, ...config.issuerDids] } : {}),
           ...(lists ? { issuerAnchors: lists } : {}),
