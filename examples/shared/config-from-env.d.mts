@@ -1,4 +1,4 @@
-import type { AuthorizationStore, CodeStore, CorsConfigInput } from '@vp-authorizer/core';
+import type { AuthorizerStore, CorsConfigInput } from '@vp-authorizer/core';
 
 export interface EnvProblem {
   variable: string;
@@ -43,7 +43,7 @@ export interface ExampleConfig {
   readerAuth?: { identity: 'signing' | { privateKey: string; certificateChain: string[] }; alg?: 'ES256' | 'ESP256' };
 }
 export function configFromEnv(env: Record<string, string | undefined>, options: { defaultPort: number }): ExampleConfig;
-export function storeFromConfig(config: { redisUrl?: string; postgresUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: (AuthorizationStore & CodeStore) | undefined; close(): Promise<void> }>;
+export function storeFromConfig(config: { redisUrl?: string; postgresUrl?: string; memoryStoreQuota?: ExampleConfig['memoryStoreQuota'] }): Promise<{ store: AuthorizerStore | undefined; close(): Promise<void> }>;
 export function instanceConfigFromEnv(
   config: { redirectUri?: string; allowedRedirectUris?: string[]; dcApiAllowedOrigins?: string[]; dataRetention?: ExampleConfig['dataRetention'] },
   defaults?: { redirectUri?: string },

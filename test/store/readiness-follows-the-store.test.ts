@@ -3,7 +3,7 @@
 // share one store round trip and reuse its answer for a second of the authorizer's clock, which
 // these tests move forward to see a change of the store.
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryStore, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { memoryStore, type AuthorizerStore } from '@vp-authorizer/core';
 import { redisStore, type RedisStore } from '@vp-authorizer/redis';
 import { startPassThroughAuthorizer, startTcpProxy, type TcpProxy } from '@vp-authorizer/testing';
 import { redisUrlForTests } from '@vp-authorizer/testing/redis';
@@ -78,7 +78,7 @@ describe('readiness with stores that are not Redis', () => {
     const inner = memoryStore({ sweepIntervalMs: 0 });
     let reachable = true;
     const reads: string[] = [];
-    const custom: AuthorizationStore & CodeStore = {
+    const custom: AuthorizerStore = {
       create: (record, ttl) => inner.create(record, ttl),
       get: async (instanceId, id) => {
         reads.push(`${instanceId}/${id}`);
@@ -104,7 +104,7 @@ describe('readiness with stores that are not Redis', () => {
     let pings = 0;
     let reachable = true;
     let answer: (() => void) | undefined;
-    const counted: AuthorizationStore & CodeStore = {
+    const counted: AuthorizerStore = {
       ...inner,
       ping: () => {
         pings++;
@@ -141,7 +141,7 @@ describe('readiness with stores that are not Redis', () => {
 
   it('a store that never answers makes readiness 503 within its bound instead of hanging the probe', async () => {
     const inner = memoryStore({ sweepIntervalMs: 0 });
-    const hanging: AuthorizationStore & CodeStore = {
+    const hanging: AuthorizerStore = {
       ...inner,
       ping: () => new Promise<void>(() => undefined),
     };

@@ -6,8 +6,8 @@
 // The authorizer and its configuration.
 export { createAuthorizer, type Authorizer } from './authorizer.js';
 export type { HandleOptions } from './wire/core-request.js';
-export type { AuthorizerOptions, ResolvedAuthorizerOptions, InstanceOptions, ResolvedInstanceOptions, Clock } from './config/authorizer-options.js';
-export type { InstanceConfig, InstanceConfigInput, ServiceInstanceReference } from './config/instance-config.js';
+export type { AuthorizerOptions, InstanceOptions, Clock } from './config/authorizer-options.js';
+export type { InstanceConfig, InstanceConfigInput, ServiceClientReference } from './config/instance-config.js';
 export type { SigningInput, SigningOption, KeySigningInput, SignerSigningInput } from './config/signing-input.js';
 export type { RequestSigner } from './model/request-signer.js';
 export type { ReaderAuthOption, KeyReaderAuthIdentity, SignerReaderAuthIdentity } from './config/reader-auth-input.js';
@@ -69,7 +69,7 @@ export type {
 } from './model/parsed-presentation.js';
 export type { ValidatorClient, ValidateInput, ClientCallOptions } from './model/validator-client.js';
 export type { VerifierClient, VerifyInput, VerifyIdTokenInput, SessionTranscriptInput, SupportedAlgorithms } from './model/verifier-client.js';
-export type { AuthorizationStore, CodeStore, AuthorizerStore, ExpiryCandidate, ResponseCodeEntry } from './model/authorization-store.js';
+export type { AuthorizerStore, RecordStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from './model/authorizer-store.js';
 export { DID_METHODS, type DidMethod, type DidMethodsConfig, type DidMethodsConfigInput } from './model/did-methods-config.js';
 
 // Clients, stores, events.

@@ -3,8 +3,7 @@ import {
   ConfigError,
   sweepDueAt,
   type AuthorizationRecord,
-  type AuthorizationStore,
-  type CodeStore,
+  type AuthorizerStore,
   type ExpiryCandidate,
   type ResponseCodeEntry,
 } from '@vp-authorizer/core';
@@ -50,7 +49,7 @@ export interface PostgresStoreOptions {
   cleanupIntervalMs?: number;
 }
 
-export interface PostgresStore extends AuthorizationStore, CodeStore {
+export interface PostgresStore extends AuthorizerStore {
   /** `SELECT 1`: resolves once the database answered; rejects with StoreUnavailableError. */
   ping(): Promise<void>;
   /**
@@ -73,7 +72,7 @@ const CLEANUP_BATCH = 1_000;
 const CLEANUP_MAX_BATCHES = 20;
 
 /**
- * CodeStore + AuthorizationStore on PostgreSQL ≥ 13, through node-postgres.
+ * store (`AuthorizerStore`) on PostgreSQL ≥ 13, through node-postgres.
  *
  * Atomicity: every operation is one statement. Compare-and-set is `UPDATE … WHERE version = $n`
  * (row lock + re-check under READ COMMITTED: of concurrent writers from one version exactly one

@@ -4,8 +4,7 @@ import {
   StoreUnavailableError,
   sweepDueAt,
   type AuthorizationRecord,
-  type AuthorizationStore,
-  type CodeStore,
+  type AuthorizerStore,
   type ExpiryCandidate,
   type ResponseCodeEntry,
 } from '@vp-authorizer/core';
@@ -48,7 +47,7 @@ export interface RedisStoreOptions {
   expiryIndexInScript?: boolean;
 }
 
-export interface RedisStore extends AuthorizationStore, CodeStore {
+export interface RedisStore extends AuthorizerStore {
   /** Quits the client if the store created it; a client passed in is left open. */
   close(): Promise<void>;
 }
@@ -60,7 +59,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 const MAX_EXPIRY_PAGES = 5;
 
 /**
- * CodeStore + AuthorizationStore on Redis ≥ 6.2 or Valkey (GETDEL, SET KEEPTTL).
+ * store (`AuthorizerStore`) on Redis ≥ 6.2 or Valkey (GETDEL, SET KEEPTTL).
  *
  * Atomicity: codes are consumed with GETDEL; compare-and-set is one Lua script on the record's
  * single key. TTLs live in Redis (PX), never in a process timer.

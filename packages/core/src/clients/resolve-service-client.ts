@@ -1,4 +1,4 @@
-import type { ServiceInstanceReference } from '../config/instance-config.js';
+import type { ServiceClientReference } from '../config/instance-config.js';
 import { ConfigError } from '../errors/config-error.js';
 
 /**
@@ -7,7 +7,7 @@ import { ConfigError } from '../errors/config-error.js';
  * ConfigError (at construction) for a missing managed client or an unknown name, listing the
  * known names. `what` is the config path, for example `policies.validate.validator`.
  */
-export function resolveServiceClient<T>(ref: ServiceInstanceReference, registry: Record<string, T>, managed: T | undefined, what: string, missing?: { instancePath: string; role: 'validator' | 'verifier' }): T {
+export function resolveServiceClient<T>(ref: ServiceClientReference, registry: Record<string, T>, managed: T | undefined, what: string, missing?: { instancePath: string; role: 'validator' | 'verifier' }): T {
   if (ref.type === 'managed') {
     if (managed === undefined) {
       if (missing) {

@@ -4,7 +4,7 @@ import type { VerifierClient } from '../model/verifier-client.js';
 import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { Logger } from '../events/logger.js';
 import type { Instrumentation } from '../events/instrumentation.js';
-import type { AuthorizationStore, CodeStore } from '../model/authorization-store.js';
+import type { AuthorizerStore } from '../model/authorizer-store.js';
 import type { SigningOption } from './signing-input.js';
 import type { RegistrationCertificateInput } from './registration-certificates.js';
 import type { ReaderAuthOption } from './reader-auth-input.js';
@@ -118,7 +118,7 @@ export const authorizerOptionsSchema = v.object({
     v.check((list) => new Set(list.map((i) => i.id)).size === list.length, 'instance ids must be unique'),
   ),
   /** Defaults to memoryStore(): fine for one process; use @vp-authorizer/redis for several. */
-  store: v.optional(withMethods<AuthorizationStore & CodeStore>(['create', 'compareAndSet', 'put', 'peek', 'consume'], 'store')),
+  store: v.optional(withMethods<AuthorizerStore>(['create', 'compareAndSet', 'put', 'peek', 'consume'], 'store')),
   /** Clients referenced by `{type: 'instance', resourceId}` in instance policies. */
   clients: v.optional(
     v.object({
@@ -225,6 +225,7 @@ type VerifierChoice =
 export type InstanceOptions = Omit<SchemaInstanceOptions, 'validator' | 'verifier'> & ValidatorChoice & VerifierChoice;
 /** What `createAuthorizer` accepts: the input type of its schema, with the instances' clients required where they are. */
 export type AuthorizerOptions = Omit<v.InferInput<typeof authorizerOptionsSchema>, 'instances'> & { instances: InstanceOptions[] };
-/** The options after validation, defaults filled in (instance configurations included). */
+/** The options after validation, defaults filled in (instance configurations included); internal: no user holds one. */
 export type ResolvedAuthorizerOptions = v.InferOutput<typeof authorizerOptionsSchema>;
+/** One instance's options after validation; `createInstanceRuntime` turns it into the InstanceRuntime that serves requests. */
 export type ResolvedInstanceOptions = v.InferOutput<typeof instanceOptionsSchema>;

@@ -5,14 +5,16 @@ import { isExpectedOrigin } from './origin.js';
 import { allowListEntryProblem, hasCredentials, hasUnsafeCharacters } from './redirect-uri.js';
 
 /**
- * `{type: "managed"}` = the instance's own client; `{type: "instance", resourceId}` = a client registered by
- * name. (The hosted API's `serviceRole` has no meaning here: the client object carries its own credentials.)
+ * Which validator or verifier client a policy uses: `{type: "managed"}` = the instance's own client;
+ * `{type: "instance", resourceId}` = a client registered by name in `clients` (the literal
+ * `"instance"` is the hosted API's word for a registered service, not an authorizer instance). The
+ * hosted API's `serviceRole` has no meaning here: the client object carries its own credentials.
  */
-export const serviceInstanceReferenceSchema = v.variant('type', [
+export const serviceClientReferenceSchema = v.variant('type', [
   v.object({ type: v.literal('managed') }),
   v.object({ type: v.literal('instance'), resourceId: v.pipe(v.string(), v.minLength(1)) }),
 ]);
-export type ServiceInstanceReference = v.InferOutput<typeof serviceInstanceReferenceSchema>;
+export type ServiceClientReference = v.InferOutput<typeof serviceClientReferenceSchema>;
 
 /** One `allowedRedirectUris` entry, with the reason it is refused (allowListEntryProblem). */
 const redirectAllowListEntry = v.rawCheck<string>(({ dataset, addIssue }) => {
@@ -27,8 +29,8 @@ export const instanceConfigSchema = v.optional(
     cors: corsConfigSchema,
     policies: v.optional(
       v.object({
-        validate: v.optional(v.object({ skip: v.optional(v.boolean(), false), validator: v.optional(serviceInstanceReferenceSchema, { type: 'managed' }), timeoutMs }), {}),
-        verify: v.optional(v.object({ skip: v.optional(v.boolean(), false), verifier: v.optional(serviceInstanceReferenceSchema, { type: 'managed' }), timeoutMs }), {}),
+        validate: v.optional(v.object({ skip: v.optional(v.boolean(), false), validator: v.optional(serviceClientReferenceSchema, { type: 'managed' }), timeoutMs }), {}),
+        verify: v.optional(v.object({ skip: v.optional(v.boolean(), false), verifier: v.optional(serviceClientReferenceSchema, { type: 'managed' }), timeoutMs }), {}),
       }),
       {},
     ),
@@ -162,5 +164,7 @@ export const instanceConfigSchema = v.optional(
   {},
 );
 
+/** The `config` member of InstanceOptions as written (plain data in the hosted API's shape). */
 export type InstanceConfigInput = v.InferInput<typeof instanceConfigSchema>;
+/** The same with its defaults filled in, as the instance runtime reads it. */
 export type InstanceConfig = v.InferOutput<typeof instanceConfigSchema>;

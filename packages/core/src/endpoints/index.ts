@@ -15,8 +15,8 @@ import { buildOpenApiDocument } from './openapi-document.js';
 import { openApiEndpoint } from './openapi.js';
 import { openIdConfigurationEndpoint } from './openid-configuration.js';
 import { policyResponseEndpoint } from './policy-response.js';
-import { postRequestObjectEndpoint } from './request-object-post.js';
-import { getRequestObjectEndpoint } from './request-object.js';
+import { postRequestObjectEndpoint } from './serve-request-object-by-post.js';
+import { getRequestObjectEndpoint } from './serve-request-object.js';
 import { resolveResponseCodeEndpoint } from './resolve-response-code.js';
 import { trustAnchorEndpoint } from './trust-anchor.js';
 
@@ -56,7 +56,7 @@ export type { CreateAuthorizationRequest, CreateAuthorizationResponse } from './
 export type { StatusResponse } from './authorization-status.js';
 export type { PolicyResponse } from './policy-response.js';
 export type { CredentialsResponse } from './credentials.js';
-export type { RequestObjectParams, WalletParameters } from './request-object.js';
+export type { RequestObjectParams, WalletParameters } from './serve-request-object.js';
 export type { WalletResponseAnswer } from './direct-post.js';
 export type { DcApiAnswer } from './dc-api.js';
 export type { ResolvedResponseCode } from './resolve-response-code.js';

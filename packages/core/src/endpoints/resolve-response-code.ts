@@ -5,7 +5,7 @@ import { Refusal, throwRefusal } from '../errors/refusal.js';
 import { storeKey } from '../response-code/response-code.js';
 import { RESOLVE_REPLAY_WINDOW_MS, idempotencyKeyHash, isIdempotencyKey, receiptKey, resolvedByKey } from '../response-code/code-resolution.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
-import type { ResponseCodeEntry } from '../model/authorization-store.js';
+import type { ResponseCodeEntry } from '../model/authorizer-store.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
 import type { InstanceRuntime } from '../runtime/instance-runtime.js';
 import { defineEndpoint } from './endpoint.js';

@@ -1,8 +1,7 @@
 import { isAuthorizerError } from '../errors/authorizer-error.js';
 import type { CoreHandler, CoreResponse, HandleOptions } from '../wire/core-request.js';
-import { errorResponse } from '../wire/responses.js';
 import { readRequest, type BridgedCoreRequest } from './read-body.js';
-import { answerTo, audienceOfPath } from './routes.js';
+import { failureResponse } from './request-handler.js';
 
 /**
  * One request as a bridge (fetch or Node) hands it to `serve()`: what is known at once, and the
@@ -68,15 +67,6 @@ function guarded(hook: ((error: unknown) => void) | undefined, error: unknown): 
   } catch {
     // ignored on purpose
   }
-}
-
-/**
- * The answer to a failed request: known errors keep their code and status, anything else is a 500
- * that reveals nothing. Wallet paths answer OAuth-style (decided on the path below the mount, so
- * also before or without a route match); no body for HEAD (RFC 9110 §9.3.2).
- */
-export function failureResponse(error: unknown, request: { method: string; path: string }): CoreResponse {
-  return answerTo(request.method, errorResponse(error, audienceOfPath(request.path)));
 }
 
 /** The mount point of a request: its full path without the routed path below it; undefined when they do not line up. */

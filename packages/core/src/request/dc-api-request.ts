@@ -3,7 +3,7 @@ import type { AnnexCRequest } from './annex-c-request.js';
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildClientMetadata } from './client-metadata.js';
-import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './request-object.js';
+import { signMultiSignedRequestObject, signRequestObject, type MultiSignedRequest } from './sign-request-object.js';
 import type { SigningIdentity, SigningMaterial } from './signing-material.js';
 import type { RegistrationInfoEntry } from '../config/registration-certificates.js';
 

@@ -39,7 +39,7 @@ export {
   SELF_ISSUED_AUDIENCE,
   type RequestObjectArgs,
   type MultiSignedRequest,
-} from './request-object.js';
+} from './sign-request-object.js';
 export { buildDigitalCredentialGetRequest, type DigitalCredentialGetRequest, type UnsignedDcApiRequestData } from './dc-api-request.js';
 export { buildAuthorizeUrl } from './authorize-url.js';
 export { generateEncryptionKey } from './encryption-key.js';

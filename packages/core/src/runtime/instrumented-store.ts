@@ -1,5 +1,5 @@
 import type { Instrumentation } from '../events/instrumentation.js';
-import type { AuthorizerStore } from '../model/authorization-store.js';
+import type { AuthorizerStore } from '../model/authorizer-store.js';
 
 type StoreOperation = 'create' | 'get' | 'getInAny' | 'compareAndSet' | 'listDueForExpiry' | 'put' | 'peek' | 'consume' | 'ping';
 

@@ -1,5 +1,5 @@
 import { StoreUnavailableError, isStoreUnavailableError } from '../errors/store-unavailable-error.js';
-import type { AuthorizationStore } from '../model/authorization-store.js';
+import type { RecordStore } from '../model/authorizer-store.js';
 
 /** A readiness probe never waits longer than this for the store (a probe's own timeout is usually 1 s to a few). */
 export const READINESS_TIMEOUT_MS = 2_000;
@@ -14,7 +14,7 @@ const PROBE_ID = 'probe';
  * READINESS_TIMEOUT_MS; otherwise throws StoreUnavailableError (→ 503 `store.unavailable`).
  * Any failure counts as unavailable: a custom store may not map its outage to our error class.
  */
-export async function checkStoreReadiness(store: AuthorizationStore, timeoutMs = READINESS_TIMEOUT_MS): Promise<void> {
+export async function checkStoreReadiness(store: RecordStore, timeoutMs = READINESS_TIMEOUT_MS): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StoreUnavailableError(`The store did not answer the readiness probe within ${timeoutMs} ms.`)), timeoutMs);
@@ -44,7 +44,7 @@ export class StoreReadiness {
   private last: { at: number; error?: unknown } | undefined;
 
   constructor(
-    private readonly store: AuthorizationStore,
+    private readonly store: RecordStore,
     private readonly clock: { now(): number },
     private readonly cacheMs = READINESS_CACHE_MS,
     private readonly timeoutMs = READINESS_TIMEOUT_MS,

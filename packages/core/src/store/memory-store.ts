@@ -3,7 +3,7 @@ import { frozenJsonCopy, frozenJsonCopyOver, jsonCopy } from './json-copy.js';
 import { NODE_OVERHEAD_BYTES, SCALAR_OVERHEAD_BYTES, accountedBytes } from './json-size.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StoreQuotaExceededError } from '../errors/store-quota-exceeded-error.js';
-import type { AuthorizationStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorization-store.js';
+import type { AuthorizerStore, ExpiryCandidate, ResponseCodeEntry } from '../model/authorizer-store.js';
 
 /**
  * What one instance may hold in a memory store. A `create` past either bound is refused with
@@ -33,7 +33,7 @@ export interface MemoryStoreOptions extends Partial<MemoryStoreQuota> {
  * In-process store for one server process (tests, demos, single-instance deployments). State is
  * lost on restart and not shared between processes: use `@vp-authorizer/redis` for that.
  */
-export interface MemoryStore extends AuthorizationStore, CodeStore {
+export interface MemoryStore extends AuthorizerStore {
   /** Drops records and codes whose TTL has passed; returns how many were dropped. */
   sweep(): number;
   /** Stops the sweep timer. The store stays usable (expiry is still checked on every read). */

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { flattenedVerify, importX509 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizer, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizationStore, type CodeStore } from '@vp-authorizer/core';
+import { createAuthorizer, memoryStore, outboundFetchPolicy, passThroughValidator, passThroughVerifier, type Authorizer, type AuthorizerStore } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { startWebhookReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.js';
 import { webhookSignatureProblem } from '../webhooks/verify-webhook-signature.js';
@@ -26,7 +26,7 @@ export interface HttpContractOptions {
 }
 
 export interface HttpContractStore {
-  store: AuthorizationStore & CodeStore;
+  store: AuthorizerStore;
   cleanup?(): Promise<void>;
 }
 

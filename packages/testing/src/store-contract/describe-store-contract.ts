@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isStoreUnavailableError, type AuthorizationRecord, type AuthorizationStore, type CodeStore, type ResponseCodeEntry } from '@vp-authorizer/core';
+import { isStoreUnavailableError, type AuthorizationRecord, type AuthorizerStore, type ResponseCodeEntry } from '@vp-authorizer/core';
 import { makeTestRecord } from './make-test-record.js';
 import type { TestClock } from './test-clock.js';
 
 /** One store under test, fresh for every case. */
 export interface StoreContractSubject {
-  store: AuthorizationStore & CodeStore;
+  store: AuthorizerStore;
   /** The clock the store reads, when it accepts one: TTL cases then advance it instead of sleeping. */
   clock?: TestClock;
   /** Runs after each case (close connections, delete keys written under a test prefix). */
@@ -56,7 +56,7 @@ const MINUTE = 60_000;
 export function describeStoreContract(name: string, factory: StoreContractFactory): void {
   describe(`store contract: ${name}`, () => {
     let subject: StoreContractSubject;
-    let store: AuthorizationStore & CodeStore;
+    let store: AuthorizerStore;
     // Distinct per case so that stores shared across cases (one engine, one prefix) still isolate.
     let instanceId: string;
 

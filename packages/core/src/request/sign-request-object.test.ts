@@ -5,7 +5,7 @@ import { x509Hash } from '../crypto/x509-hash.js';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { buildAuthorization, type DirectPostAuthorizationResponse } from './build-authorization.js';
 import { parseCreateAuthorizationBody } from './create-authorization-body.js';
-import { signRequestObject } from './request-object.js';
+import { signRequestObject } from './sign-request-object.js';
 import { loadSigningMaterial, type SigningMaterial } from './signing-material.js';
 import { b64urlJson, mdocDcql, sdJwtDcql, testConfig } from './__fixtures__/request-fixtures.js';
 

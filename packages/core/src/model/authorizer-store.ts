@@ -6,10 +6,11 @@ export interface ExpiryCandidate {
 }
 
 /**
- * Persistence of authorization records. Implementations throw StoreUnavailableError when their
- * engine cannot be reached. All durations are milliseconds; all timestamps epoch milliseconds.
+ * The records half of a store: persistence of authorization records. Implementations throw
+ * StoreUnavailableError when their engine cannot be reached. All durations are milliseconds; all
+ * timestamps epoch milliseconds.
  */
-export interface AuthorizationStore {
+export interface RecordStore {
   /**
    * Insert a new record, kept for `ttlMs` (its retention, which outlives `expiresAt` so that an
    * RP can still read the final status). Rejects if a record with the same instance and id exists;
@@ -62,8 +63,8 @@ export interface ResponseCodeEntry {
 }
 
 /**
- * One-time response codes. `key` is derived from the code by the core (a hash scoped by instance),
- * so stores never see the code itself.
+ * The codes half of a store: one-time response codes. `key` is derived from the code by the core
+ * (a hash scoped by instance), so stores never see the code itself.
  */
 export interface CodeStore {
   /** Store `value` under `key` for `ttlMs` milliseconds. */
@@ -82,5 +83,8 @@ export interface CodeStore {
   consume(key: string): Promise<ResponseCodeEntry | null>;
 }
 
-/** A store that serves both roles (the memory and Redis stores do). */
-export type AuthorizerStore = AuthorizationStore & CodeStore;
+/**
+ * What `createAuthorizer({ store })` takes and what a custom store implements: both halves, records
+ * and response codes (memoryStore, redisStore and postgresStore are each one).
+ */
+export interface AuthorizerStore extends RecordStore, CodeStore {}

@@ -1,5 +1,5 @@
 import { defineEndpoint } from './endpoint.js';
-import { requestObjectErrors, requestObjectResponses, serveRequestObject, walletParametersSchema } from './request-object.js';
+import { requestObjectErrors, requestObjectResponses, serveRequestObject, walletParametersSchema } from './serve-request-object.js';
 import { AUTHORIZATION_ID } from './shared-schemas.js';
 
 /** request_uri_method=post: wallet_metadata and wallet_nonce arrive as a form (an empty body is allowed). */

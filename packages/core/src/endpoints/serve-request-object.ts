@@ -2,7 +2,7 @@ import { AuthorizerError } from '../errors/authorizer-error.js';
 import { assertAcceptsResponse } from '../authorization/accept-response.js';
 import { commit, loadAnyInstance } from '../authorization/transitions.js';
 import { checkWalletMetadata, parseWalletMetadataParam } from '../request/haip-rules.js';
-import { signRequestObject } from '../request/request-object.js';
+import { signRequestObject } from '../request/sign-request-object.js';
 import { RequestObjectSigningBudget } from '../request/request-object-signing-budget.js';
 import { acceptedAlgorithms } from '../request/accepted-algorithms.js';
 import { instanceOf, type AuthorizerContext } from '../runtime/authorizer-context.js';
