@@ -23,6 +23,7 @@ export default defineConfig({
       entry('@vp-authorizer/pkcs11', 'pkcs11/src/index.ts'),
       entry('@vp-authorizer/local', 'local/src/index.ts'),
       entry('@vp-authorizer/trust-lists', 'trust-lists/src/index.ts'),
+      entry('@vp-authorizer/server', 'server/src/index.ts'),
       entry('@vp-authorizer/testing', 'testing/src/index.ts'),
       entry('@vp-authorizer/testing/contracts', 'testing/src/contracts.ts'),
       entry('@vp-authorizer/testing/redis', 'testing/src/redis.ts'),

@@ -1,32 +1,26 @@
 // A project outside this repository installs the packed packages with npm (as `npm run tarballs`
 // writes them), type-checks a TypeScript file that imports core, keys, local and express against
 // their declarations, and runs it: a wallet completes a flow against it and the backend resolves
-// the response code. Needs the packages built and the npm registry (for third-party dependencies).
+// the response code. The same project installs the standalone server (@vp-authorizer/server, with
+// the stores it depends on) and runs a flow against its `vp-authorizer-server` command. Needs the
+// packages built and the npm registry (for third-party dependencies).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../__fixtures__/free-port.js';
+import { runFlow, startServerProcess, writeSigningFiles } from '../__fixtures__/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGES = ['core', 'keys', 'local', 'express'];
+const PACKAGES = ['core', 'keys', 'local', 'express', 'redis', 'postgres', 'server'];
 const API_KEY = 'fresh-project-api-key-0123456789';
 const V1 = '/openid4/vp/v1_0';
 
 // The user's file (a .txt so that the workspace import checks do not read it as this test's imports).
 const APP = readFileSync(new URL('./__fixtures__/fresh-project-app.mts.txt', import.meta.url), 'utf8');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 
 const sh = (cmd: string, args: string[], cwd: string) => {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
@@ -102,5 +96,28 @@ describe('the packed packages in a fresh npm project', () => {
     const resolve = () => rp('/response-code/resolve', { method: 'POST', body: JSON.stringify({ response_code: code }) });
     expect(await (await resolve()).json()).toEqual({ authorization_id: created.authorizationId, status: 'authorized' });
     expect((await resolve()).status).toBe(404);
+  }, 120_000);
+
+  it('runs a flow against the installed vp-authorizer-server command', async () => {
+    const issuer = await createTestIssuer();
+    const signing = await writeSigningFiles(dir);
+    const server = await startServerProcess(
+      [],
+      {
+        AUTHZ_API_KEY: API_KEY,
+        AUTHZ_REDIRECT_URI: 'https://rp.example/login/callback',
+        AUTHZ_SIGNING_KEY_FILE: signing.keyFile,
+        AUTHZ_SIGNING_CERT_CHAIN_FILE: signing.chainFile,
+        ISSUER_ROOT_PEM: issuer.rootCertificatePem,
+      },
+      { bin: join(dir, 'node_modules/.bin/vp-authorizer-server'), cwd: dir },
+    );
+    try {
+      const flow = await runFlow(server.publicBaseUrl, API_KEY, issuer, signing.rootPem);
+      expect(flow.resolved).toEqual({ authorization_id: flow.authorizationId, status: 'authorized' });
+      expect((await fetch(`${server.origin}/readyz`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   }, 120_000);
 });

@@ -5,3 +5,7 @@
 export { outboundGet, checkOutboundUrl, DEFAULT_MAX_HEADER_BYTES, type OutboundGetRequest, type OutboundResponse } from './outbound/outbound-fetch-policy.js';
 // The DID-methods configuration with its defaults, as the verifier receives it.
 export { didMethodsConfigSchema } from './model/did-methods-config.js';
+// Validation of configuration objects with "did you mean" for unknown members, and the instance
+// configuration's schema: @vp-authorizer/server checks its configuration file with them.
+export { parseConfig } from './config/validate-config.js';
+export { instanceConfigSchema } from './config/instance-config.js';
