@@ -18,7 +18,8 @@ const MDL = {
 /** Each choice of the verifier page: its label and its DCQL query. */
 export const ASKS = {
   pid: { label: 'PID (SD-JWT VC)', dcql: { credentials: [PID] } },
-  mdl: { label: 'Mobile driving licence (mdoc)', dcql: { credentials: [MDL] } },
+  // mdocs alone: the Digital Credentials API offers ISO/IEC 18013-7 Annex C (Apple Wallet) beside OpenID4VP.
+  mdl: { label: 'Mobile driving licence (mdoc)', dcql: { credentials: [MDL] }, annexC: true },
   // One credential set with two options: the wallet presents whichever it holds.
   either: { label: 'PID or mobile driving licence', dcql: { credentials: [PID, MDL], credential_sets: [{ options: [['pid'], ['mdl']] }] } },
   both: { label: 'PID and mobile driving licence', dcql: { credentials: [PID, MDL] } },
@@ -33,6 +34,9 @@ export const FLOWS = {
   'dc-api-unsigned': { responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-unsigned' },
   'dc-api-signed': { responseMode: 'dc_api.jwt', protocol: 'openid4vp-v1-signed' },
 };
+
+/** ISO/IEC 18013-7 Annex C over the Digital Credentials API: mdoc queries only, no purpose, no HAIP profile. */
+export const ANNEX_C_PROTOCOL = 'org-iso-mdoc';
 
 /** The `verifier_info` entry format the demo uses to hand its purpose text to the wallet. */
 export const PURPOSE_FORMAT = 'purpose';

@@ -109,6 +109,17 @@ export async function createDemoWallet({ issuer, verifierTrustAnchors, requestUr
         throw new WalletError('Send {request: {protocol, data}, origin}: one Digital Credentials API request and the origin of the page.');
       }
       const holder = holders[choice];
+      if (getRequest.protocol === 'org-iso-mdoc') {
+        // ISO/IEC 18013-7 Annex C, as Apple Wallet answers it: HPKE to the request's key, DeviceAuth
+        // over the transcript of `origin` (or of another origin, for a presentation bound elsewhere).
+        try {
+          const tamper = choice === 'wrong-nonce' ? { deviceAuthOrigin: 'https://elsewhere.example' } : undefined;
+          const answered = await holder.respondAnnexC(getRequest, { origin, ...(tamper ? { tamper } : {}) });
+          return answered.digitalCredentialGetResponse;
+        } catch (error) {
+          throw new WalletError(`The wallet could not answer this org-iso-mdoc request: ${readable(error)}`);
+        }
+      }
       let request;
       try {
         request = await holder.receiveDcApi(getRequest, origin, { verifierTrustAnchors });

@@ -39,7 +39,8 @@ export async function startDemo({ port, host, env = process.env } = {}) {
   // The wallet fetches http:// URLs on this machine; the libraries refuse them unless allowed.
   allowInsecureUrlsForTests();
   const apiKey = config.apiKey ?? `demo_${randomBytes(24).toString('base64url')}`;
-  const { signing } = await generateDevSigningKey({ commonName: 'vp-authorizer demo verifier' });
+  // AUTHZ_READER_AUTH=signing: the demo's signing certificate is then also an mdoc reader certificate.
+  const { signing } = await generateDevSigningKey({ commonName: 'vp-authorizer demo verifier', ...(config.readerAuth?.identity === 'signing' ? { readerAuth: true } : {}) });
   const issuer = await createTestIssuer({ commonName: 'vp-authorizer demo issuer' });
 
   let authorizer;
@@ -65,6 +66,8 @@ export async function startDemo({ port, host, env = process.env } = {}) {
         id: 'demo',
         apiKeys: [apiKey],
         signing,
+        // AUTHZ_READER_AUTH*: org-iso-mdoc DocRequests carry readerAuth.
+        ...(config.readerAuth ? { readerAuth: config.readerAuth } : {}),
         validator: localValidator({ trustedIssuers: [...trusted, ...config.issuerDids], ...(config.dataIntegrity?.contexts ? { contexts: config.dataIntegrity.contexts } : {}) }),
         verifier: localVerifier({ trustAnchors: trusted, dataIntegrity: config.dataIntegrity }),
         // AUTHZ_REDIRECT_URI replaces the demo's own callback page.

@@ -3,7 +3,7 @@
 // that started it (OpenID4VP 1.0 section 13.3), so a page reads only its own results.
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import { ASKS, FLOWS, MAX_PURPOSE_LENGTH, PURPOSE_FORMAT } from './asks.mjs';
+import { ANNEX_C_PROTOCOL, ASKS, FLOWS, MAX_PURPOSE_LENGTH, PURPOSE_FORMAT } from './asks.mjs';
 
 const API = '/openid4/vp/v1_0';
 const COOKIE = 'demo_session';
@@ -83,19 +83,23 @@ export function createRelyingParty({ call, origin }) {
       if (!flow) throw new PageError(400, `Unknown flow; one of ${Object.keys(FLOWS).join(', ')}.`);
       const purpose = typeof input.purpose === 'string' ? input.purpose.trim() : '';
       if (purpose.length > MAX_PURPOSE_LENGTH) throw new PageError(400, `The purpose is limited to ${MAX_PURPOSE_LENGTH} characters.`);
+      // An mdoc-only ask over the DC API is offered in both protocols, so one navigator.credentials.get
+      // reaches an OpenID4VP wallet and Apple Wallet alike; Annex C carries no purpose and has no HAIP profile.
+      const annexC = Boolean(flow.protocol && ask.annexC);
       const body = {
         responseMode: flow.responseMode,
-        profile: 'haip',
+        ...(annexC ? {} : { profile: 'haip' }),
         query: { type: 'DCQL', dcql: ask.dcql },
-        ...(purpose ? { responseTypeParameters: { verifier_info: [{ format: PURPOSE_FORMAT, data: purpose }] } } : {}),
-        ...(flow.protocol ? { protocol: flow.protocol, expectedOrigins: [origin] } : {}),
+        ...(purpose && !annexC ? { responseTypeParameters: { verifier_info: [{ format: PURPOSE_FORMAT, data: purpose }] } } : {}),
+        ...(flow.protocol ? { ...(annexC ? { protocols: [flow.protocol, ANNEX_C_PROTOCOL] } : { protocol: flow.protocol }), expectedOrigins: [origin] } : {}),
       };
       const created = await json(`${API}/authorizations`, { method: 'POST', body: JSON.stringify(body) });
       const own = session(req, res, { create: true });
       while (own.authorizations.size >= MAX_AUTHORIZATIONS_PER_SESSION) own.authorizations.delete(own.authorizations.keys().next().value);
-      own.authorizations.set(created.authorizationId, { responseMode: flow.responseMode, ask: input.ask });
+      own.authorizations.set(created.authorizationId, { responseMode: flow.responseMode, ask: input.ask, protocol: null });
       const common = { authorizationId: created.authorizationId, expiresAt: created.expiresAt, ask: ask.label, purpose: purpose || null };
-      if (flow.protocol) return { ...common, digitalCredentialGetRequest: created.digitalCredentialGetRequest };
+      // One request per protocol offered, in order: the page hands them all to navigator.credentials.get.
+      if (flow.protocol) return { ...common, digitalCredentialGetRequest: created.digitalCredentialGetRequest, digitalCredentialGetRequests: created.digitalCredentialGetRequests ?? [created.digitalCredentialGetRequest] };
       own.lastRedirect = created.authorizationId;
       // Whole pixels per module keep the code crisp on screen and in screenshots.
       const modules = QRCode.create(created.authorizeUrl, { errorCorrectionLevel: 'M' }).modules.size;
@@ -139,22 +143,31 @@ export function createRelyingParty({ call, origin }) {
       }
     },
 
-    /** Status, policy results and disclosed credentials of a finished authorization. */
+    /** Status, policy results and disclosed credentials of a finished authorization (and the DC API protocol the wallet answered in). */
     async result(req, res, id) {
-      const { ask } = owned(req, res, id);
+      const { ask, protocol } = owned(req, res, id);
       const path = `${API}/authorizations/${encodeURIComponent(id)}`;
       const { status } = await json(`${path}/status`);
-      if (!TERMINAL.has(status)) return { status, ask, policyResults: [], credentials: [] };
+      if (!TERMINAL.has(status)) return { status, ask, protocol, policyResults: [], credentials: [] };
       const [policy, credentials] = await Promise.all([json(`${path}/policy-response`), json(`${path}/credentials`)]);
-      return { status, ask, policyResults: policy.data, credentials: credentials.credentials };
+      return { status, ask, protocol, policyResults: policy.data, credentials: credentials.credentials };
     },
 
-    /** What `navigator.credentials.get` returned, handed to the authorizer with the page's origin. */
+    /**
+     * What `navigator.credentials.get` returned (`{protocol, data}`), handed to the authorizer with
+     * the page's origin; the authorizer verifies it by its protocol and refuses one it did not offer.
+     */
     async dcApi(req, res, id, input) {
-      const { responseMode } = owned(req, res, id);
+      const { responseMode, session: own } = owned(req, res, id);
       if (!responseMode.startsWith('dc_api')) throw new PageError(400, 'This verification is not a Digital Credentials API request.');
       if (typeof input?.data !== 'object' || input.data === null) throw new PageError(400, 'The browser returned no credential data.');
-      return json(`${API}/${encodeURIComponent(id)}/${responseMode}`, { method: 'POST', body: JSON.stringify({ origin, digitalCredentialGetResponse: input.data }) });
+      // Without a protocol the data goes bare, which the authorizer accepts when it offered one protocol.
+      const protocol = typeof input.protocol === 'string' ? input.protocol : null;
+      const digitalCredentialGetResponse = protocol ? { protocol, data: input.data } : input.data;
+      const answer = await json(`${API}/${encodeURIComponent(id)}/${responseMode}`, { method: 'POST', body: JSON.stringify({ origin, digitalCredentialGetResponse }) });
+      const entry = own.authorizations.get(id);
+      if (entry && protocol) entry.protocol = protocol; // accepted by the authorizer: the protocol it verified
+      return { ...answer, protocol };
     },
 
     /**

@@ -136,6 +136,73 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
     await page.close();
   });
 
+  /**
+   * A page whose navigator.credentials.get is the browser's wallet picker replaced by `behaviour`:
+   * `answer` hands the request of `protocol` (else the first) and the page's origin to the demo's
+   * test wallet; `cancel` is the person closing the picker; `fail` is the API throwing.
+   */
+  async function pageWithDcApi(behaviour: { kind: 'answer'; protocol: string } | { kind: 'cancel' } | { kind: 'fail'; message: string }): Promise<Page> {
+    const page = await context.newPage();
+    await page.addInitScript((b) => {
+      Object.defineProperty(window, 'DigitalCredential', { value: class DigitalCredential {}, configurable: true });
+      Object.defineProperty(navigator.credentials, 'get', {
+        configurable: true,
+        value: async (options: { digital: { requests: { protocol: string }[] } }) => {
+          (window as unknown as { offered: string[] }).offered = options.digital.requests.map((r) => r.protocol);
+          if (b.kind === 'cancel') throw new DOMException('The user closed the picker.', 'NotAllowedError');
+          if (b.kind === 'fail') throw new TypeError(b.message);
+          const request = options.digital.requests.find((r) => r.protocol === b.protocol) ?? options.digital.requests[0];
+          const res = await fetch('/demo/wallet/dc-api', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request, origin: location.origin }) });
+          if (!res.ok) throw new Error((await res.json()).message);
+          return res.json();
+        },
+      });
+    }, behaviour);
+    await page.goto(`${demo.origin}/`);
+    return page;
+  }
+  const dcApiButton = (page: Page) => page.getByRole('button', { name: 'Ask through the browser (Digital Credentials API)' });
+  const dcApiStatus = (page: Page) => page.locator('#dc-api-status');
+
+  it('asks for an mDL in OpenID4VP and org-iso-mdoc at once; an Annex C answer is accepted and the page names the protocol', async () => {
+    const page = await pageWithDcApi({ kind: 'answer', protocol: 'org-iso-mdoc' });
+    await page.getByRole('radio', { name: /^Mobile driving licence/ }).check();
+    await dcApiButton(page).click();
+    await page.getByRole('heading', { name: 'Accepted' }).waitFor(WAIT);
+    expect(await page.evaluate(() => (window as unknown as { offered: string[] }).offered)).toEqual(['openid4vp-v1-signed', 'org-iso-mdoc']);
+    expect(await dcApiStatus(page).textContent()).toBe('The wallet answered in ISO/IEC 18013-7 Annex C (org-iso-mdoc): authorized.');
+    expect(await page.locator('#answered-protocol').textContent()).toBe('Answered through the Digital Credentials API in ISO/IEC 18013-7 Annex C (org-iso-mdoc).');
+    expect(await page.getByRole('article', { name: 'Mobile driving licence (mDL)' }).innerText()).toMatch(/Document number\s+T22000129/);
+    await page.screenshot({ path: `${ARTIFACTS}accepted-annex-c.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('says so when the person cancels the wallet picker, when the API fails, and when the browser has no Digital Credentials API', async () => {
+    const cancelled = await pageWithDcApi({ kind: 'cancel' });
+    await dcApiButton(cancelled).click();
+    await expect.poll(() => dcApiStatus(cancelled).textContent(), WAIT).toMatch(/^Cancelled: the wallet selection was closed/);
+    expect(await dcApiButton(cancelled).isEnabled()).toBe(true);
+    await cancelled.close();
+
+    const failing = await pageWithDcApi({ kind: 'fail', message: 'Digital credential requests need a secure context.' });
+    await dcApiButton(failing).click();
+    await expect.poll(() => dcApiStatus(failing).textContent(), WAIT).toBe("The browser's Digital Credentials API failed: Digital credential requests need a secure context.");
+    await failing.close();
+
+    const without = await context.newPage();
+    await without.addInitScript(() => Object.defineProperty(window, 'DigitalCredential', { value: undefined, configurable: true }));
+    await without.goto(`${demo.origin}/`);
+    const creates: string[] = [];
+    without.on('request', (request) => {
+      if (request.url().endsWith('/demo/authorizations')) creates.push(request.url());
+    });
+    await dcApiButton(without).click();
+    await expect.poll(() => dcApiStatus(without).textContent(), WAIT).toMatch(/^This browser does not offer the Digital Credentials API/);
+    // The handler answers before any request: nothing is created for a browser that cannot answer.
+    expect(creates).toEqual([]);
+    await without.close();
+  });
+
   it('shows only its own words for a ?notice= code, never text from the address bar', async () => {
     const page = await context.newPage();
     await page.goto(`${demo.origin}/?notice=${encodeURIComponent('Your account is locked. Call +1-555-0100 to unlock it.')}`);

@@ -2,7 +2,7 @@
 // 127.0.0.1, the local verifier and validator trusting a test issuer, and a small RP client.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type SigningInput, type KeySigningInput, createAuthorizer } from '@vp-authorizer/core';
+import { type Authorizer, type AuthorizerOptions, type InstanceConfigInput, type ReaderAuthOption, type SigningInput, type KeySigningInput, createAuthorizer } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { type IssuerAnchorSource, localValidator, localVerifier } from '@vp-authorizer/local';
 import { type RespondOptions, type TestIssuer, type TestWallet, createTestIssuer } from '@vp-authorizer/testing';
@@ -65,6 +65,8 @@ export async function startE2eEnvironment(
      * PEM root, so with roots configured it is untrusted by design).
      */
     validatorTrust?: false;
+    /** The instance's readerAuth; the generated primary identity then also carries the mdoc reader EKU. */
+    readerAuth?: ReaderAuthOption;
     /** Authorizer-wide options passed through (logs, tracing, another store). */
     authorizer?: Pick<AuthorizerOptions, 'logger' | 'instrumentation' | 'store'>;
   } = {},
@@ -80,7 +82,7 @@ export async function startE2eEnvironment(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const dev = await generateDevSigningKey();
+  const dev = await generateDevSigningKey(options.readerAuth ? { readerAuth: true } : {});
   let offsetMs = 0;
   authorizer = createAuthorizer({
     ...options.authorizer,
@@ -92,6 +94,7 @@ export async function startE2eEnvironment(
         id: 'e2e',
         apiKeys: [API_KEY],
         signing: options.additionalSigning ? [dev.signing, ...options.additionalSigning] : dev.signing,
+        ...(options.readerAuth ? { readerAuth: options.readerAuth } : {}),
         // Unsigned DC API responses are only accepted from these origins (see dc-api.test.ts).
         config: { openId4vp: { redirectUri: RP_CALLBACK, dcApi: { allowedOrigins: ['https://rp.example'] }, ...options.openId4vp } },
         validator: options.validatorTrust === false ? localValidator() : localValidator({ ...(trustAnchors.length > 0 ? { trustedIssuers: trustAnchors } : {}), ...(options.issuerAnchors ? { issuerAnchors: options.issuerAnchors } : {}) }),

@@ -91,8 +91,11 @@ async function loadResult(id) {
   }
 }
 
-function renderResult({ status, ask, policyResults, credentials }) {
+function renderResult({ status, ask, protocol, policyResults, credentials }) {
   $('result-card').hidden = false;
+  // Which protocol a Digital Credentials API wallet answered in (null for the QR code / link flows).
+  $('answered-protocol').textContent = protocol ? `Answered through the Digital Credentials API in ${protocolName(protocol)}.` : '';
+  $('answered-protocol').hidden = !protocol;
   const asked = document.querySelector(`input[name="ask"][value="${CSS.escape(ask ?? '')}"]`);
   if (asked) asked.checked = true;
   showStatus(status);
@@ -214,23 +217,59 @@ $('ask-form').addEventListener('submit', async (event) => {
   }
 });
 
-// The Digital Credentials API: offered only where the browser has it.
-const hasDcApi = typeof window.DigitalCredential !== 'undefined' && typeof navigator.credentials?.get === 'function';
-$('dc-api').hidden = !hasDcApi;
+// The Digital Credentials API. The button is always there and always says what happened: no API in
+// this browser, the person cancelled, an error, or which protocol the wallet answered in.
+const PROTOCOL_NAMES = {
+  'openid4vp-v1-signed': 'OpenID4VP (signed request)',
+  'openid4vp-v1-unsigned': 'OpenID4VP (unsigned request)',
+  'openid4vp-v1-multisigned': 'OpenID4VP (multi-signed request)',
+  'org-iso-mdoc': 'ISO/IEC 18013-7 Annex C (org-iso-mdoc)',
+};
+const protocolName = (protocol) => PROTOCOL_NAMES[protocol] ?? String(protocol);
+const hasDcApi = () => typeof window.DigitalCredential !== 'undefined' && typeof navigator.credentials?.get === 'function';
+
+function showDcApiStatus(message, state) {
+  const status = $('dc-api-status');
+  status.textContent = message;
+  status.dataset.state = state;
+  status.hidden = !message;
+}
+
 $('dc-api-button').addEventListener('click', async () => {
   const button = $('dc-api-button');
+  showError('');
+  if (!hasDcApi()) {
+    showDcApiStatus('This browser does not offer the Digital Credentials API (navigator.credentials.get with digital requests). Use a browser that has it, or create a request and scan its QR code.', 'error');
+    return;
+  }
   button.disabled = true;
+  showDcApiStatus('Creating the request…', 'waiting');
   try {
     const created = await create($('dc-api-signed').checked ? 'dc-api-signed' : 'dc-api-unsigned');
     $('request-card').hidden = true;
-    const { protocol, data } = created.digitalCredentialGetRequest;
-    const credential = await navigator.credentials.get({ mediation: 'required', digital: { requests: [{ protocol, data }] } });
-    if (!credential?.data) throw new Error('The browser returned no credential.');
-    const answer = await api(`/demo/authorizations/${created.authorizationId}/dc-api`, { data: credential.data });
+    const requests = created.digitalCredentialGetRequests;
+    showDcApiStatus(`Waiting for the browser's wallet picker (offered: ${requests.map((r) => protocolName(r.protocol)).join(' and ')})…`, 'waiting');
+    let credential;
+    try {
+      credential = await navigator.credentials.get({ mediation: 'required', digital: { requests } });
+    } catch (error) {
+      if (error?.name === 'NotAllowedError' || error?.name === 'AbortError') {
+        showDcApiStatus('Cancelled: the wallet selection was closed, or no wallet on this device holds a matching credential.', 'expired');
+        return;
+      }
+      throw new Error(`The browser's Digital Credentials API failed: ${error?.message || error?.name || String(error)}`);
+    }
+    if (!credential?.data) {
+      showDcApiStatus('The browser returned no credential.', 'error');
+      return;
+    }
+    showDcApiStatus(`The wallet answered in ${protocolName(credential.protocol)}; checking…`, 'waiting');
+    const answer = await api(`/demo/authorizations/${created.authorizationId}/dc-api`, { protocol: credential.protocol, data: credential.data });
     current?.stop();
+    showDcApiStatus(`The wallet answered in ${protocolName(answer.protocol ?? credential.protocol)}: ${answer.status}.`, answer.status);
     if (TERMINAL.has(answer.status)) await loadResult(created.authorizationId);
   } catch (error) {
-    showError(error.name === 'NotAllowedError' || error.name === 'AbortError' ? 'The wallet selection was cancelled.' : error.message);
+    showDcApiStatus(error.message, 'error');
   } finally {
     button.disabled = false;
   }

@@ -1,4 +1,4 @@
-import { createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
+import { type AnnexCGetRequest, createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../demo.mjs';
 
@@ -198,6 +198,7 @@ describe('the demo over the Digital Credentials API', () => {
     const issuer = await createTestIssuer({ commonName: 'DC API test issuer' });
     wallet = await createTestWallet();
     await wallet.addSdJwtVc(issuer, { vct: 'urn:eudi:pid:1', claims: { given_name: 'Erika', family_name: 'Mustermann', birthdate: '1964-08-12', address: { locality: 'Köln' } } });
+    await wallet.addMdoc(issuer, { docType: 'org.iso.18013.5.1.mDL', namespaces: { 'org.iso.18013.5.1': { given_name: 'Erika', family_name: 'Mustermann', birth_date: '1964-08-12', document_number: 'T22000129', driving_privileges: [] } } });
     dc = await startDemo({ port: 0, env: { ISSUER_ROOT_PEM: issuer.rootCertificatePem } });
   });
   afterAll(() => dc?.close());
@@ -212,6 +213,20 @@ describe('the demo over the Digital Credentials API', () => {
     expect(answered).toMatchObject({ status: 200, body: { status: 'authorized' } });
     const result = await call(`/demo/authorizations/${created.body.authorizationId}/result`);
     expect(result.body.credentials[0].claims.given_name).toBe('Erika');
+  });
+
+  it('an mdoc ask offers OpenID4VP and org-iso-mdoc in one request list; an Annex C answer is authorized and the result names its protocol', async () => {
+    const call = browser(dc.origin);
+    const created = await call('/demo/authorizations', { ask: 'mdl', flow: 'dc-api-signed', purpose: 'Over the DC API' });
+    expect(created.status).toBe(201);
+    const requests = created.body.digitalCredentialGetRequests as AnnexCGetRequest[];
+    expect(requests.map((r) => r.protocol)).toEqual(['openid4vp-v1-signed', 'org-iso-mdoc']);
+    const { digitalCredentialGetResponse } = await wallet.respondAnnexC(requests[1]!, { origin: dc.origin });
+    const answered = await call(`/demo/authorizations/${created.body.authorizationId}/dc-api`, digitalCredentialGetResponse);
+    expect(answered).toMatchObject({ status: 200, body: { status: 'authorized', protocol: 'org-iso-mdoc' } });
+    const result = await call(`/demo/authorizations/${created.body.authorizationId}/result`);
+    expect(result.body).toMatchObject({ status: 'authorized', protocol: 'org-iso-mdoc' });
+    expect(result.body.credentials[0].claims.document_number).toBe('T22000129');
   });
 });
 

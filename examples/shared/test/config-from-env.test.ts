@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { deleteKeys, redisUrlForTests, testClient } from '@vp-authorizer/testing/redis';
-import { postgresUrlForTests } from '@vp-authorizer/testing';
+import { type AnnexCGetRequest, checkAnnexCReaderAuth, postgresUrlForTests, receiveAnnexCRequest } from '@vp-authorizer/testing';
 import pg from 'pg';
 import { configFromEnv, EnvConfigError, instanceConfigFromEnv } from '../config-from-env.mjs';
 import { startExample as startHono } from '../../hono-app/app.mjs';
@@ -178,6 +178,38 @@ describe('configFromEnv', () => {
       const answer = (origin: string) => call(`/${authorizationId}/dc_api`, { origin, digitalCredentialGetResponse: { vp_token: { pid: ['not-a-presentation'] } } });
       expect(await (await answer(example.origin)).json()).toMatchObject({ type: 'authorization.origin_mismatch' });
       expect(await (await answer('https://shop.example')).json()).toEqual({ status: 'rejected' });
+    } finally {
+      await example.close();
+    }
+  });
+
+  it('reads readerAuth from AUTHZ_READER_AUTH or a dedicated reader key and chain (AUTHZ_READER_AUTH_*_FILE), with its COSE label, and names bad combinations', async () => {
+    expect(configFromEnv({}, { defaultPort: 3001 }).readerAuth).toBeUndefined();
+    expect(configFromEnv({ AUTHZ_READER_AUTH: 'signing', AUTHZ_READER_AUTH_ALG: 'ESP256' }, { defaultPort: 3001 }).readerAuth).toEqual({ identity: 'signing', alg: 'ESP256' });
+    const reader = await generateDevSigningKey({ readerAuth: true });
+    const dir = mkdtempSync(join(tmpdir(), 'reader-auth-'));
+    writeFileSync(join(dir, 'reader.key.pem'), (await import('node:crypto')).createPrivateKey({ key: reader.signing.privateKey as never, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }) as string);
+    writeFileSync(join(dir, 'reader.pem'), reader.leafCertificatePem);
+    const dedicated = configFromEnv({ AUTHZ_READER_AUTH_KEY_FILE: join(dir, 'reader.key.pem'), AUTHZ_READER_AUTH_CERT_CHAIN_FILE: join(dir, 'reader.pem') }, { defaultPort: 3001 }).readerAuth;
+    expect(dedicated?.identity).toEqual({ privateKey: expect.stringContaining('PRIVATE KEY'), certificateChain: [reader.leafCertificatePem.trim()] });
+    expect(problemsOf({ AUTHZ_READER_AUTH: 'yes', AUTHZ_READER_AUTH_ALG: 'ES384' }).map((p) => p.variable)).toEqual(['AUTHZ_READER_AUTH', 'AUTHZ_READER_AUTH_ALG']);
+    expect(problemsOf({ AUTHZ_READER_AUTH_KEY_FILE: join(dir, 'reader.key.pem') })).toEqual([{ variable: 'AUTHZ_READER_AUTH_CERT_CHAIN_FILE', message: expect.stringContaining('is required with the other') }]);
+    expect(problemsOf({ AUTHZ_READER_AUTH_ALG: 'ES256' })).toEqual([{ variable: 'AUTHZ_READER_AUTH_ALG', message: expect.stringContaining('needs AUTHZ_READER_AUTH=signing') }]);
+  });
+
+  it('an example app with AUTHZ_READER_AUTH=signing signs the DocRequests of org-iso-mdoc requests with readerAuth', async () => {
+    const key = 'reader-auth-example-key-01';
+    const example = await startHono({ port: 0, env: { AUTHZ_API_KEY: key, AUTHZ_READER_AUTH: 'signing', AUTHZ_DC_API_ALLOWED_ORIGINS: 'https://shop.example' } });
+    try {
+      const created = await fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ responseMode: 'dc_api', protocol: 'org-iso-mdoc', query: { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: 'org.iso.18013.5.1.mDL' }, claims: [{ path: ['org.iso.18013.5.1', 'age_over_18'] }] }] } } }),
+      });
+      expect(created.status).toBe(201);
+      const { digitalCredentialGetRequest } = (await created.json()) as { digitalCredentialGetRequest: AnnexCGetRequest };
+      const [checked] = await checkAnnexCReaderAuth(receiveAnnexCRequest(digitalCredentialGetRequest), digitalCredentialGetRequest.data.encryptionInfo, 'https://shop.example', { requireReaderAuth: true });
+      expect(checked).toContain('-----BEGIN CERTIFICATE-----');
     } finally {
       await example.close();
     }

@@ -10,6 +10,7 @@ export type { AuthorizerOptions, InstanceOptions, Clock } from './config/authori
 export type { InstanceConfig, InstanceConfigInput, ServiceClientReference } from './config/instance-config.js';
 export type { SigningInput, SigningOption, KeySigningInput, SignerSigningInput } from './config/signing-input.js';
 export type { RequestSigner } from './model/request-signer.js';
+export type { ReaderAuthOption, KeyReaderAuthIdentity, SignerReaderAuthIdentity } from './config/reader-auth-input.js';
 export { createKeySigner } from './crypto/key-signer.js';
 export type { CorsConfig, CorsConfigInput } from './config/cors-config.js';
 export { corsConfigFromEnv } from './cors/cors-config-from-env.js';

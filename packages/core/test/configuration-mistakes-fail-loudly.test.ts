@@ -46,7 +46,7 @@ describe('unknown configuration keys are refused with the closest known name', (
         o.instances[0].colour = 'blue';
       }),
     );
-    expect(error.issues.map((i) => i.message)).toEqual(['unknown option "redirectUrl": did you mean "redirectUri"?', 'unknown option "colour"; known options here: id, apiKeys, config, signing, registrationCertificates, webhooks, validator, verifier']);
+    expect(error.issues.map((i) => i.message)).toEqual(['unknown option "redirectUrl": did you mean "redirectUri"?', 'unknown option "colour"; known options here: id, apiKeys, config, signing, registrationCertificates, readerAuth, webhooks, validator, verifier']);
   });
 
   it('says "did you mean" for a strict object (cors) instead of the schema\'s bare "Invalid key"', async () => {

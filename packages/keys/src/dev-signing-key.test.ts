@@ -25,6 +25,14 @@ describe('generateDevSigningKey', () => {
     expect(leaf.checkPrivateKey((await import('node:crypto')).createPrivateKey({ key: dev.signing.privateKey as never, format: 'jwk' }))).toBe(true);
   });
 
+  it('mints an mdoc reader certificate on request: the leaf carries the reader-authentication EKU beside digitalSignature', async () => {
+    const plain = new x509.X509Certificate((await generateDevSigningKey()).leafCertificatePem);
+    expect(plain.getExtension(x509.ExtendedKeyUsageExtension)).toBeNull();
+    const reader = new x509.X509Certificate((await generateDevSigningKey({ readerAuth: true })).leafCertificatePem);
+    expect(reader.getExtension(x509.ExtendedKeyUsageExtension)?.usages).toEqual(['1.0.18013.5.1.6']);
+    expect(reader.getExtension(x509.KeyUsagesExtension)?.usages).toBe(x509.KeyUsageFlags.digitalSignature);
+  });
+
   it('generates a different key every time', async () => {
     const [a, b] = await Promise.all([generateDevSigningKey(), generateDevSigningKey()]);
     expect(a.signing.privateKey.d).not.toBe(b.signing.privateKey.d);

@@ -23,13 +23,15 @@ export interface DevSigningKey {
 /**
  * A throwaway two-level chain for development and tests: a self-signed root CA and a leaf signed
  * by it. The leaf is not self-signed and the chain handed out excludes the root, so it meets the
- * HAIP certificate rules. Never use it in production: the keys live only in memory (the `keys`
+ * HAIP certificate rules. `readerAuth: true` adds the mdoc reader extended key usage
+ * (1.0.18013.5.1.6), so the same leaf can sign Annex C `readerAuth`. Never use it in production: the keys live only in memory (the `keys`
  * command writes a chain to keep).
  */
-export async function generateDevSigningKey(options: { commonName?: string; dnsName?: string } = {}): Promise<DevSigningKey> {
+export async function generateDevSigningKey(options: { commonName?: string; dnsName?: string; readerAuth?: boolean } = {}): Promise<DevSigningKey> {
   const dnsName = options.dnsName ?? 'localhost';
   const chain = await issueSigningChain({
     dnsName,
+    ...(options.readerAuth ? { readerAuth: true } : {}),
     commonName: options.commonName ?? `vp-authorizer dev verifier (${dnsName})`,
     rootCommonName: 'vp-authorizer dev root CA',
   });

@@ -28,7 +28,15 @@ export interface SigningChainOptions {
   leafDays?: number;
   /** Validity of the root in days, from one day ago. Default 3650. */
   rootDays?: number;
+  /**
+   * Also make the leaf an mdoc reader certificate: extendedKeyUsage 1.0.18013.5.1.6 (ISO/IEC
+   * 18013-5 reader authentication), so that it can sign the `readerAuth` of Annex C requests.
+   */
+  readerAuth?: boolean;
 }
+
+/** ISO/IEC 18013-5 extended key usage of an mdoc reader authentication certificate. */
+export const MDOC_READER_AUTH_EKU = '1.0.18013.5.1.6';
 
 /** A root CA and a request-signing leaf issued by it, each with its P-256 key. */
 export interface SigningChain {
@@ -60,6 +68,7 @@ async function freshP256(): Promise<P256Keys> {
  * a dNSName subjectAltName, keyUsage digitalSignature (critical), basicConstraints cA=false,
  * signed by a self-signed root CA (basicConstraints cA=true, pathLen 0; keyUsage keyCertSign and
  * cRLSign). The leaf is not self-signed, and the chain a request carries is the leaf alone.
+ * With `readerAuth` the leaf also carries the mdoc reader extended key usage.
  */
 export async function issueSigningChain(options: SigningChainOptions = {}): Promise<SigningChain> {
   const x509 = await loadX509();
@@ -96,6 +105,7 @@ export async function issueSigningChain(options: SigningChainOptions = {}): Prom
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: dnsName }]),
+      ...(options.readerAuth ? [new x509.ExtendedKeyUsageExtension([MDOC_READER_AUTH_EKU], false)] : []),
       await x509.SubjectKeyIdentifierExtension.create(leafKeys.publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(rootKeys.publicKey),
     ],

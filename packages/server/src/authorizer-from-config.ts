@@ -128,6 +128,7 @@ export async function authorizerFromConfig(config: AuthorizerSettings, options: 
           apiKeys,
           signing,
           ...(config.registrationCertificates ? { registrationCertificates: config.registrationCertificates } : {}),
+          ...(config.readerAuth ? { readerAuth: config.readerAuth } : {}),
           validator: localValidator({
             ...(trusted.length + config.issuerDids.length > 0 ? { trustedIssuers: [...trusted, ...config.issuerDids] } : {}),
             ...(lists ? { issuerAnchors: lists } : {}),
@@ -171,7 +172,8 @@ async function signingFromConfig(config: EnvConfig): Promise<{ signing: SigningI
     return { signing: { privateKey, certificateChain, ...(trustAnchor ? { trustAnchor } : {}) }, signingKey: 'file', close: async () => {} };
   }
   // The throwaway root of this chain is what the examples trust when nothing else is set: it trusts no real issuer.
-  const { signing, rootCertificatePem } = await generateDevSigningKey();
+  // AUTHZ_READER_AUTH=signing: the generated chain's leaf is then also an mdoc reader certificate.
+  const { signing, rootCertificatePem } = await generateDevSigningKey(config.readerAuth?.identity === 'signing' ? { readerAuth: true } : {});
   return { signing, signingKey: 'generated', rootCertificatePem, close: async () => {} };
 }
 

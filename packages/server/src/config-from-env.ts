@@ -90,6 +90,8 @@ export interface EnvConfig {
   signingKey?: SigningKeySetting;
   /** AUTHZ_REGISTRATION_CERTS_FILE: the JWTs. */
   registrationCertificates?: string[];
+  /** AUTHZ_READER_AUTH=signing, or AUTHZ_READER_AUTH_KEY_FILE + _CERT_CHAIN_FILE (PEM texts); AUTHZ_READER_AUTH_ALG: the instance's readerAuth. */
+  readerAuth?: { identity: 'signing' | { privateKey: string; certificateChain: string[] }; alg?: 'ES256' | 'ESP256' };
   /** AUTHZ_SHUTDOWN_TIMEOUT_MS (standalone server): how long a shutdown waits for requests in flight. */
   shutdownTimeoutMs?: number;
   /** AUTHZ_LOG_LEVEL (standalone server): the lowest level written. */
@@ -421,6 +423,33 @@ export function configFromEnv(env: Record<string, string | undefined>, { default
     if (registrationCertificates.length === 0) problems.push({ variable: 'AUTHZ_REGISTRATION_CERTS_FILE', message: 'the files hold no JWT' });
   }
 
+  // readerAuth of org-iso-mdoc requests: the request-signing identity, or a dedicated reader key and certificate.
+  let readerAuth: EnvConfig['readerAuth'];
+  const readerAuthMode = value('AUTHZ_READER_AUTH');
+  const readerKeyFile = value('AUTHZ_READER_AUTH_KEY_FILE');
+  const readerChainFile = value('AUTHZ_READER_AUTH_CERT_CHAIN_FILE');
+  const readerAlg = value('AUTHZ_READER_AUTH_ALG');
+  if (readerAuthMode !== undefined && readerAuthMode !== 'signing') {
+    problems.push({ variable: 'AUTHZ_READER_AUTH', message: `must be "signing" (sign readerAuth with the request-signing key), got "${readerAuthMode}"; for a dedicated reader key set AUTHZ_READER_AUTH_KEY_FILE and AUTHZ_READER_AUTH_CERT_CHAIN_FILE instead` });
+  }
+  if (readerAlg !== undefined && readerAlg !== 'ES256' && readerAlg !== 'ESP256') problems.push({ variable: 'AUTHZ_READER_AUTH_ALG', message: `must be ES256 or ESP256, got "${readerAlg}"` });
+  if ((readerKeyFile === undefined) !== (readerChainFile === undefined)) {
+    problems.push({ variable: readerKeyFile === undefined ? 'AUTHZ_READER_AUTH_KEY_FILE' : 'AUTHZ_READER_AUTH_CERT_CHAIN_FILE', message: 'is required with the other AUTHZ_READER_AUTH_*_FILE variable (a reader key and its certificate chain)' });
+  } else if (readerKeyFile !== undefined && readerAuthMode !== undefined) {
+    problems.push({ variable: 'AUTHZ_READER_AUTH', message: 'cannot be set with AUTHZ_READER_AUTH_KEY_FILE: readerAuth signs with one identity' });
+  }
+  if (readerKeyFile !== undefined && readerChainFile !== undefined) {
+    const privateKey = readText('AUTHZ_READER_AUTH_KEY_FILE', readerKeyFile);
+    const chainText = readText('AUTHZ_READER_AUTH_CERT_CHAIN_FILE', readerChainFile);
+    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
+    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_READER_AUTH_CERT_CHAIN_FILE', message: `${readerChainFile} holds no PEM certificate` });
+    if (privateKey !== undefined) readerAuth = { identity: { privateKey, certificateChain } };
+  } else if (readerAuthMode === 'signing') readerAuth = { identity: 'signing' };
+  if (readerAuth && (readerAlg === 'ES256' || readerAlg === 'ESP256')) readerAuth.alg = readerAlg;
+  if (readerAlg !== undefined && readerKeyFile === undefined && readerChainFile === undefined && readerAuthMode === undefined) {
+    problems.push({ variable: 'AUTHZ_READER_AUTH_ALG', message: 'needs AUTHZ_READER_AUTH=signing or AUTHZ_READER_AUTH_KEY_FILE (there is no readerAuth to sign)' });
+  }
+
   // The standalone server's own: how long a shutdown waits for requests in flight, and its log level.
   const shutdownText = value('AUTHZ_SHUTDOWN_TIMEOUT_MS');
   let shutdownTimeoutMs: number | undefined;
@@ -432,7 +461,7 @@ export function configFromEnv(env: Record<string, string | undefined>, { default
   if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push({ variable: 'AUTHZ_LOG_LEVEL', message: `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"` });
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, signingKey, postgresMigrate, registrationCertificates, shutdownTimeoutMs, logLevel: logLevel as LogLevel | undefined };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, signingKey, postgresMigrate, registrationCertificates, readerAuth, shutdownTimeoutMs, logLevel: logLevel as LogLevel | undefined };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */

@@ -7,7 +7,15 @@ export { createTestWallet, type RespondOptions, type PreparedResponse, type Subm
 export { allowInsecureUrlsForTests, receiveAuthorizationRequest, checkRequestObjectHeader, checkSignerHeader, clientIdMatchesLeaf, toReceivedRequest, RequestObjectFetchError, type ReceiveOptions } from './wallet/receive-request.js';
 export { expectedAudience, isDcApiRequest, type WalletDcqlQuery, type WalletPresentationDefinition, type ReceivedRequest } from './wallet/received-request.js';
 export { receiveDcApiRequest, verifyMultiSignedRequest, type DcApiGetRequest, type CheckedSignature } from './wallet/dc-api-request.js';
-export { receiveAnnexCRequest, respondAnnexC, type AnnexCGetRequest, type AnnexCTamper, type ReceivedAnnexCRequest } from './wallet/annex-c-response.js';
+export {
+  checkAnnexCReaderAuth,
+  receiveAnnexCRequest,
+  respondAnnexC,
+  type AnnexCGetRequest,
+  type AnnexCReaderAuthOptions,
+  type AnnexCTamper,
+  type ReceivedAnnexCRequest,
+} from './wallet/annex-c-response.js';
 export { DEFAULT_WALLET_METADATA } from './wallet/wallet-metadata.js';
 export type { ClaimPath, SdJwtWalletCredential, MdocWalletCredential, JwtVcWalletCredential, WalletCredential, PresentationTamper, Presentation } from './wallet/wallet-credential.js';
 export { presentSdJwt, presentationFrame, type SdJwtPresentationInput } from './wallet/sd-jwt-presentation.js';

@@ -7,6 +7,7 @@ import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizerStore } from '../model/authorizer-store.js';
 import type { SigningOption } from './signing-input.js';
 import type { RegistrationCertificateInput } from './registration-certificates.js';
+import type { ReaderAuthOption } from './reader-auth-input.js';
 import { instanceConfigSchema } from './instance-config.js';
 import { MIN_WEBHOOK_SECRET_BYTES, webhookKey } from '../crypto/webhook-signature.js';
 import type { OutboundFetchPolicy } from '../outbound/outbound-fetch-policy.js';
@@ -60,6 +61,13 @@ export const instanceOptionsSchema = v.object({
    * request carries them in `verifier_info` as `{ format: "registration_cert", data }`.
    */
   registrationCertificates: v.optional(v.custom<RegistrationCertificateInput[]>((x) => Array.isArray(x), 'registrationCertificates must be an array of JWT strings or { jwt, credentialIds? }')),
+  /**
+   * Sign the DocRequests of `org-iso-mdoc` requests (ISO/IEC 18013-7 Annex C) with readerAuth:
+   * `true` (the primary signing identity, whose leaf must then be an mdoc reader certificate) or
+   * `{ identity?, alg? }` (a dedicated reader key or signer; ES256 or ESP256). Checked at
+   * construction (readerAuth.* paths), including the reader certificate's extended key usage.
+   */
+  readerAuth: v.optional(v.custom<ReaderAuthOption>((x) => x === true || isObject(x), 'readerAuth must be true or { identity?, alg? }')),
   /**
    * Status webhooks: every status change of this instance's authorizations is POSTed, signed, to
    * `url` (or to the `webhookUrl` a create request names, which replaces it for that

@@ -48,6 +48,7 @@ export async function createAuthorization(ctx: AuthorizerContext, instance: Inst
     now,
     algorithms,
     dcApiAllowedOrigins: instance.dcApiAllowedOrigins,
+    ...(instance.readerAuth ? { readerAuth: instance.readerAuth } : {}),
   });
   // A record no wallet has fetched yet is kept until shortly after its expiry; the first fetch of
   // its request object gives it the retention (processing grace + retention past its expiry) so

@@ -136,6 +136,11 @@ export const CODES = {
   'authorization.invalid_response': http(400, 'invalid_request', 'The wallet response is malformed.'),
   'authorization.invalid_jwe': http(400, 'invalid_request', 'The encrypted response could not be decrypted or is not acceptable.'),
   'authorization.invalid_wallet_metadata': http(400, 'invalid_request', 'The wallet metadata is malformed.'),
+  'request.reader_auth_needs_one_origin': http(
+    400,
+    'invalid_request',
+    'An org-iso-mdoc request with readerAuth is signed for one origin (the ReaderAuthentication holds the SessionTranscript, which names it): give exactly one expectedOrigins.',
+  ),
   'authorization.protocol_not_offered': http(400, 'invalid_request', 'The DC API response names a protocol this authorization did not offer.'),
   'authorization.annex_c_malformed': http(400, 'invalid_request', 'The org-iso-mdoc response is not base64url CBOR ["dcapi", {enc, cipherText}] with a P-256 enc.'),
   'authorization.annex_c_decryption_failed': http(

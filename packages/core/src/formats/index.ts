@@ -38,3 +38,6 @@ export type { ExtractedCredential } from '../model/extracted-credential.js';
 // The handover and session-transcript hashing an mdoc or a DC API verifier repeats.
 export { handoverInfoHash, jwkThumbprint, sessionTranscriptBytes } from '../crypto/session-transcript.js';
 export type { SessionTranscriptInput } from '../model/verifier-client.js';
+// ISO/IEC 18013-5 readerAuth as a wallet checks it (Annex C requests), and the reader certificate profile.
+export { READER_AUTH_ALGS, readerAuthenticationBytes, verifyReaderAuth, type ReaderAuthAlg, type ReaderAuthVerification } from '../crypto/reader-authentication.js';
+export { MDOC_READER_AUTH_EKU, readerCertificateProblems } from '../crypto/reader-certificate.js';

@@ -4,6 +4,8 @@ import type { AnnexCRecipientRecord, DcqlQuery } from '../model/authorization-re
 import { bytesToBase64Url } from '../crypto/base64url.js';
 import { freshP256Numbers } from '../crypto/p256-key-numbers.js';
 import { p256JwkToCoseKey } from '../crypto/p256-cose-key.js';
+import { signReaderAuth, type ReaderAuthSigner } from '../crypto/reader-authentication.js';
+import { sessionTranscriptBytes } from '../crypto/session-transcript.js';
 import type { FieldError } from '../errors/authorizer-error.js';
 
 // Plain byte strings (no tag 64), maps in insertion order, no record extension: the layouts below
@@ -25,8 +27,14 @@ export interface AnnexCRequest {
   recipient: AnnexCRecipientRecord;
 }
 
-/** Signs a ReaderAuthentication (the detached payload of readerAuth); absent: no readerAuth. */
-export type ReaderAuthSigner = (itemsRequestBytes: Uint8Array, docType: string) => Promise<unknown>;
+/**
+ * readerAuth for the DocRequests: who signs, and the SessionTranscript the ReaderAuthentication
+ * holds (for Annex C it names the page's origin, so the request is signed for one origin).
+ */
+export interface AnnexCReaderAuth {
+  signer: ReaderAuthSigner;
+  sessionTranscript: Uint8Array;
+}
 
 /**
  * Why a DCQL query cannot be asked as an Annex C DeviceRequest (empty when it can): only mso_mdoc
@@ -65,15 +73,19 @@ export function itemsRequestOf(credential: DcqlQuery['credentials'][number]): Ma
   ]);
 }
 
-/** The base64url CBOR DeviceRequest: one DocRequest per credential query, in the query's order. */
-export async function encodeDeviceRequest(dcql: DcqlQuery, readerAuth?: ReaderAuthSigner): Promise<string> {
-  const docRequests: Map<string, unknown>[] = [];
-  for (const credential of dcql.credentials) {
-    const itemsRequestBytes = new Uint8Array(cbor.encode(itemsRequestOf(credential)));
-    const docRequest = new Map<string, unknown>([['itemsRequest', new Tag(itemsRequestBytes, 24)]]);
-    if (readerAuth) docRequest.set('readerAuth', await readerAuth(itemsRequestBytes, credential.meta!.doctype_value as string));
-    docRequests.push(docRequest);
-  }
+/**
+ * The base64url CBOR DeviceRequest: one DocRequest per credential query, in the query's order,
+ * each with a readerAuth when `readerAuth` is given (signed concurrently: one call per DocRequest).
+ */
+export async function encodeDeviceRequest(dcql: DcqlQuery, readerAuth?: AnnexCReaderAuth): Promise<string> {
+  const docRequests = await Promise.all(
+    dcql.credentials.map(async (credential) => {
+      const itemsRequestBytes = new Uint8Array(cbor.encode(itemsRequestOf(credential)));
+      const docRequest = new Map<string, unknown>([['itemsRequest', new Tag(itemsRequestBytes, 24)]]);
+      if (readerAuth) docRequest.set('readerAuth', await signReaderAuth(readerAuth.signer, readerAuth.sessionTranscript, itemsRequestBytes));
+      return docRequest;
+    }),
+  );
   return bytesToBase64Url(cbor.encode(new Map<string, unknown>([['version', '1.0'], ['docRequests', docRequests]])));
 }
 
@@ -82,13 +94,18 @@ export function encodeEncryptionInfo(nonce: Uint8Array, recipientPublicJwk: Json
   return bytesToBase64Url(cbor.encode(['dcapi', new Map<string, unknown>([['nonce', nonce], ['recipientPublicKey', p256JwkToCoseKey(recipientPublicJwk)]])]));
 }
 
-/** A fresh nonce and P-256 recipient key, and the DeviceRequest for `dcql` (checked by annexCQueryIssues). */
-export async function buildAnnexCRequest(dcql: DcqlQuery, readerAuth?: ReaderAuthSigner): Promise<AnnexCRequest> {
+/**
+ * A fresh nonce and P-256 recipient key, and the DeviceRequest for `dcql` (checked by
+ * annexCQueryIssues). With `readerAuth`, each DocRequest is signed over the SessionTranscript of
+ * this EncryptionInfo and `readerAuth.origin` (the page the wallet will be asked from).
+ */
+export async function buildAnnexCRequest(dcql: DcqlQuery, readerAuth?: { signer: ReaderAuthSigner; origin: string }): Promise<AnnexCRequest> {
   const { x, y, d } = freshP256Numbers(ecdh);
   const nonce = new Uint8Array(randomBytes(ANNEX_C_NONCE_BYTES));
   const encryptionInfo = encodeEncryptionInfo(nonce, { kty: 'EC', crv: 'P-256', x, y });
+  const signing = readerAuth ? { signer: readerAuth.signer, sessionTranscript: sessionTranscriptBytes({ kind: 'annex_c', origin: readerAuth.origin, encryptionInfo }) } : undefined;
   return {
-    deviceRequest: await encodeDeviceRequest(dcql, readerAuth),
+    deviceRequest: await encodeDeviceRequest(dcql, signing),
     encryptionInfo,
     nonce: bytesToBase64Url(nonce),
     recipient: { encryptionInfo, privateJwk: { kty: 'EC', crv: 'P-256', x, y, d } },

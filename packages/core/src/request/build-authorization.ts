@@ -3,7 +3,8 @@ import type { AuthorizationRecord, AuthorizationRequestParameters } from '../mod
 import type { SupportedAlgorithms } from '../model/verifier-client.js';
 import type { InstanceConfig } from '../config/instance-config.js';
 import { buildAuthorizeUrl } from './authorize-url.js';
-import { buildAnnexCRequest, type ReaderAuthSigner } from './annex-c-request.js';
+import { buildAnnexCRequest } from './annex-c-request.js';
+import type { ReaderAuthSigner } from '../crypto/reader-authentication.js';
 import { bodyProtocols, isDcApiBody, transactionDataOf, verifierInfoOf, type CreateAuthorizationBody } from './create-authorization-body.js';
 import { buildDigitalCredentialGetRequest, type DigitalCredentialGetRequest } from './dc-api-request.js';
 import { generateEncryptionKey } from './encryption-key.js';
@@ -18,6 +19,22 @@ import type { CreateAuthorizationResponse } from '../model/created-authorization
 export const requestUriFor = (publicBaseUrl: string, id: string): string => `${publicBaseUrl}/openid4/vp/v1_0/authorizations/${encodeURIComponent(id)}/jwt`;
 /** Where the wallet (direct_post) or the RP (DC API) posts the response. */
 export const responseUriFor = (publicBaseUrl: string, id: string, responseMode: string): string => `${publicBaseUrl}/openid4/vp/v1_0/${encodeURIComponent(id)}/${responseMode}`;
+
+/**
+ * The origin a readerAuth is signed for. The ReaderAuthentication holds the SessionTranscript,
+ * which names the page's origin, and a DocRequest carries one readerAuth: a request that may be
+ * answered from several origins cannot be signed for all of them.
+ */
+function readerAuthOrigin(origins: readonly string[]): string {
+  if (origins.length === 1) return origins[0]!;
+  throw new AuthorizerError('request.reader_auth_needs_one_origin', {
+    errors: [{
+      pointer: '/expectedOrigins',
+      detail: `readerAuth signs the SessionTranscript, which names the page's origin: give exactly one expectedOrigins (the page calling navigator.credentials.get); this request allows ${origins.length}`,
+      code: 'request.reader_auth_needs_one_origin',
+    }],
+  });
+}
 
 /**
  * Build the authorization record and the 201 body from a validated (and, for HAIP, enforced)
@@ -39,8 +56,8 @@ export async function buildAuthorization(args: {
   algorithms?: SupportedAlgorithms;
   /** Origins unsigned DC API responses may come from without expectedOrigins (the instance's dcApiAllowedOrigins); default `config.openId4vp.dcApi.allowedOrigins`, else none. */
   dcApiAllowedOrigins?: readonly string[];
-  /** org-iso-mdoc: signs each DocRequest's ReaderAuthentication; absent, no readerAuth is sent. */
-  readerAuth?: ReaderAuthSigner;
+  /** org-iso-mdoc: signs each DocRequest's ReaderAuthentication (the instance's readerAuth); absent, no readerAuth is sent. */
+  readerAuth?: () => Promise<ReaderAuthSigner>;
 }): Promise<{ record: AuthorizationRecord; response: CreateAuthorizationResponse }> {
   const { id, instanceId, body, config, signing, now, algorithms } = args;
   const publicBaseUrl = args.publicBaseUrl.replace(/\/+$/, '');
@@ -61,7 +78,9 @@ export async function buildAuthorization(args: {
 
   // Annex C: a fresh nonce and recipient key; the 201's nonce is then the base64url of its bytes,
   // and an OpenID4VP request offered beside it carries the same nonce.
-  const annexC = protocols.includes('org-iso-mdoc') && body.query.type === 'DCQL' ? await buildAnnexCRequest(body.query.dcql, args.readerAuth) : undefined;
+  const offersAnnexC = dcApi && protocols.includes('org-iso-mdoc');
+  const readerAuth = offersAnnexC && args.readerAuth ? { origin: readerAuthOrigin(body.expectedOrigins ?? allowedOrigins), signer: await args.readerAuth() } : undefined;
+  const annexC = offersAnnexC && body.query.type === 'DCQL' ? await buildAnnexCRequest(body.query.dcql, readerAuth) : undefined;
   const request: AuthorizationRequestParameters = {
     query: body.query,
     responseMode: body.responseMode,

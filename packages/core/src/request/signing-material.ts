@@ -204,8 +204,8 @@ function dnsNamesOf(cert: X509Certificate): string[] {
  * signs a probe first, verified under the leaf's public key: a signer whose key is not the leaf's
  * is refused here (ConfigError), one that is unreachable rejects with SignerUnavailableError.
  */
-export async function loadSigningMaterial(input: SigningInput): Promise<SigningMaterial> {
-  const { parsed } = parse(input, 'signing');
+export async function loadSigningMaterial(input: SigningInput, path = 'signing'): Promise<SigningMaterial> {
+  const { parsed } = parse(input, path);
   const { signer, chain, anchor, external, timeoutMs } = parsed;
   const leaf = chain[0]!;
   const leafDer = new Uint8Array(leaf.raw);
@@ -225,7 +225,7 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
     chainIncludesAnchor,
     ...(anchor ? { trustAnchorPem: anchor.toString() } : {}),
   };
-  if (external) await probe(boundedSign(signer, timeoutMs, true), leaf);
+  if (external) await probe(boundedSign(signer, timeoutMs, join(path, 'signer')), leaf, path);
   return material;
 }
 
@@ -233,18 +233,18 @@ export async function loadSigningMaterial(input: SigningInput): Promise<SigningM
  * One signature over random bytes, checked under the leaf certificate's key: the only way to know
  * that a key held elsewhere is the one the certificate names.
  */
-async function probe(sign: SigningMaterial['sign'], leaf: X509Certificate): Promise<void> {
+async function probe(sign: SigningMaterial['sign'], leaf: X509Certificate, path: string): Promise<void> {
   const data = randomBytes(32);
   const signature = await sign(data);
   if (!verify('sha256', data, { key: leaf.publicKey, dsaEncoding: 'ieee-p1363' }, signature)) {
     throw new ConfigError('Invalid signing material:', [
-      { path: 'signing.signer', message: 'signs with a key that does not match the public key of the leaf certificate (certificateChain[0]), or does not answer raw r || s (P1363) signatures' },
+      { path: join(path, 'signer'), message: 'signs with a key that does not match the public key of the leaf certificate (certificateChain[0]), or does not answer raw r || s (P1363) signatures' },
     ]);
   }
 }
 
 /** A user's signer, bounded in time and checked for the signature's form; failures become SignerUnavailableError. */
-function boundedSign(signer: RequestSigner, timeoutMs: number, probing = false): (data: Uint8Array) => Promise<Uint8Array> {
+function boundedSign(signer: RequestSigner, timeoutMs: number, probing?: string): (data: Uint8Array) => Promise<Uint8Array> {
   return async (data) => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -255,7 +255,7 @@ function boundedSign(signer: RequestSigner, timeoutMs: number, probing = false):
       if (!(signature instanceof Uint8Array) || signature.length !== ES256_SIGNATURE_BYTES) {
         const answered = signature instanceof Uint8Array ? `${signature.length} bytes` : 'no bytes';
         // Found by the probe, a signature of the wrong form is a configuration mistake, not an outage.
-        if (probing) throw new ConfigError('Invalid signing material:', [{ path: 'signing.signer', message: `answered ${answered}, not a 64-byte ES256 signature: sign(bytes) must resolve to the raw r || s (IEEE P1363), not DER` }]);
+        if (probing !== undefined) throw new ConfigError('Invalid signing material:', [{ path: probing, message: `answered ${answered}, not a 64-byte ES256 signature: sign(bytes) must resolve to the raw r || s (IEEE P1363), not DER` }]);
         throw new SignerUnavailableError(`the signer answered ${signature instanceof Uint8Array ? `${signature.length} bytes` : 'no bytes'}, not a 64-byte ES256 signature (r || s)`);
       }
       return signature;

@@ -6,6 +6,8 @@ import { resolveServiceClient } from '../clients/resolve-service-client.js';
 import { checkRegistrationCertificates, type RegistrationInfoEntry } from '../config/registration-certificates.js';
 import { checkSigningIdentities, haipSigners, leafCertificateOf, loadSigningIdentities, type HaipSigner, type SigningIdentity, type SigningMaterial } from '../request/signing-material.js';
 import { webhookKey } from '../crypto/webhook-signature.js';
+import type { ReaderAuthSigner } from '../crypto/reader-authentication.js';
+import { checkReaderAuth, loadReaderAuthSigner } from '../request/reader-auth-identity.js';
 import { isAllowedRedirectUri } from '../config/redirect-uri.js';
 import { dcApiAllowedOrigins } from '../config/dc-api-allowed-origins.js';
 import { ConfigError } from '../errors/config-error.js';
@@ -27,6 +29,8 @@ export interface InstanceRuntime {
   registrationInfo: readonly RegistrationInfoEntry[];
   /** Every signing identity, primary first, retired ones included (JWKS, trust anchors). */
   signingIdentities(): Promise<SigningIdentity[]>;
+  /** What signs the readerAuth of org-iso-mdoc DocRequests (loaded on first use); absent without the readerAuth option. */
+  readerAuth: (() => Promise<ReaderAuthSigner>) | undefined;
   /**
    * The material of the identity an authorization was created under (its client_id), retired or
    * not: rotation must not break an authorization a wallet has not fetched yet. Refuses with
@@ -80,6 +84,7 @@ export function createInstanceRuntime(
   checkDataRetention(config, index);
   // Checked now (fail fast); the keys are imported on first use.
   const signingInputs = checkSigningIdentities(options.signing, config.openId4vp.clientIdPrefix, `instances.${index}.signing`);
+  const checkedReaderAuth = checkReaderAuth(options.readerAuth, signingInputs[0]!, `instances.${index}.readerAuth`, Array.isArray(options.signing) ? `instances.${index}.signing.0` : `instances.${index}.signing`);
   const registrationInfo = Object.freeze(checkRegistrationCertificates(options.registrationCertificates, leafCertificateOf(signingInputs[0]!), Date.now(), `instances.${index}.registrationCertificates`));
   const { validate, verify } = config.policies;
   const validator = validate.skip ? undefined : resolveServiceClient(validate.validator, registry.validators ?? {}, options.validator, `${where}: policies.validate.validator`, { instancePath: `instances[${index}] (${options.id})`, role: 'validator' });
@@ -91,6 +96,15 @@ export function createInstanceRuntime(
       identities = undefined;
       throw error;
     }));
+  let readerAuthSigner: Promise<ReaderAuthSigner> | undefined;
+  const primaryMaterial = async () => (await loadIdentities())[0]!.material;
+  const readerAuth = checkedReaderAuth
+    ? () =>
+        (readerAuthSigner ??= loadReaderAuthSigner(checkedReaderAuth, primaryMaterial).catch((error: unknown) => {
+          readerAuthSigner = undefined;
+          throw error;
+        }))
+    : undefined;
   // validate and verify run in parallel; each call is bounded by its own timeout. The margin covers
   // format parsing and the few store writes around the calls (each bounded by the store's own timeout).
   const claimGraceMs = Math.max(validate.timeoutMs, verify.timeoutMs) + CLAIM_MARGIN_MS;
@@ -107,7 +121,8 @@ export function createInstanceRuntime(
     webhooks: options.webhooks ? { url: options.webhooks.url, key: webhookKey(options.webhooks.secret)! } : undefined,
     haipSigners: haipSigners(signingInputs, config.openId4vp.clientIdPrefix),
     registrationInfo,
-    signing: async () => (await loadIdentities())[0]!.material,
+    signing: primaryMaterial,
+    readerAuth,
     signingFor: async (clientId) => {
       const identities = await loadIdentities();
       if (clientId === undefined) return identities[0]!.material;

@@ -13,7 +13,7 @@ export const KEY_FILES = {
   leafCertificate: { name: 'signing.pem', secret: false },
 } as const;
 
-export const KEYS_USAGE = `Usage: vp-authorizer keys --out <dir> [--dns <name>] [--days <n>] [--root-days <n>] [--force]
+export const KEYS_USAGE = `Usage: vp-authorizer keys --out <dir> [--dns <name>] [--days <n>] [--root-days <n>] [--reader] [--force]
        vp-authorizer keys csr --key <file.pem | pkcs11:…> --dns <name> --org <name> --org-id <id> (see: keys csr --help)
 
 Writes a P-256 root CA and a request-signing certificate issued by it that meet HAIP 1.0
@@ -31,6 +31,9 @@ Options:
                      x509_san_dns client id is x509_san_dns:<name>
   --days <n>         validity of the signing certificate in days (default: 365)
   --root-days <n>    validity of the root CA in days (default: 3650)
+  --reader           also make the signing certificate an mdoc reader certificate
+                     (extendedKeyUsage 1.0.18013.5.1.6, ISO/IEC 18013-5): it can then sign
+                     the readerAuth of org-iso-mdoc requests (instance option readerAuth)
   --force            replace existing files (each is replaced, never written into)
 `;
 
@@ -53,7 +56,7 @@ class UsageError extends Error {}
 /** `keys`: issue a HAIP-ready signing chain into a directory. Returns the process exit code. */
 export async function keysCommand(argv: string[], io: CommandOutput): Promise<number> {
   if (argv[0] === 'csr') return csrCommand(argv.slice(1), io);
-  let options: { out?: string; dns?: string; days?: string; 'root-days'?: string; force?: boolean; help?: boolean };
+  let options: { out?: string; dns?: string; days?: string; 'root-days'?: string; reader?: boolean; force?: boolean; help?: boolean };
   let leafDays: number;
   let rootDays: number;
   try {
@@ -64,6 +67,7 @@ export async function keysCommand(argv: string[], io: CommandOutput): Promise<nu
         dns: { type: 'string' },
         days: { type: 'string' },
         'root-days': { type: 'string' },
+        reader: { type: 'boolean' },
         force: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -97,7 +101,7 @@ export async function keysCommand(argv: string[], io: CommandOutput): Promise<nu
     return 1;
   }
 
-  const chain = await issueSigningChain({ dnsName: options.dns ?? 'localhost', leafDays, rootDays });
+  const chain = await issueSigningChain({ dnsName: options.dns ?? 'localhost', leafDays, rootDays, ...(options.reader ? { readerAuth: true } : {}) });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const contents: Record<keyof typeof KEY_FILES, string> = {
     rootKey: chain.root.privateKeyPem,
@@ -133,6 +137,7 @@ export async function keysCommand(argv: string[], io: CommandOutput): Promise<nu
       `    certificateChain: [readFileSync('${paths.leafCertificate}', 'utf8')],`,
       `    trustAnchor: readFileSync('${paths.rootCertificate}', 'utf8'),`,
       `  }`,
+      ...(options.reader ? ['  readerAuth: true   (the signing certificate is also the mdoc reader certificate)'] : []),
       `Keep ${KEY_FILES.rootKey.name} offline: it is needed only to issue the next signing certificate.`,
     ].join('\n'),
   );

@@ -7,7 +7,8 @@ x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
-export async function certificateForKey(publicKey: KeyObject, dnsName = 'rp.example'): Promise<{ leafPem: string; rootPem: string }> {
+/** `readerAuth`: the leaf also carries the mdoc reader authentication EKU (ISO/IEC 18013-5, 1.0.18013.5.1.6). */
+export async function certificateForKey(publicKey: KeyObject, dnsName = 'rp.example', options: { readerAuth?: boolean } = {}): Promise<{ leafPem: string; rootPem: string }> {
   const rootKeys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
   const notBefore = new Date(Date.now() - 86_400_000);
   const notAfter = new Date(Date.now() + 30 * 86_400_000);
@@ -33,6 +34,7 @@ export async function certificateForKey(publicKey: KeyObject, dnsName = 'rp.exam
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: dnsName }]),
+      ...(options.readerAuth ? [new x509.ExtendedKeyUsageExtension(['1.0.18013.5.1.6'])] : []),
     ],
   });
   return { leafPem: leaf.toString('pem'), rootPem: root.toString('pem') };

@@ -1,4 +1,6 @@
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+import { X509Certificate } from 'node:crypto';
+import { verifyReaderAuth } from '@vp-authorizer/core/formats';
 import { Decoder, Encoder, Tag } from 'cbor-x';
 import { base64UrlToBytes, toBase64Url } from './base64url.js';
 import { presentMdoc } from './mdoc-presentation.js';
@@ -13,8 +15,11 @@ export interface AnnexCGetRequest {
 
 /** What the wallet read from an Annex C request. */
 export interface ReceivedAnnexCRequest {
-  /** Per DocRequest: its docType and the `[namespace, element]` paths it asks for. */
-  docRequests: { docType: string; elements: [string, string][]; intentToRetain: boolean[]; readerAuth?: unknown }[];
+  /**
+   * Per DocRequest: its docType, the `[namespace, element]` paths it asks for, the ItemsRequest
+   * bytes as received (what a readerAuth signs) and its readerAuth, if any.
+   */
+  docRequests: { docType: string; elements: [string, string][]; intentToRetain: boolean[]; itemsRequestBytes: Uint8Array; readerAuth?: unknown }[];
   nonce: Uint8Array;
   recipientPublicJwk: JsonWebKey;
 }
@@ -53,7 +58,7 @@ export function receiveAnnexCRequest(getRequest: AnnexCGetRequest): ReceivedAnne
         intentToRetain.push(retain);
       }
     }
-    return { docType: items.get('docType') as string, elements, intentToRetain, ...(docRequest.has('readerAuth') ? { readerAuth: docRequest.get('readerAuth') } : {}) };
+    return { docType: items.get('docType') as string, elements, intentToRetain, itemsRequestBytes: new Uint8Array(tagged.value as Uint8Array), ...(docRequest.has('readerAuth') ? { readerAuth: docRequest.get('readerAuth') } : {}) };
   });
   const [label, info] = decoder.decode(base64UrlToBytes(getRequest.data.encryptionInfo)) as [string, Map<string, unknown>];
   if (label !== 'dcapi') throw new Error('test wallet: EncryptionInfo must start with "dcapi"');
@@ -66,6 +71,39 @@ export function receiveAnnexCRequest(getRequest: AnnexCGetRequest): ReceivedAnne
   };
 }
 
+/** How the wallet treats readerAuth; it always checks a readerAuth a DocRequest carries. */
+export interface AnnexCReaderAuthOptions {
+  /** Refuse DocRequests without readerAuth, as wallets that require reader authentication do. */
+  requireReaderAuth?: boolean;
+  /** Reader CA certificates (PEM); when given, a reader certificate must be issued by one of them. */
+  readerTrustAnchors?: readonly string[];
+}
+
+/**
+ * Checks each DocRequest's readerAuth over the SessionTranscript of `origin` (the page the browser
+ * reports), as a wallet does before it shows the request: a readerAuth that does not verify, or
+ * signed for another origin or other elements, is refused. Answers each reader certificate (PEM),
+ * `undefined` for a DocRequest without readerAuth.
+ */
+export async function checkAnnexCReaderAuth(request: ReceivedAnnexCRequest, encryptionInfo: string, origin: string, options: AnnexCReaderAuthOptions = {}): Promise<(string | undefined)[]> {
+  const transcript = await sessionTranscriptBytes({ kind: 'annex_c', origin, encryptionInfo });
+  const anchors = options.readerTrustAnchors?.map((pem) => new X509Certificate(pem));
+  return request.docRequests.map((docRequest, i) => {
+    const which = `DocRequest ${i} (${docRequest.docType})`;
+    if (docRequest.readerAuth === undefined) {
+      if (options.requireReaderAuth) throw new Error(`test wallet: ${which} carries no readerAuth, and this wallet requires reader authentication`);
+      return undefined;
+    }
+    const checked = verifyReaderAuth(docRequest.readerAuth, transcript, docRequest.itemsRequestBytes);
+    if (!checked.valid) throw new Error(`test wallet: the readerAuth of ${which} is refused: ${checked.reason}`);
+    const last = new X509Certificate(checked.certificateChain[checked.certificateChain.length - 1]!);
+    if (anchors && !anchors.some((anchor) => last.checkIssued(anchor) && last.verify(anchor.publicKey))) {
+      throw new Error(`test wallet: the reader certificate of ${which} (${checked.leaf.subject}) is not issued by a trusted reader CA`);
+    }
+    return checked.leaf.toString();
+  });
+}
+
 /**
  * What a browser returns for an org-iso-mdoc request: `{protocol, data: {response}}` with
  * `response` = base64url CBOR `["dcapi", {enc, cipherText}]`, the DeviceResponse (one document per
@@ -75,9 +113,16 @@ export function receiveAnnexCRequest(getRequest: AnnexCGetRequest): ReceivedAnne
 export async function respondAnnexC(
   getRequest: AnnexCGetRequest,
   credentials: readonly MdocWalletCredential[],
-  options: { origin: string; tamper?: AnnexCTamper },
-): Promise<{ request: ReceivedAnnexCRequest; deviceResponse: Uint8Array; digitalCredentialGetResponse: { protocol: 'org-iso-mdoc'; data: { response: string } } }> {
+  options: { origin: string; tamper?: AnnexCTamper } & AnnexCReaderAuthOptions,
+): Promise<{
+  request: ReceivedAnnexCRequest;
+  /** Per DocRequest, the PEM of the reader certificate whose readerAuth verified (undefined: none sent). */
+  readerCertificates: (string | undefined)[];
+  deviceResponse: Uint8Array;
+  digitalCredentialGetResponse: { protocol: 'org-iso-mdoc'; data: { response: string } };
+}> {
   const request = receiveAnnexCRequest(getRequest);
+  const readerCertificates = await checkAnnexCReaderAuth(request, getRequest.data.encryptionInfo, options.origin, options);
   const tamper = options.tamper ?? {};
   const transcriptFor = (origin: string) => ({ kind: 'annex_c' as const, origin, encryptionInfo: getRequest.data.encryptionInfo });
   const documents: unknown[] = [];
@@ -96,5 +141,5 @@ export async function respondAnnexC(
   const recipientPublicKey = await suite.kem.importKey('jwk', tamper.recipientPublicJwk ?? request.recipientPublicJwk, true);
   const sealed = await suite.seal({ recipientPublicKey, info: buffer(info) }, buffer(deviceResponse), new ArrayBuffer(0));
   const response = toBase64Url(encoder.encode(['dcapi', new Map<string, Uint8Array>([['enc', new Uint8Array(sealed.enc)], ['cipherText', new Uint8Array(sealed.ct)]])]));
-  return { request, deviceResponse, digitalCredentialGetResponse: { protocol: 'org-iso-mdoc', data: { response } } };
+  return { request, readerCertificates, deviceResponse, digitalCredentialGetResponse: { protocol: 'org-iso-mdoc', data: { response } } };
 }

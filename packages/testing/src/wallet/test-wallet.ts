@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
 import { buildDcqlVpToken, buildPexVpToken } from './build-vp-token.js';
 import { type DcApiGetRequest, receiveDcApiRequest } from './dc-api-request.js';
-import { type AnnexCGetRequest, type AnnexCTamper, respondAnnexC } from './annex-c-response.js';
+import { type AnnexCGetRequest, type AnnexCReaderAuthOptions, type AnnexCTamper, respondAnnexC } from './annex-c-response.js';
 import { didJwk } from './did-jwk.js';
 import { type ResponseEnc, encryptResponse, selectEncryptionJwk } from './encrypt-response.js';
 import { type P256KeyPair, generateP256KeyPair } from './holder-key.js';
@@ -80,9 +80,12 @@ export interface TestWallet {
   respond(request: ReceivedRequest, options?: RespondOptions): Promise<SubmitResult & { prepared: PreparedResponse }>;
   /**
    * The DigitalCredential a browser would return for an org-iso-mdoc (ISO/IEC 18013-7 Annex C)
-   * request, from this wallet's mdocs; `tamper` makes it wrong in one way.
+   * request, from this wallet's mdocs; `tamper` makes it wrong in one way. A DocRequest's
+   * readerAuth is checked over the SessionTranscript of `origin` (refused: the call throws);
+   * `requireReaderAuth` and `readerTrustAnchors` make the wallet as strict as one that requires
+   * reader authentication.
    */
-  respondAnnexC(getRequest: AnnexCGetRequest, options: { origin: string; tamper?: AnnexCTamper }): ReturnType<typeof respondAnnexC>;
+  respondAnnexC(getRequest: AnnexCGetRequest, options: { origin: string; tamper?: AnnexCTamper } & AnnexCReaderAuthOptions): ReturnType<typeof respondAnnexC>;
   /** The `digitalCredentialGetResponse` a browser would return for a DC API request. */
   respondDcApi(getRequest: DcApiGetRequest, options: RespondOptions & { origin: string; verifierTrustAnchors?: string[] }): Promise<{
     request: ReceivedRequest;
