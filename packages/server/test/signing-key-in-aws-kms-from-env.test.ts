@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compactVerify, importX509 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizerFromConfig, configFromEnv, EnvConfigError } from '@vp-authorizer/server';
+import { authorizerFromConfig, configFromEnv, EnvConfigError, loadServerSettings } from '@vp-authorizer/server';
 import { createTestCa, startFakeAwsKms, type FakeAwsKms, type IssuedCertificate, type TestCa } from '@vp-authorizer/testing';
 
 let dir: string;
@@ -95,5 +95,11 @@ describe('the request-signing key in AWS KMS, from the environment', () => {
     expect(JSON.stringify(withToken)).not.toContain('pin-never-shown-1');
     const withFile = problemsOf({ AUTHZ_AWS_KMS_KEY_ID: 'alias/rp-signing', AUTHZ_AWS_KMS_REGION: 'eu-central-1', AUTHZ_SIGNING_KEY_FILE: file('absent-key.pem'), AUTHZ_SIGNING_CERT_CHAIN_FILE: file('rp.pem') });
     expect(withFile).toContainEqual({ variable: 'AUTHZ_AWS_KMS_KEY_ID', message: 'names a key in AWS KMS, and AUTHZ_SIGNING_KEY_FILE a key file: set one of them (unset the other)' });
+  });
+
+  it('takes the same key from the configuration file\'s signing.awsKms, the environment overriding its members', () => {
+    writeFileSync(file('server.json'), JSON.stringify({ signing: { certificateChainFile: 'rp.pem', awsKms: { keyId: 'alias/rp-signing', region: 'eu-central-1', endpoint: 'https://kms.example' } } }));
+    const settings = loadServerSettings({ env: { AUTHZ_AWS_KMS_REGION: 'eu-west-1' }, configFile: file('server.json') });
+    expect(settings.awsKms).toMatchObject({ keyId: 'alias/rp-signing', region: 'eu-west-1', endpoint: 'https://kms.example', certificateChain: [leaf.pem.trim()] });
   });
 });
