@@ -8,7 +8,7 @@ export { configFromEnv, EnvConfigError, instanceConfigFromEnv, storeFromConfig, 
 
 /**
  * The authorizer of the example apps: one instance `main` with the settings' API key (a random one
- * when unset), a generated dev signing chain (or AUTHZ_SIGNING_KEY_FILE, or a PKCS#11 token), the
+ * when unset), a generated dev signing chain (or AUTHZ_SIGNING_KEY_FILE, a PKCS#11 token, or an AWS KMS key), the
  * local validator and verifier trusting the settings' issuer roots and trusted lists (a throwaway
  * root, trusting nobody, when neither is set), the redirect URI, and the Redis or Postgres store
  * when REDIS_URL or POSTGRES_URL is set (the examples apply the Postgres migrations at start).

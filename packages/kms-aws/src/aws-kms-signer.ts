@@ -22,6 +22,11 @@ export interface AwsKmsSignerOptions {
   client?: KMSClient;
   /** Build a client for this region with the SDK's default credentials and retries; `close()` destroys it. */
   region?: string;
+  /**
+   * With `region`: a KMS-compatible endpoint URL instead of AWS's own for that region (a VPC
+   * endpoint, or a local stand-in in tests). Credentials still come from the SDK's default chain.
+   */
+  endpoint?: string;
   /** The key's certificate chain, PEM or base64 DER, leaf first, without the trust anchor. */
   certificateChain: readonly string[];
   /**
@@ -51,11 +56,12 @@ export function awsKmsSigner(options: AwsKmsSignerOptions): AwsKmsSigner {
   if (typeof keyId !== 'string' || keyId.trim() === '') throw new TypeError('awsKmsSigner: keyId is required (the key id, ARN or alias of an ECC_NIST_P256 SIGN_VERIFY key)');
   if ((options.client === undefined) === (options.region === undefined)) throw new TypeError('awsKmsSigner: give either a configured KMSClient (client) or a region, not both and not neither');
   if (options.region !== undefined && (typeof options.region !== 'string' || options.region.trim() === '')) throw new TypeError('awsKmsSigner: region must be an AWS region name such as "eu-central-1"');
+  if (options.endpoint !== undefined && (options.client !== undefined || !/^https?:\/\/[^\s]+$/.test(options.endpoint))) throw new TypeError('awsKmsSigner: endpoint goes with region (configure a client you pass yourself) and must be an http(s) URL');
   if (!Array.isArray(certificateChain) || certificateChain.length === 0) throw new TypeError('awsKmsSigner: certificateChain must list the key\'s certificates, leaf first, without the root');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) throw new TypeError(`awsKmsSigner: timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
   const owned = options.client === undefined;
-  const client = options.client ?? new KMSClient({ region: options.region! });
+  const client = options.client ?? new KMSClient({ region: options.region!, ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}) });
 
   return {
     alg: 'ES256',

@@ -38,7 +38,7 @@ export interface ConfiguredAuthorizer {
   /** The first API key: the configured one, or a random one when none was set and `requireApiKey` is off. */
   apiKey: string;
   /** How the request-signing key was set up (`generated`: a new development chain at every start). */
-  signingKey: 'pkcs11' | 'file' | 'generated';
+  signingKey: 'pkcs11' | 'aws-kms' | 'file' | 'generated';
   store: ConfiguredStore['kind'];
   trustLists: LoadedTrustLists | undefined;
   /** Closes the authorizer, then the trusted lists, the signer and the store. */
@@ -159,13 +159,20 @@ export async function authorizerFromConfig(config: AuthorizerSettings, options: 
   }
 }
 
-/** The request-signing identity: a key on a PKCS#11 token, a PEM key file, or a development chain generated now. */
+/** The request-signing identity: a key on a PKCS#11 token, in AWS KMS, a PEM key file, or a development chain generated now. */
 async function signingFromConfig(config: EnvConfig): Promise<{ signing: SigningInput; signingKey: ConfiguredAuthorizer['signingKey']; rootCertificatePem?: string; close(): Promise<void> }> {
   if (config.pkcs11) {
     const { openPkcs11Signer } = await importOptional(() => import('@vp-authorizer/pkcs11'), '@vp-authorizer/pkcs11', 'AUTHZ_PKCS11_MODULE');
     const { module, tokenLabel, keyLabel, pin, certificateChain, trustAnchor } = config.pkcs11;
     const signer = await openPkcs11Signer({ module, token: { label: tokenLabel }, pin, key: { label: keyLabel }, certificateChain });
     return { signing: { signer, ...(trustAnchor ? { trustAnchor } : {}) }, signingKey: 'pkcs11', close: () => signer.close() };
+  }
+  if (config.awsKms) {
+    const { awsKmsSigner } = await importOptional(() => import('@vp-authorizer/kms-aws'), '@vp-authorizer/kms-aws', 'AUTHZ_AWS_KMS_KEY_ID', '@vp-authorizer/kms-aws @aws-sdk/client-kms');
+    const { keyId, region, endpoint, certificateChain, trustAnchor } = config.awsKms;
+    // Credentials: the AWS SDK's default chain (environment, shared config, SSO, instance or task role).
+    const signer = awsKmsSigner({ keyId, region, ...(endpoint ? { endpoint } : {}), certificateChain });
+    return { signing: { signer, ...(trustAnchor ? { trustAnchor } : {}) }, signingKey: 'aws-kms', close: async () => signer.close() };
   }
   if (config.signingKey) {
     const { privateKey, certificateChain, trustAnchor } = config.signingKey;
@@ -178,12 +185,12 @@ async function signingFromConfig(config: EnvConfig): Promise<{ signing: SigningI
 }
 
 /** An optional peer dependency, or a start refused with the install line. */
-async function importOptional<T>(load: () => Promise<T>, name: string, variable: string): Promise<T> {
+async function importOptional<T>(load: () => Promise<T>, name: string, variable: string, install = name): Promise<T> {
   try {
     return await load();
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' || (error as { code?: string }).code === 'MODULE_NOT_FOUND') {
-      throw new EnvConfigError([{ variable, message: `needs ${name}: install it beside @vp-authorizer/server (npm install ${name})` }]);
+      throw new EnvConfigError([{ variable, message: `needs ${name}: install it beside @vp-authorizer/server (npm install ${install})` }]);
     }
     throw error;
   }

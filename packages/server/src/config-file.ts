@@ -39,6 +39,7 @@ export const configFileSchema = v.object({
       certificateChainFile: v.optional(v.string()),
       trustAnchorFile: v.optional(v.string()),
       pkcs11: v.optional(v.object({ module: v.string(), tokenLabel: v.string(), keyLabel: v.string(), pinFile: v.string() })),
+      awsKms: v.optional(v.object({ keyId: v.string(), region: v.string(), endpoint: v.optional(v.string()) })),
     }),
   ),
   trust: v.optional(
@@ -80,6 +81,9 @@ export const FILE_SETTINGS: readonly { member: string; variable: string; kind: K
   { member: 'signing.pkcs11.tokenLabel', variable: 'AUTHZ_PKCS11_TOKEN_LABEL', kind: 'text' },
   { member: 'signing.pkcs11.keyLabel', variable: 'AUTHZ_PKCS11_KEY_LABEL', kind: 'text' },
   { member: 'signing.pkcs11.pinFile', variable: 'AUTHZ_PKCS11_PIN_FILE', kind: 'path' },
+  { member: 'signing.awsKms.keyId', variable: 'AUTHZ_AWS_KMS_KEY_ID', kind: 'text' },
+  { member: 'signing.awsKms.region', variable: 'AUTHZ_AWS_KMS_REGION', kind: 'text' },
+  { member: 'signing.awsKms.endpoint', variable: 'AUTHZ_AWS_KMS_ENDPOINT', kind: 'text' },
   { member: 'trust.issuerRootFiles', variable: 'ISSUER_ROOT_PEM_FILE', kind: 'paths' },
   { member: 'trust.issuerDids', variable: 'AUTHZ_TRUSTED_ISSUER_DIDS', kind: 'list' },
   { member: 'trust.trustLists.sources', variable: 'AUTHZ_TRUST_LISTS', kind: 'list' },

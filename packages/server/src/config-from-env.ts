@@ -47,6 +47,15 @@ export interface Pkcs11Setting {
   trustAnchor?: string;
 }
 
+/** A request-signing key in AWS KMS (@vp-authorizer/kms-aws); credentials come from the AWS SDK's default chain. */
+export interface AwsKmsSetting {
+  keyId: string;
+  region: string;
+  endpoint?: string;
+  certificateChain: string[];
+  trustAnchor?: string;
+}
+
 /** A request-signing key held in this process: a PEM private key and its chain (leaf first, without the root). */
 export interface SigningKeySetting {
   privateKey: string;
@@ -86,6 +95,8 @@ export interface EnvConfig {
   dataIntegrity: { enabled?: boolean; cryptosuites?: DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
   /** AUTHZ_PKCS11_MODULE, _TOKEN_LABEL, _KEY_LABEL, _PIN(_FILE), AUTHZ_SIGNING_CERT_CHAIN_FILE, AUTHZ_SIGNING_TRUST_ANCHOR_FILE. */
   pkcs11?: Pkcs11Setting;
+  /** AUTHZ_AWS_KMS_KEY_ID, _REGION, _ENDPOINT, AUTHZ_SIGNING_CERT_CHAIN_FILE, AUTHZ_SIGNING_TRUST_ANCHOR_FILE. */
+  awsKms?: AwsKmsSetting;
   /** AUTHZ_SIGNING_KEY_FILE with AUTHZ_SIGNING_CERT_CHAIN_FILE (and AUTHZ_SIGNING_TRUST_ANCHOR_FILE). */
   signingKey?: SigningKeySetting;
   /** AUTHZ_REGISTRATION_CERTS_FILE: the JWTs. */
@@ -360,21 +371,26 @@ export function configFromEnv(env: Record<string, string | undefined>, { default
       return undefined;
     }
   };
+  // The certificate chain (and trust anchor) of a key held outside the variables: on a token, in KMS, in a file.
+  const signingChain = (requiredWith: string): { certificateChain: string[]; trustAnchor?: string } => {
+    const chainFile = value('AUTHZ_SIGNING_CERT_CHAIN_FILE');
+    if (chainFile === undefined) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `is required with ${requiredWith} (the key's certificate, leaf first, without the root)` });
+    const chainText = chainFile !== undefined ? readText('AUTHZ_SIGNING_CERT_CHAIN_FILE', chainFile) : undefined;
+    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
+    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `${chainFile} holds no PEM certificate` });
+    const anchorFile = value('AUTHZ_SIGNING_TRUST_ANCHOR_FILE');
+    const trustAnchor = anchorFile !== undefined ? readText('AUTHZ_SIGNING_TRUST_ANCHOR_FILE', anchorFile) : undefined;
+    return { certificateChain, ...(trustAnchor ? { trustAnchor } : {}) };
+  };
   if (pkcs11Module !== undefined) {
     const tokenLabel = value('AUTHZ_PKCS11_TOKEN_LABEL');
     const keyLabel = value('AUTHZ_PKCS11_KEY_LABEL');
     const pinFile = value('AUTHZ_PKCS11_PIN_FILE');
     const pin = pinFile !== undefined ? readText('AUTHZ_PKCS11_PIN_FILE', pinFile)?.trim() : env.AUTHZ_PKCS11_PIN;
-    const chainFile = value('AUTHZ_SIGNING_CERT_CHAIN_FILE');
-    const anchorFile = value('AUTHZ_SIGNING_TRUST_ANCHOR_FILE');
     if (tokenLabel === undefined) problems.push({ variable: 'AUTHZ_PKCS11_TOKEN_LABEL', message: 'is required with AUTHZ_PKCS11_MODULE (the token\'s label)' });
     if (keyLabel === undefined) problems.push({ variable: 'AUTHZ_PKCS11_KEY_LABEL', message: 'is required with AUTHZ_PKCS11_MODULE (the private key\'s CKA_LABEL)' });
     if (!pin) problems.push({ variable: 'AUTHZ_PKCS11_PIN', message: 'or AUTHZ_PKCS11_PIN_FILE is required with AUTHZ_PKCS11_MODULE (the token\'s user PIN)' });
-    if (chainFile === undefined) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: 'is required with AUTHZ_PKCS11_MODULE (the key\'s certificate, leaf first, without the root)' });
-    const chainText = chainFile !== undefined ? readText('AUTHZ_SIGNING_CERT_CHAIN_FILE', chainFile) : undefined;
-    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
-    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `${chainFile} holds no PEM certificate` });
-    const trustAnchor = anchorFile !== undefined ? readText('AUTHZ_SIGNING_TRUST_ANCHOR_FILE', anchorFile) : undefined;
+    const { certificateChain, trustAnchor } = signingChain('AUTHZ_PKCS11_MODULE');
     pkcs11 = { module: pkcs11Module, tokenLabel: tokenLabel ?? '', keyLabel: keyLabel ?? '', pin: pin ?? '', certificateChain, ...(trustAnchor ? { trustAnchor } : {}) };
   }
 
@@ -395,14 +411,27 @@ export function configFromEnv(env: Record<string, string | undefined>, { default
       }
       if (curve !== 'unreadable' && curve !== 'prime256v1') problems.push({ variable: 'AUTHZ_SIGNING_KEY_FILE', message: `${keyFile} must hold a P-256 key (ES256), it holds ${curve ?? 'another kind of key'}` });
     }
-    const chainFile = value('AUTHZ_SIGNING_CERT_CHAIN_FILE');
-    if (chainFile === undefined) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: "is required with AUTHZ_SIGNING_KEY_FILE (the key's certificate, leaf first, without the root)" });
-    const chainText = chainFile !== undefined ? readText('AUTHZ_SIGNING_CERT_CHAIN_FILE', chainFile) : undefined;
-    const certificateChain = chainText?.match(PEM_BLOCK) ?? [];
-    if (chainText !== undefined && certificateChain.length === 0) problems.push({ variable: 'AUTHZ_SIGNING_CERT_CHAIN_FILE', message: `${chainFile} holds no PEM certificate` });
-    const anchorFile = value('AUTHZ_SIGNING_TRUST_ANCHOR_FILE');
-    const trustAnchor = anchorFile !== undefined ? readText('AUTHZ_SIGNING_TRUST_ANCHOR_FILE', anchorFile) : undefined;
-    if (keyText !== undefined) signingKey = { privateKey: keyText, certificateChain, ...(trustAnchor ? { trustAnchor } : {}) };
+    const chain = signingChain('AUTHZ_SIGNING_KEY_FILE');
+    if (keyText !== undefined) signingKey = { privateKey: keyText, ...chain };
+  }
+
+  // A request-signing key in AWS KMS (@vp-authorizer/kms-aws): one signing key source at a time.
+  let awsKms: AwsKmsSetting | undefined;
+  const kmsKeyId = value('AUTHZ_AWS_KMS_KEY_ID');
+  const kmsRegion = value('AUTHZ_AWS_KMS_REGION');
+  const kmsEndpoint = value('AUTHZ_AWS_KMS_ENDPOINT');
+  if (kmsKeyId === undefined) {
+    for (const variable of ['AUTHZ_AWS_KMS_REGION', 'AUTHZ_AWS_KMS_ENDPOINT']) {
+      if (value(variable) !== undefined) problems.push({ variable, message: 'needs AUTHZ_AWS_KMS_KEY_ID (the KMS key that signs)' });
+    }
+  } else if (pkcs11Module !== undefined || keyFile !== undefined) {
+    const other = pkcs11Module !== undefined ? 'AUTHZ_PKCS11_MODULE a key on a token' : 'AUTHZ_SIGNING_KEY_FILE a key file';
+    problems.push({ variable: 'AUTHZ_AWS_KMS_KEY_ID', message: `names a key in AWS KMS, and ${other}: set one of them (unset the other)` });
+  } else {
+    if (kmsRegion === undefined) problems.push({ variable: 'AUTHZ_AWS_KMS_REGION', message: 'is required with AUTHZ_AWS_KMS_KEY_ID (the key\'s AWS region, such as eu-central-1)' });
+    if (kmsEndpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(kmsEndpoint)) problems.push({ variable: 'AUTHZ_AWS_KMS_ENDPOINT', message: 'must be an http(s) URL (a KMS-compatible endpoint)' });
+    const chain = signingChain('AUTHZ_AWS_KMS_KEY_ID');
+    awsKms = { keyId: kmsKeyId, region: kmsRegion ?? '', ...(kmsEndpoint ? { endpoint: kmsEndpoint } : {}), ...chain };
   }
 
   // Whether the Postgres store's migrations are applied at start (the standalone server; the examples always do).
@@ -461,7 +490,7 @@ export function configFromEnv(env: Record<string, string | undefined>, { default
   if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push({ variable: 'AUTHZ_LOG_LEVEL', message: `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"` });
 
   if (problems.length > 0) throw new EnvConfigError(problems);
-  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, signingKey, postgresMigrate, registrationCertificates, readerAuth, shutdownTimeoutMs, logLevel: logLevel as LogLevel | undefined };
+  return { port, host, publicBaseUrl, redirectUri, allowedRedirectUris, dcApiAllowedOrigins, dataRetention, apiKey, issuerRoots, issuerDids, redisUrl, postgresUrl, trustLists, memoryStoreQuota, claimLeaseMs, cors, dataIntegrity, pkcs11, awsKms, signingKey, postgresMigrate, registrationCertificates, readerAuth, shutdownTimeoutMs, logLevel: logLevel as LogLevel | undefined };
 }
 
 /** As the core decides it: an exact entry, or a URI on an entry that is an origin. */
