@@ -2,7 +2,7 @@
 // Every benchmark in one run (`npm run bench` builds first), then the report: results go to
 // bench/results/latest.json and docs/performance.md is written from them, with the committed
 // results of the base commit (bench/results/before.json) as the "before" column.
-//   BENCH_ONLY=micro,http,wakeup,flow,redis,postgres,pending,stalls,dataIntegrity,annexC,signing   run a subset (the report then shows only those)
+//   BENCH_ONLY=micro,http,wakeup,flow,redis,postgres,pending,stalls,dataIntegrity,annexC,signing,trustLists   run a subset (the report then shows only those)
 //   BENCH_OUT=<file>                            write the results elsewhere and skip the report
 //   BENCH_REPORT_ONLY=1                         rewrite docs/performance.md from bench/results/latest.json
 // Each file also runs alone: node --expose-gc bench/<kind>.mjs prints its JSON.
@@ -36,6 +36,7 @@ const KINDS = {
   dataIntegrity: ['Data Integrity credential verification vs the library', './data-integrity-verify-cost.mjs'],
   annexC: ['Annex C (org-iso-mdoc) response vs node:crypto directly', './annex-c-response-cost.mjs'],
   signing: ['request signing: SoftHSM2 token vs in-process key', './signing-latency.mjs'],
+  trustLists: ['trusted lists: EU LoTL load + verify, heap, lookup over 300 to 300,000 anchors', './trust-list-load.mjs'],
 };
 const only = (process.env.BENCH_ONLY ?? Object.keys(KINDS).join(',')).split(',').map((k) => k.trim());
 const results = { machine: describeMachine(), commit: gitHead() };

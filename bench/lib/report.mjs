@@ -62,6 +62,11 @@ export function goals(results) {
     const best = Math.max(...Object.values(signing.concurrent.softhsm2).flatMap((cells) => Object.values(cells)));
     add('signing.sustained', 'Signatures per second a SoftHSM2 token sustains, best session count and concurrency (informative)', best, '–', () => true, `${int(best)}/s`);
   }
+  const trust = results.trustLists;
+  if (trust?.lotl) {
+    add('trustLists.load', 'Load and verify the EU LoTL (≈470 kB, XMLDSig), median; heap kept per list informative', trust.lotl.medianLoadMs, '< 1 s', (v) => v < 1000, `${int(trust.lotl.medianLoadMs)} ms, ${int(trust.lotl.retainedHeapBytesPerList / 1024)} KiB`);
+    add('trustLists.lookup', 'Trust decision at 300,000 listed anchors vs 300 (index by name: O(1))', trust.decisionGrowth300kVs300, '≤ 1.5×', (v) => v <= 1.5);
+  }
   for (const s of results.micro?.results ?? []) add(`micro.${s.title}`, `In process: ${s.title} vs its baseline (informative)`, s.ratio, '–', () => true);
   return rows;
 }

@@ -68,6 +68,7 @@ export type {
 export type { ValidatorClient, ValidateInput, ClientCallOptions } from './model/validator-client.js';
 export type { VerifierClient, VerifyInput, VerifyIdTokenInput, SessionTranscriptInput, SupportedAlgorithms } from './model/verifier-client.js';
 export type { AuthorizerStore, RecordStore, CodeStore, ExpiryCandidate, ResponseCodeEntry } from './model/authorizer-store.js';
+export type { ReadinessCheck, ReadinessAnswer } from './model/readiness-check.js';
 export type { OutboxDelivery, OutboxLease, OutboxRef, WebhookOutbox } from './model/webhook-outbox.js';
 export { DID_METHODS, type DidMethod, type DidMethodsConfig, type DidMethodsConfigInput } from './model/did-methods-config.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createAuthorizer, type Authorizer, type InstanceConfigInput, type Logger, type SigningInput } from '@vp-authorizer/core';
+import { createAuthorizer, type Authorizer, type ReadinessCheck, type InstanceConfigInput, type Logger, type SigningInput } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { localValidator, localVerifier, type IssuerAnchorSource } from '@vp-authorizer/local';
 import { EnvConfigError, redirectAllowed, type DataRetentionSetting, type EnvConfig } from './config-from-env.js';
@@ -8,6 +8,8 @@ import { storeFromConfig, type ConfiguredStore, type StoreFromConfigOptions } fr
 /** Loaded trusted lists (a TrustLists of @vp-authorizer/trust-lists, an optional peer dependency): issuer anchors that refresh in the background. */
 export interface LoadedTrustLists extends IssuerAnchorSource {
   close(): void;
+  /** The check GET /health/ready asks: not ready while a list is stale, failed or not yet loaded. */
+  readiness(): ReadinessCheck;
 }
 
 /** The settings an authorizer is built from: the environment's, and what only a configuration file can say. */
@@ -122,6 +124,7 @@ export async function authorizerFromConfig(config: AuthorizerSettings, options: 
       ...(config.claimLeaseMs !== undefined ? { claimLeaseMs: config.claimLeaseMs } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(lists ? { readiness: [lists.readiness()] } : {}),
       instances: [
         {
           id: config.instanceId ?? 'main',

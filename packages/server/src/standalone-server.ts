@@ -87,9 +87,11 @@ export async function startServer(settings: ServerSettings, { logger, migrate = 
       if (method !== 'GET' && method !== 'HEAD') return writeNodeResponse(res, errorResponse(Object.assign(new AuthorizerError('request.method_not_allowed'), { allow: ['GET', 'HEAD'] }), 'rp'));
       if (path === '/healthz') return writeNodeResponse(res, json(200, { status: 'ok' }));
       if (draining) return writeNodeResponse(res, json(503, { status: 'shutting_down' }, [['retry-after', '1']]));
-      // The authorizer's own readiness: one store round trip, shared by probes arriving together.
+      // The authorizer's own readiness: one store round trip and its readiness checks (trusted lists), shared by probes arriving together.
       const ready = await authorizer.handle({ method: 'GET', path: '/health/ready', query: new URLSearchParams(), headers: new Headers() });
-      return writeNodeResponse(res, ready.status < 300 ? json(200, { status: 'ready' }) : json(503, { status: 'store_unavailable' }, [['retry-after', '1']]));
+      if (ready.status < 300) return writeNodeResponse(res, json(200, { status: 'ready' }));
+      const notReady = ready.body?.includes('"readiness.not_ready"') ? { status: 'not_ready', message: (JSON.parse(ready.body) as { message: string }).message } : { status: 'store_unavailable' };
+      return writeNodeResponse(res, json(503, notReady, [['retry-after', '1']]));
     }
     const below = mountPath === '' ? path : path === mountPath || path.startsWith(`${mountPath}/`) ? path.slice(mountPath.length) || '/' : undefined;
     if (below === undefined) return writeNodeResponse(res, errorResponse(new AuthorizerError('request.route_not_found'), 'rp'));

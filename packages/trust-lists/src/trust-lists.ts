@@ -112,6 +112,21 @@ export class TrustLists {
     return this.configured.every((state) => this.stateOf(state) === 'ready');
   }
 
+  /**
+   * A readiness check for core's `readiness` option: not ready while a list is past NextUpdate plus
+   * grace, failed or still loading, naming each such list (its location without credentials or query).
+   */
+  readiness(): { name: string; check(): Promise<{ ready: boolean; detail?: string }> } {
+    return {
+      name: 'trust-lists',
+      check: async () => {
+        const notReady = this.status().filter((s) => s.state !== 'ready');
+        if (notReady.length === 0) return { ready: true };
+        return { ready: false, detail: notReady.map((s) => `${publicLocation(s.source)} is ${s.state === 'stale' ? 'stale (past NextUpdate plus grace)' : s.state === 'failed' ? 'not loaded (its load failed)' : 'not loaded yet'}`).join(', ') };
+      },
+    };
+  }
+
   status(): TrustSourceStatus[] {
     return [...this.states.values()].map((state) => ({
       source: state.location,
@@ -325,6 +340,17 @@ export class TrustLists {
     state.timer = setTimeout(() => void this.load(state), jittered);
     state.timer.unref();
   }
+}
+
+/** A source as a public answer may name it: a URL without user info, query or fragment; a file by its name only. */
+function publicLocation(location: string): string {
+  try {
+    const url = new URL(location.replace(/^[a-z]+:(?=[a-z]+:\/\/)/i, ''));
+    if (url.protocol === 'https:' || url.protocol === 'http:') return `${url.origin}${url.pathname}`;
+  } catch {
+    // not a URL: a file path
+  }
+  return location.split(/[\\/]/).pop() ?? location;
 }
 
 /** Trust anchors from signed trusted lists; see {@link TrustLists}. */

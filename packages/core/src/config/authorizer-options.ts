@@ -5,6 +5,7 @@ import type { AuthorizerEvent } from '../events/authorizer-event.js';
 import type { Logger } from '../events/logger.js';
 import type { Instrumentation } from '../events/instrumentation.js';
 import type { AuthorizerStore } from '../model/authorizer-store.js';
+import type { ReadinessCheck } from '../model/readiness-check.js';
 import type { SigningOption } from './signing-input.js';
 import type { RegistrationCertificateInput } from './registration-certificates.js';
 import type { ReaderAuthOption } from './reader-auth-input.js';
@@ -119,6 +120,16 @@ export const authorizerOptionsSchema = v.object({
   ),
   /** Defaults to memoryStore(): fine for one process; use @vp-authorizer/redis for several. */
   store: v.optional(withMethods<AuthorizerStore>(['create', 'compareAndSet', 'put', 'peek', 'consume'], 'store')),
+  /** What `GET /health/ready` waits on besides the store (e.g. `lists.readiness()` of @vp-authorizer/trust-lists). */
+  readiness: v.optional(
+    v.array(
+      v.custom<ReadinessCheck>(
+        (x) => isObject(x) && typeof x.name === 'string' && x.name.length > 0 && typeof x.check === 'function',
+        'each readiness entry must be { name: string, check(): Promise<{ ready: boolean; detail?: string }> }',
+      ),
+    ),
+    [],
+  ),
   /** Clients referenced by `{type: 'instance', resourceId}` in instance policies. */
   clients: v.optional(
     v.object({

@@ -173,6 +173,7 @@ export const CODES = {
   // ── HTTP: configuration and infrastructure (also the codes of ConfigError, StoreUnavailableError, StoreQuotaExceededError, ServiceCallError)
   'config.invalid': http(500, 'server_error', 'The authorizer configuration is invalid.'),
   'store.unavailable': http(503, 'temporarily_unavailable', 'The state store is unavailable; try again shortly.'),
+  'readiness.not_ready': http(503, 'temporarily_unavailable', 'A configured readiness check (for example trusted lists past their NextUpdate plus grace) is not ready; route traffic away and ask again after Retry-After seconds.'),
   'store.quota_exceeded': http(429, 'temporarily_unavailable', "This instance holds as many authorizations as the store allows it; retry after Retry-After seconds, when its oldest ones have left the store."),
   'service.unavailable': http(503, 'temporarily_unavailable', 'A delegated validator or verifier service is unavailable.'),
   'service.bad_response': http(502, 'server_error', 'A delegated validator or verifier service gave an unexpected answer.'),

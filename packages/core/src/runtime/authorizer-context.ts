@@ -39,7 +39,7 @@ export interface AuthorizerContext {
   webhooks: WebhookDeliveries;
   /** Listeners of the event streams (GET …/events) and their cap; `emit` notifies them. */
   statusWatchers: StatusWatchers;
-  /** The store probe of GET /health/ready (shared and cached for a second). */
+  /** The store probe and readiness checks of GET /health/ready (shared and cached for a second). */
   readiness: StoreReadiness;
   /** Claims this process could not give back while the store was down (set by createAuthorizer: authorization/ builds it on the context). */
   claimReleases?: OwedClaims;
@@ -118,7 +118,7 @@ export function createAuthorizerContext(parsed: ResolvedAuthorizerOptions): Owne
   const ctx: AuthorizerContext = {
     publicBaseUrl: parsed.publicBaseUrl,
     store: ctxStore,
-    readiness: new StoreReadiness(ctxStore, parsed.clock),
+    readiness: new StoreReadiness(ctxStore, parsed.clock, undefined, undefined, parsed.readiness),
     ...(instrumentation ? { instrumentation } : {}),
     clock: parsed.clock,
     claimLeaseMs: parsed.claimLeaseMs,

@@ -2,19 +2,19 @@
 // Trusted lists (@vp-authorizer/trust-lists): the cost of loading and verifying the real EU LoTL
 // (≈470 kB, ≈150 certificates, RSA-SHA512 XMLDSig with exclusive C14N) and the heap it keeps, and
 // the cost of one trust decision against indexes of 300 to 300,000 anchors (it must not grow with
-// the number of anchors). Not part of run.mjs; run after a build:
-//   node --expose-gc bench/tools/trust-list-load.mjs [path to eu-lotl.xml]
+// the number of anchors). The `trustLists` kind of run.mjs; alone, after a build:
+//   node --expose-gc bench/trust-list-load.mjs [path to eu-lotl.xml]
 //   BENCH_LOTL_LOADS (10), BENCH_LOOKUPS (100000 per size and round), BENCH_ROUNDS (7)
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMain, printJson } from '../lib/main.mjs';
+import { isMain, printJson } from './lib/main.mjs';
 
 /** The public test data folder beside the clone or one of its parents (as the package's tests find it). */
 function lotlPath() {
-  if (process.argv[2]) return process.argv[2];
-  for (let at = fileURLToPath(new URL('..', import.meta.url)); dirname(at) !== at; at = dirname(at)) {
+  if (process.argv[2] && isMain(import.meta.url)) return process.argv[2];
+  for (let at = fileURLToPath(new URL('.', import.meta.url)); dirname(at) !== at; at = dirname(at)) {
     const candidate = join(dirname(at), 'shared', 'testdata', 'eu-lotl.xml');
     if (existsSync(candidate)) return candidate;
   }
