@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Readiness check
-         * @description Touches the store (its `ping()`, or a read) and answers 204 when it answered within 2 s. Probes arriving together share one store round trip, and its answer is reused for 1 s, so probes cannot multiply the load on the store. Unlike `GET /health` (liveness), this fails while the store is unreachable: route traffic away, do not restart.
+         * @description Touches the store (its `ping()`, or a read) and answers 204 when it answered within 2 s. Probes arriving together share one store round trip, and its answer is reused for 1 s, so probes cannot multiply the load on the store. Unlike `GET /health` (liveness), this fails while the store is unreachable: route traffic away, do not restart. It also asks the `readiness` checks the authorizer is configured with (for example trusted lists, not ready while one is past its NextUpdate plus grace or never loaded), in the same shared, cached probe.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -472,7 +472,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The authorizer can serve requests: the store answered. */
+            /** @description The authorizer can serve requests: the store answered and every readiness check is ready. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -488,7 +488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The store is unreachable (`store.unavailable`); `Retry-After` says when to ask again. */
+            /** @description The store is unreachable (`store.unavailable`), or a readiness check is not (`readiness.not_ready`, its message naming the check and why); `Retry-After` says when to ask again. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
