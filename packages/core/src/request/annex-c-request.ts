@@ -7,6 +7,7 @@ import { p256JwkToCoseKey } from '../crypto/p256-cose-key.js';
 import { signReaderAuth, type ReaderAuthSigner } from '../crypto/reader-authentication.js';
 import { sessionTranscriptBytes } from '../crypto/session-transcript.js';
 import type { FieldError } from '../errors/authorizer-error.js';
+import { MAX_MDOC_DOCUMENTS } from '../formats/mso-mdoc/parse-mdoc.js';
 
 // Plain byte strings (no tag 64), maps in insertion order, no record extension: the layouts below
 // are compared byte for byte with published Annex C vectors.
@@ -39,9 +40,15 @@ export interface AnnexCReaderAuth {
 /**
  * Why a DCQL query cannot be asked as an Annex C DeviceRequest (empty when it can): only mso_mdoc
  * credential queries with `meta.doctype_value`, claims given as `[namespace, element]`, and no
- * `claim_sets` (a DeviceRequest asks for every element it names; it has no alternatives).
+ * `claim_sets` (a DeviceRequest asks for every element it names; it has no alternatives), at most
+ * MAX_MDOC_DOCUMENTS of them.
  */
 export function annexCQueryIssues(dcql: DcqlQuery, at: string): FieldError[] {
+  // Each DocRequest costs a readerAuth signature (a KMS or HSM call), and a DeviceResponse
+  // carrying more than MAX_MDOC_DOCUMENTS documents is refused anyway: more could never be answered.
+  if (dcql.credentials.length > MAX_MDOC_DOCUMENTS) {
+    return [{ pointer: `${at}/credentials`, detail: `protocol org-iso-mdoc asks for at most ${MAX_MDOC_DOCUMENTS} credentials (one DocRequest each), got ${dcql.credentials.length}` }];
+  }
   const issues: FieldError[] = [];
   dcql.credentials.forEach((c, i) => {
     const where = `${at}/credentials/${i}`;

@@ -28,11 +28,12 @@ export function decodeBitstring(encodedList: unknown, multibase: boolean): Uint8
 /** The `size`-bit status at `index`: entry 0 starts at the left-most (most significant) bit. */
 export function readBitstringStatus(bits: Uint8Array, index: number, size: number): number {
   if (!Number.isSafeInteger(index) || index < 0) throw new StatusListError('status.unavailable', 'The status list index is not a non-negative integer');
+  if (!Number.isSafeInteger(size) || size < 1) throw new StatusListError('status.unavailable', 'The status size is not a positive integer');
+  // Checked before any bit arithmetic: 32-bit shifts would wrap a huge index back into the list.
+  if ((index + 1) * size > bits.length * 8) throw new StatusListError('status.unavailable', 'The status list index is outside the status list');
   let value = 0;
   for (let bit = index * size; bit < (index + 1) * size; bit++) {
-    const byte = bits[bit >> 3];
-    if (byte === undefined) throw new StatusListError('status.unavailable', 'The status list index is outside the status list');
-    value = (value << 1) | ((byte >> (7 - (bit & 7))) & 1);
+    value = value * 2 + ((bits[Math.floor(bit / 8)]! >> (7 - (bit % 8))) & 1);
   }
   return value;
 }

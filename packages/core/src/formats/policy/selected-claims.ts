@@ -1,5 +1,5 @@
 import type { DcqlQuery } from '../../model/authorization-query.js';
-import { sameFormat } from '../registry.js';
+import { formatDescriptor } from '../registry.js';
 import { claimPathKey } from '../shared/claim-path-key.js';
 
 /**
@@ -14,18 +14,30 @@ import { claimPathKey } from '../shared/claim-path-key.js';
  * such a query with the whole document and refusing that is left to the relying party's query
  * (name the claims). ISO/IEC 18013-7 Annex C requests always name their elements.
  */
-export function selectedClaimsByQuery(dcql: DcqlQuery): Map<string, ReadonlySet<string>> {
+export function selectedClaimsByQuery(dcql: DcqlQuery, keyOf: (query: CredentialQuery) => string = selectionKey): Map<string, ReadonlySet<string>> {
   const credentials = Array.isArray(dcql.credentials) ? dcql.credentials : [];
-  const meta = (query: (typeof credentials)[number]): string => JSON.stringify(query.meta ?? {});
+  // One key per query and one pass grouping paths by key: comparing every pair of queries (a
+  // stringify of `meta` per pair) made each wallet response quadratic in the request's queries.
+  const keys = credentials.map((query) => keyOf(query));
+  const pathsByKey = new Map<string, Set<string>>();
+  credentials.forEach((query, i) => {
+    let paths = pathsByKey.get(keys[i]!);
+    if (!paths) pathsByKey.set(keys[i]!, (paths = new Set()));
+    for (const claim of query.claims ?? []) paths.add(claimPathKey(claim.path));
+  });
   const selected = new Map<string, ReadonlySet<string>>();
-  for (const query of credentials) {
-    if (!Array.isArray(query.claims)) continue;
-    const paths = new Set<string>();
-    for (const other of credentials) {
-      if (other !== query && !(sameFormat(other.format, query.format) && meta(other) === meta(query))) continue;
-      for (const claim of other.claims ?? []) paths.add(claimPathKey(claim.path));
-    }
-    selected.set(query.id, paths);
-  }
+  credentials.forEach((query, i) => {
+    if (Array.isArray(query.claims)) selected.set(query.id, pathsByKey.get(keys[i]!)!);
+  });
   return selected;
+}
+
+type CredentialQuery = DcqlQuery['credentials'][number];
+
+/**
+ * Equal for queries that can select the same credential: the same format (an alias counts as its
+ * format; an unknown name only matches itself) and the same `meta`.
+ */
+export function selectionKey(query: CredentialQuery): string {
+  return JSON.stringify([formatDescriptor(query.format)?.id ?? query.format, query.meta ?? {}]);
 }
