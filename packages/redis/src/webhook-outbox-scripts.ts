@@ -13,6 +13,9 @@ import { luaScript, runScript } from './run-script.js';
  * - `counts` hash: instance id → deliveries it holds (the per-instance bound).
  * A member is the JSON pair `[instanceId, webhookId]`. Nothing here has a TTL: a delivery leaves
  * when its holder removes it (delivered, given up, dropped).
+ * A sixth key, the `quarantine` hash (member → stored value), keeps a delivery takeover could not
+ * decode (a newer format during a rolling upgrade, a corrupt value): moved aside so that it neither
+ * blocks the good ones nor is re-leased every round, and kept for an operator to inspect or restore.
  */
 export interface OutboxKeys {
   deliveries: string;
@@ -20,6 +23,7 @@ export interface OutboxKeys {
   attempts: string;
   leases: string;
   counts: string;
+  quarantine: string;
 }
 
 export const outboxKeys = (prefix: string): OutboxKeys => ({
@@ -28,6 +32,7 @@ export const outboxKeys = (prefix: string): OutboxKeys => ({
   attempts: `${prefix}{w}:attempts`,
   leases: `${prefix}{w}:leases`,
   counts: `${prefix}{w}:counts`,
+  quarantine: `${prefix}{w}:quarantine`,
 });
 
 const ADD = luaScript(`
@@ -60,6 +65,7 @@ for _, member in ipairs(members) do
   if value then
     redis.call('HSET', KEYS[2], member, ARGV[2])
     redis.call('ZADD', KEYS[4], ARGV[3], member)
+    taken[#taken + 1] = member
     taken[#taken + 1] = value
     taken[#taken + 1] = redis.call('HGET', KEYS[3], member) or '0'
   else
@@ -85,7 +91,31 @@ if redis.call('HINCRBY', KEYS[5], ARGV[3], -1) <= 0 then redis.call('HDEL', KEYS
 return 1
 `);
 
+// Moves a delivery the caller holds (it just took it over) into the quarantine hash and frees its
+// slot in the per-instance count.
+const QUARANTINE = luaScript(`
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
+local value = redis.call('HGET', KEYS[1], ARGV[1])
+if value then redis.call('HSET', KEYS[6], ARGV[1], value) end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+if ARGV[3] ~= '' and redis.call('HINCRBY', KEYS[5], ARGV[3], -1) <= 0 then redis.call('HDEL', KEYS[5], ARGV[3]) end
+return 1
+`);
+
 const member = (ref: OutboxRef): string => JSON.stringify([ref.instanceId, ref.id]);
+
+/** The instance id of a member (`[instanceId, webhookId]`), '' when the member is not that shape. */
+function instanceOf(name: string): string {
+  try {
+    const pair = JSON.parse(name) as unknown;
+    return Array.isArray(pair) && typeof pair[0] === 'string' ? pair[0] : '';
+  } catch {
+    return '';
+  }
+}
 
 function encodeDelivery(delivery: OutboxDelivery): string {
   const { attempts: _attempts, ...rest } = delivery;
@@ -121,12 +151,21 @@ export function redisWebhookOutbox(client: Redis | Cluster, keys: OutboxKeys, ru
     renewWebhooks: (refs: readonly OutboxRef[], lease: OutboxLease) =>
       run(async () => (refs.length === 0 ? 0 : Number(await runScript(client, RENEW, [keys.holders, keys.leases], [lease.holder, String(lease.until), ...refs.map(member)])))),
 
-    takeOverWebhooks: (now, lease, limit) =>
+    takeOverWebhooks: (now, lease, limit, onUnreadable) =>
       run(async () => {
         if (limit < 1) return [];
         const reply = (await runScript(client, TAKE_OVER, [keys.deliveries, keys.holders, keys.attempts, keys.leases], [String(now), lease.holder, String(lease.until), String(Math.floor(limit))])) as string[];
         const taken: OutboxDelivery[] = [];
-        for (let i = 0; i < reply.length; i += 2) taken.push(decodeDelivery(reply[i]!, reply[i + 1]!));
+        // Each entry on its own: one that cannot be decoded must not cost the others their adoption.
+        for (let i = 0; i < reply.length; i += 3) {
+          const name = reply[i]!;
+          try {
+            taken.push(decodeDelivery(reply[i + 1]!, reply[i + 2]!));
+          } catch (error) {
+            await runScript(client, QUARANTINE, [...all, keys.quarantine], [name, lease.holder, instanceOf(name)]);
+            onUnreadable?.(error);
+          }
+        }
         return taken;
       }),
 

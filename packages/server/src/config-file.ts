@@ -116,6 +116,22 @@ export interface LoadedConfigFile {
 }
 
 /**
+ * Where a JSON.parse SyntaxError happened, as "line L, column C" (1-based) from the offset in V8's
+ * message when it has one; never the text around it.
+ */
+export function syntaxErrorPosition(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const at = /\bposition (\d+)/.exec(message);
+  // Node 20's "Unexpected token" message gives no position (only a quote of the text): none is reported.
+  if (at === null) return /end of (JSON|data) input/i.test(message) ? 'it ends early' : 'an unexpected character; position not reported';
+  const offset = Math.min(Number(at[1]), text.length);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}
+
+/**
  * Read and check a configuration file. A file that cannot be read, is not JSON, or has unknown or
  * invalid members throws ConfigError naming each member ("did you mean" for near misses).
  */
@@ -131,7 +147,8 @@ export function readConfigFile(path: string): LoadedConfigFile {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`The configuration file ${absolute} is not valid JSON (${(error as Error).message}): fix it, or check it with \`node -e 'JSON.parse(require("fs").readFileSync(process.argv[1]))' ${absolute}\`.`);
+    // V8's message quotes the text around the error, which may be a secret: only its position is reported.
+    throw new ConfigError(`The configuration file ${absolute} is not valid JSON (${syntaxErrorPosition(text, error)}): fix it, or check it with a JSON validator.`);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`The configuration file ${absolute} must hold a JSON object.`);
   const file = parseConfig(configFileSchema, json, `configuration file ${absolute}`);

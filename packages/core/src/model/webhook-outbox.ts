@@ -52,8 +52,11 @@ export interface WebhookOutbox {
   /**
    * Lease to `lease` up to `limit` deliveries whose lease ended at or before `now`, the longest
    * expired first. Of any number of racing callers, each delivery goes to exactly one.
+   * A store that keeps deliveries in an encoded form decodes each on its own: one it cannot read
+   * (a newer format, a corrupt value) is set aside (not returned, not leased again) and reported
+   * once through `onUnreadable`, and the others are still returned.
    */
-  takeOverWebhooks(now: number, lease: OutboxLease, limit: number): Promise<OutboxDelivery[]>;
+  takeOverWebhooks(now: number, lease: OutboxLease, limit: number, onUnreadable?: (error: unknown) => void): Promise<OutboxDelivery[]>;
   /** Record the attempts of a delivery `holder` holds; false (nothing written) when it does not hold it. */
   recordWebhookAttempts(ref: OutboxRef, holder: string, attempts: number): Promise<boolean>;
   /** Remove a delivery `holder` holds (delivered, given up or dropped); false (nothing removed) when it does not hold it. */

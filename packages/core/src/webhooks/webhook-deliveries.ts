@@ -212,7 +212,7 @@ export class WebhookDeliveries {
       const room = this.settings.maxQueued - this.held;
       if (this.closed || room <= 0) return;
       step = 'take_over';
-      const taken = await outbox.store.takeOverWebhooks(Date.now(), lease(), room);
+      const taken = await outbox.store.takeOverWebhooks(Date.now(), lease(), room, (error) => this.log['webhook.outbox_failed']?.({ step: 'take_over', err: describeError(error) }));
       // An authorization's changes go out in the order they were made.
       for (const entry of taken.sort((a, b) => a.sequence - b.sequence)) this.adopt(entry);
     } catch (error) {
