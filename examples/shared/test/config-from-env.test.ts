@@ -302,7 +302,7 @@ describe.skipIf(!postgresUrl)('POSTGRES_URL', () => {
     const admin = new pg.Client({ connectionString: postgresUrl });
     await admin.connect();
     try {
-      expect(logged.some((line) => /^\[store\] PostgreSQL schema public: (applied migration 1|up to date) \(version 1\)$/.test(line)), logged.join('\n')).toBe(true);
+      expect(logged.some((line) => /^\[store\] PostgreSQL schema public: (applied migration 1, 2|up to date) \(version 2\)$/.test(line)), logged.join('\n')).toBe(true);
       const res = await fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations`, {
         method: 'POST',
         headers: { authorization: 'Bearer postgres-example-key-01', 'content-type': 'application/json' },
