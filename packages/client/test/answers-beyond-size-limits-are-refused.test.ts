@@ -1,8 +1,7 @@
 // A server behind baseUrl that is not the authorizer (a misconfigured proxy, a hostile host) cannot
 // make the client buffer without bound: an endless event, an oversized JSON body and a silent event
 // stream each end in ResponseLimitError with the connection closed.
-import type { ServerResponse } from 'node:http';
-import { listenOnLoopback } from '@vp-authorizer/testing';
+import { listenOnLoopback, writeUntilClosed } from '@vp-authorizer/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponseLimitError, UnexpectedResponseError, createAuthorizerClient } from '../src/index.js';
 
@@ -13,26 +12,6 @@ afterEach(async () => {
   close = undefined;
 });
 
-/** Writes `chunk` while the socket takes it, up to `upTo` bytes; resolves with what it wrote once the connection closed or all was written. */
-function writeUntilClosed(res: ServerResponse, chunk: Buffer, upTo: number): Promise<number> {
-  return new Promise((resolve) => {
-    let written = 0;
-    let closed = false;
-    res.on('close', () => {
-      closed = true;
-      resolve(written);
-    });
-    const pump = () => {
-      while (!closed && written < upTo) {
-        written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      if (!closed) res.end(() => resolve(written));
-    };
-    pump();
-  });
-}
-
 describe('answer size limits', () => {
   it('closes an event stream whose event grows past maxEventBytes and throws ResponseLimitError', async () => {
     let written!: Promise<number>;
@@ -40,7 +19,7 @@ describe('answer size limits', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('event: status\ndata: ');
       // One endless data line: never a line end, so never a complete event.
-      written = writeUntilClosed(res, Buffer.alloc(64 * 1024, 'a'), 256 * MiB);
+      written = writeUntilClosed(res, 256 * MiB);
     });
     close = server.close;
     const client = createAuthorizerClient({ baseUrl: server.origin, apiKey: 'k', maxEventBytes: 16 * 1024 });
@@ -99,7 +78,7 @@ describe('answer size limits', () => {
       if (req.url!.endsWith('/status')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"status":"');
-        written = writeUntilClosed(res, Buffer.alloc(64 * 1024, 'a'), 256 * MiB);
+        written = writeUntilClosed(res, 256 * MiB);
       } else {
         const body = JSON.stringify({ type: 'x', message: 'y'.repeat(2 * MiB) });
         res.writeHead(404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
