@@ -48,11 +48,31 @@ export class AuthorizerApiError extends Error {
  * stream cut before its last status. `status` is the HTTP status (0 when none was received).
  */
 export class UnexpectedResponseError extends Error {
-  override readonly name = 'UnexpectedResponseError';
+  override readonly name: string = 'UnexpectedResponseError';
   readonly status: number;
   constructor(status: number, message: string) {
     super(message);
     this.status = status;
+  }
+}
+
+/** Which of the client's limits an answer broke (see {@link AuthorizerClientOptions}). */
+export type ResponseLimit = 'maxResponseBytes' | 'maxEventBytes' | 'idleTimeoutMs';
+
+/**
+ * An answer the client stopped reading because it broke one of its limits (a body beyond
+ * `maxResponseBytes`, an event beyond `maxEventBytes`, an event stream silent for `idleTimeoutMs`);
+ * the connection is closed. Not the authorizer's behaviour: a proxy or a server that is not it.
+ */
+export class ResponseLimitError extends UnexpectedResponseError {
+  override readonly name = 'ResponseLimitError';
+  constructor(
+    status: number,
+    readonly limit: ResponseLimit,
+    readonly value: number,
+    message: string,
+  ) {
+    super(status, message);
   }
 }
 

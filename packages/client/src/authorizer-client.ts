@@ -12,7 +12,8 @@ import type {
   ResolvedResponseCode,
   TrustAnchorCertificate,
 } from './api-types.js';
-import { errorFromAnswer } from './authorizer-api-error.js';
+import { errorFromAnswer, type ResponseLimitError } from './authorizer-api-error.js';
+import { responseBodyLimit } from './response-body-limit.js';
 import { readStatusEvents } from './status-event-stream.js';
 import type { paths } from './generated/authorizer-api.js';
 
@@ -26,6 +27,23 @@ export interface AuthorizerClientOptions {
   apiKey: string;
   /** A fetch of your own (a proxy agent, tracing); default: the global fetch. */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * The largest answer body read into memory (bytes, default 1 MiB; the authorizer's answers are a
+   * few KiB): beyond it the body is cancelled and the call throws {@link ResponseLimitError}.
+   * Applies to `raw` too, except to `parseAs: 'stream'`.
+   */
+  maxResponseBytes?: number;
+  /**
+   * The largest event of `streamAuthorizationEvents` (bytes of its lines, default 64 KiB; a status
+   * event is under 1 KiB): beyond it the stream is closed and the iteration throws {@link ResponseLimitError}.
+   */
+  maxEventBytes?: number;
+  /**
+   * Close an event stream that sends nothing for this long (ms) and throw {@link ResponseLimitError};
+   * default: no idle timeout. The authorizer sends a heartbeat every `heartbeatMs` (15 s by
+   * default), so set it above that.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** What every call accepts: a signal to give up on it. */
@@ -88,11 +106,15 @@ export function createAuthorizerClient(options: AuthorizerClientOptions): Author
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
     throw new TypeError('createAuthorizerClient: apiKey is required (one of the instance\'s apiKeys, sent as "Authorization: Bearer <apiKey>")');
   }
+  const maxResponseBytes = checkedLimit('maxResponseBytes', options.maxResponseBytes, 1024 * 1024);
+  const maxEventBytes = checkedLimit('maxEventBytes', options.maxEventBytes, 64 * 1024);
+  const idleTimeoutMs = options.idleTimeoutMs === undefined ? undefined : checkedLimit('idleTimeoutMs', options.idleTimeoutMs, 0);
   const raw = createClient<paths>({
     baseUrl,
     headers: { authorization: `Bearer ${options.apiKey}` },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  raw.use(responseBodyLimit(maxResponseBytes));
 
   /** The data of a 2xx answer; the error of any other. */
   async function answer<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<T> {
@@ -109,7 +131,7 @@ export function createAuthorizerClient(options: AuthorizerClientOptions): Author
     streamAuthorizationEvents: (authorizationId, { signal } = {}) =>
       readStatusEvents((streamSignal) =>
         raw.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/events', { ...id(authorizationId), parseAs: 'stream', headers: { accept: 'text/event-stream' }, signal: streamSignal }),
-      signal),
+      signal, { maxEventBytes, idleTimeoutMs }),
     getPolicyResponse: (authorizationId, { signal } = {}) => answer(raw.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/policy-response', { ...id(authorizationId), signal })),
     getCredentials: (authorizationId, { signal } = {}) => answer(raw.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/credentials', { ...id(authorizationId), signal })),
     erasePersonalData: (authorizationId, { signal } = {}) => answer(raw.DELETE('/openid4/vp/v1_0/authorizations/{authorizationId}/personal-data', { ...id(authorizationId), signal })),
@@ -120,6 +142,15 @@ export function createAuthorizerClient(options: AuthorizerClientOptions): Author
     getTrustAnchorCertificate: ({ signal } = {}) => answer(raw.GET('/instances/oid4vp-trust-anchor', { signal })),
     getReadiness: ({ signal } = {}) => answer(raw.GET('/health/ready', { signal })),
   };
+}
+
+/** A positive integer option, or its default when absent. */
+function checkedLimit(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`createAuthorizerClient: ${name} must be a positive integer; got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 /** `baseUrl` without a trailing slash; refused unless it is an absolute http(s) URL without query or fragment. */

@@ -1,6 +1,6 @@
 // A typed client of the authorizer's HTTP API for relying-party backends.
 export { createAuthorizerClient, type AuthorizerClient, type AuthorizerClientOptions, type CallOptions, type ResolveOptions } from './authorizer-client.js';
-export { AuthorizerApiError, UnexpectedResponseError, isAuthorizerApiError, type FieldProblem } from './authorizer-api-error.js';
+export { AuthorizerApiError, UnexpectedResponseError, ResponseLimitError, isAuthorizerApiError, type FieldProblem, type ResponseLimit } from './authorizer-api-error.js';
 export { isErrorCode, errorCodeInfo, type ErrorCode } from './error-code.js';
 export type {
   AuthorizationStatus,

@@ -1,6 +1,7 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { AuthorizationStatus } from './api-types.js';
 import { UnexpectedResponseError, errorFromAnswer } from './authorizer-api-error.js';
+import { eventSizeLimit } from './event-size-limit.js';
 
 const TERMINAL: ReadonlySet<string> = new Set(['authorized', 'rejected', 'error', 'expired']);
 
@@ -13,6 +14,7 @@ const TERMINAL: ReadonlySet<string> = new Set(['authorized', 'rejected', 'error'
 export function readStatusEvents(
   open: (signal: AbortSignal) => Promise<{ data?: unknown; error?: unknown; response: Response }>,
   signal: AbortSignal | undefined,
+  limits: { maxEventBytes: number; idleTimeoutMs: number | undefined },
 ): AsyncIterable<AuthorizationStatus> {
   return {
     async *[Symbol.asyncIterator]() {
@@ -33,7 +35,10 @@ export function readStatusEvents(
         if (!response.headers.get('content-type')?.startsWith('text/event-stream') || typeof (data as ReadableStream | null)?.getReader !== 'function') {
           throw new UnexpectedResponseError(response.status, `${response.url} answered ${response.status} with ${response.headers.get('content-type') ?? 'no content type'} instead of an event stream`);
         }
-        const events = (data as ReadableStream<BufferSource>).pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+        // Bounded before decoding and parsing: the parser buffers a pending event whole.
+        const events = (data as ReadableStream<Uint8Array<ArrayBuffer>>)
+          .pipeThrough(eventSizeLimit({ ...limits, status: response.status, signal: controller.signal }))
+          .pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
         for await (const event of iterate(events, controller.signal)) {
           if (event.event !== 'status') continue;
           const status = parseStatus(event.data, response);

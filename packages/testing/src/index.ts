@@ -64,6 +64,7 @@ export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-cont
 export type { CorsTarget, CorsTargetStart } from './cors-contract/cors-target.js';
 export { rawRequest, header, headerList, type RawResponse } from './cors-contract/raw-request.js';
 export { startTcpProxy, type TcpProxy } from './net/tcp-proxy.js';
+export { writeUntilClosed } from './net/write-until-closed.js';
 export { startFakeAwsKms, type FakeAwsKms, type FakeAwsKmsMode } from './kms/fake-aws-kms.js';
 
 // Status webhooks.

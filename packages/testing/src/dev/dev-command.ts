@@ -21,7 +21,7 @@ export const DEV_USAGE = `Development commands (from @vp-authorizer/testing; nev
       ${TEST_ISSUER_FILES.rootKey} readable by you only), so that it survives restarts. Trust
       ${TEST_ISSUER_FILES.rootCertificate} in your authorizer (ISSUER_ROOT_PEM_FILE in the examples).
 
-  vp-authorizer wallet <authorizeUrl> [--dir ${DEFAULT_DIR}] [--verifier-root <file.pem>] [--decline]
+  vp-authorizer wallet <authorizeUrl> [--dir ${DEFAULT_DIR}] [--verifier-root <file.pem>] [--decline] [--timeout-ms 10000]
       Answers an authorization request (openid4vp://… or https://… with request_uri) as a wallet
       would: fetches and checks the request object, issues credentials shaped to its DCQL query
       from the saved test issuer, presents them (encrypted for direct_post.jwt) and prints what it
@@ -29,6 +29,10 @@ export const DEV_USAGE = `Development commands (from @vp-authorizer/testing; nev
         --verifier-root <file.pem>  check the request's signing chain against this root (the
                                     authorizer's signing.trustAnchor); without it, any signer is accepted
         --decline                   answer access_denied instead of presenting
+        --timeout-ms <ms>           give up on the request_uri after this long (default 10000); its
+                                    answer is read up to 1 MiB
+      It follows the request_uri (and posts to the response_uri) of the URL it is given, wherever
+      they point: a development tool, to run only on URLs you trust.
 `;
 
 class UsageError extends Error {}
@@ -77,7 +81,7 @@ async function issuerCommand(argv: string[], io: DevCommandOutput): Promise<numb
 async function walletCommand(argv: string[], io: DevCommandOutput): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { dir: { type: 'string' }, 'verifier-root': { type: 'string' }, decline: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { dir: { type: 'string' }, 'verifier-root': { type: 'string' }, decline: { type: 'boolean' }, 'timeout-ms': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
     strict: true,
   });
@@ -94,13 +98,15 @@ async function walletCommand(argv: string[], io: DevCommandOutput): Promise<numb
     throw new UsageError(`not a URL: ${JSON.stringify(authorizeUrl.slice(0, 80))}; pass the authorizeUrl the authorizer answered (openid4vp://?client_id=…&request_uri=…)`);
   }
   if (!url.searchParams.get('request_uri')) throw new UsageError('the URL has no request_uri: pass the authorizeUrl the authorizer answered (openid4vp://?client_id=…&request_uri=…)');
+  const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
+  if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)) throw new UsageError(`--timeout-ms must be a positive integer (milliseconds); got ${JSON.stringify(values['timeout-ms'])}`);
   const verifierTrustAnchors = values['verifier-root'] ? [readFileSync(values['verifier-root'], 'utf8')] : undefined;
 
   const issuer = await loadTestIssuer(values.dir ?? DEFAULT_DIR);
   const wallet = await createTestWallet();
   let request;
   try {
-    request = await wallet.receive(authorizeUrl, verifierTrustAnchors ? { verifierTrustAnchors } : {});
+    request = await wallet.receive(authorizeUrl, { ...(verifierTrustAnchors ? { verifierTrustAnchors } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
   } catch (error) {
     if (error instanceof RequestObjectFetchError) throw new Error(`the verifier answered ${error.status} for the request object: ${error.body.slice(0, 300)}`);
     throw error;
