@@ -3,9 +3,10 @@
 // SessionTranscript of the request's one origin, signed through the identity's RequestSigner.
 import { Decoder, type Tag } from 'cbor-x';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createAuthorizer, createKeySigner, passThroughValidator, passThroughVerifier, type ReaderAuthOption, type RequestSigner, type SigningInput } from '@vp-authorizer/core';
+import { createAuthorizer, createKeySigner, passThroughValidator, passThroughVerifier, type ReaderAuthOption, type RequestSigner, type SigningInput } from '@vp-authorizer/core';
 import { sessionTranscriptBytes, verifyReaderAuth } from '@vp-authorizer/core/formats';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
+import { configIssuesOf } from './__fixtures__/config-issues.js';
 
 const ORIGIN = 'https://rp.example';
 const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
@@ -24,15 +25,6 @@ const build = (signing: unknown, readerAuth: unknown) =>
     instances: [{ id: 'main', apiKeys: ['k-1234567890'], signing: signing as SigningInput, readerAuth: readerAuth as ReaderAuthOption, validator: passThroughValidator(), verifier: passThroughVerifier() }],
   });
 
-const issuesOf = (fn: () => unknown): string[] => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map((i) => `${i.path}: ${i.message}`);
-    throw error;
-  }
-  return [];
-};
 
 interface Created {
   digitalCredentialGetRequests: { protocol: string; data: { deviceRequest: string; encryptionInfo: string } }[];
@@ -87,21 +79,21 @@ describe('readerAuth on org-iso-mdoc DocRequests', () => {
 
   it('refuses at construction a reader certificate without the mdoc reader EKU, naming the certificate and the fix', async () => {
     const plain = await generateDevSigningKey();
-    expect(issuesOf(() => build(plain.signing, true))).toEqual([
+    expect(configIssuesOf(() => build(plain.signing, true))).toEqual([
       expect.stringMatching(/^instances\.0\.signing\.certificateChain\.0: the leaf certificate of instances\.0\.signing, which readerAuth signs with, lacks the mdoc reader authentication extended key usage 1\.0\.18013\.5\.1\.6 .*generateDevSigningKey\(\{ readerAuth: true \}\).*or leave readerAuth out$/),
     ]);
     const reader = await generateDevSigningKey({ readerAuth: true });
-    expect(issuesOf(() => build(reader.signing, { identity: { privateKey: plain.signing.privateKey, certificateChain: plain.signing.certificateChain } }))).toEqual([
+    expect(configIssuesOf(() => build(reader.signing, { identity: { privateKey: plain.signing.privateKey, certificateChain: plain.signing.certificateChain } }))).toEqual([
       expect.stringMatching(/^instances\.0\.readerAuth\.identity\.certificateChain\.0: the reader certificate lacks the mdoc reader authentication extended key usage/),
     ]);
-    expect(issuesOf(() => build(reader.signing, { identity: { privateKey: plain.signing.privateKey, certificateChain: reader.signing.certificateChain } }))).toEqual([
+    expect(configIssuesOf(() => build(reader.signing, { identity: { privateKey: plain.signing.privateKey, certificateChain: reader.signing.certificateChain } }))).toEqual([
       'instances.0.readerAuth.identity.privateKey: does not match the public key of the leaf certificate (certificateChain[0])',
     ]);
-    expect(issuesOf(() => build(reader.signing, { alg: 'ES384' }))).toEqual(['instances.0.readerAuth.alg: must be "ES256" (COSE -7) or "ESP256" (COSE -9)']);
-    expect(issuesOf(() => build(reader.signing, { identity: { ...reader.signing } }))).toEqual([
+    expect(configIssuesOf(() => build(reader.signing, { alg: 'ES384' }))).toEqual(['instances.0.readerAuth.alg: must be "ES256" (COSE -7) or "ESP256" (COSE -9)']);
+    expect(configIssuesOf(() => build(reader.signing, { identity: { ...reader.signing } }))).toEqual([
       'instances.0.readerAuth.identity: has unknown member(s) trustAnchor; a reader identity is { privateKey, certificateChain } or { signer, timeoutMs? }',
     ]);
-    expect(issuesOf(() => build(reader.signing, 'yes'))).toEqual(['instances.0.readerAuth: readerAuth must be true or { identity?, alg? }']);
+    expect(configIssuesOf(() => build(reader.signing, 'yes'))).toEqual(['instances.0.readerAuth: readerAuth must be true or { identity?, alg? }']);
   });
 
   it('a request that may be answered from several origins cannot be signed for one: 400 request.reader_auth_needs_one_origin; OpenID4VP-only requests are unaffected', async () => {

@@ -2,9 +2,10 @@
 // request (OpenID4VP 1.0 section 5.1), merged with a create call's own verifier_info.
 import { compactVerify, decodeProtectedHeader, importX509, jwtVerify, decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createAuthorizer, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
+import { createAuthorizer, passThroughValidator, passThroughVerifier } from '@vp-authorizer/core';
 import { DCQL_SD_JWT } from './__fixtures__/test-authorizer.js';
 import { accessCertificate, registrar } from './__fixtures__/relying-party-identity.js';
+import { configIssuesOf } from './__fixtures__/config-issues.js';
 
 const ORG = 'LEIXG-529900T8BM49AURSDO55';
 const claims = { name: 'Example RP', sub: { legal_name: 'Example RP GmbH', id: ORG }, country: 'DE', privacy_policy: 'https://rp.example/privacy', purpose: [{ lang: 'en', value: 'Age check' }] };
@@ -16,15 +17,6 @@ const build = (signing: unknown, registrationCertificates: unknown) =>
     instances: [{ id: 'main', apiKeys: ['k-1234567890'], signing: signing as never, registrationCertificates: registrationCertificates as never, validator: passThroughValidator(), verifier: passThroughVerifier() }],
   });
 
-const issuesOf = (fn: () => unknown): string[] => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map((i) => `${i.path}: ${i.message}`);
-    throw error;
-  }
-  return [];
-};
 
 describe('registration certificates in verifier_info', () => {
   it('ride in the request object, which an independent JOSE library verifies, and in signed DC API requests; a request\'s own entries are merged', async () => {
@@ -88,10 +80,10 @@ describe('registration certificates in verifier_info', () => {
     const good = await reg.issue(claims);
     const [h, p] = good.split('.');
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, name: 'Someone else' })).toString('base64url')}.${good.split('.')[2]}`;
-    expect(issuesOf(() => build(access.signing, [good]))).toEqual([]);
+    expect(configIssuesOf(() => build(access.signing, [good]))).toEqual([]);
     const otherOrg = await reg.issue({ ...claims, sub: { id: 'LEIXG-OTHER' } });
     const otherTyp = await reg.issue(claims, { typ: 'JWT' });
-    const issues = issuesOf(() => build(access.signing, [tampered, otherOrg, otherTyp, `${h}.${p}`, expired]));
+    const issues = configIssuesOf(() => build(access.signing, [tampered, otherOrg, otherTyp, `${h}.${p}`, expired]));
     expect(issues).toEqual([
       'instances.0.registrationCertificates.0: does not verify under the first certificate of its x5c',
       'instances.0.registrationCertificates.1: is for organisation LEIXG-OTHER, but the access certificate is for LEIXG-529900T8BM49AURSDO55',
@@ -101,9 +93,9 @@ describe('registration certificates in verifier_info', () => {
       'instances.0.registrationCertificates.4: does not verify under the first certificate of its x5c',
     ]);
     const expiredBySigner = await reg.issue({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 });
-    expect(issuesOf(() => build(access.signing, [expiredBySigner]))[0]).toMatch(/expired at .*ask the registrar for a new one/);
+    expect(configIssuesOf(() => build(access.signing, [expiredBySigner]))[0]).toMatch(/expired at .*ask the registrar for a new one/);
     const { generateDevSigningKey } = await import('@vp-authorizer/keys');
     const unnamed = (await generateDevSigningKey()).signing;
-    expect(issuesOf(() => build(unnamed, [good]))[0]).toContain('has no organizationIdentifier');
+    expect(configIssuesOf(() => build(unnamed, [good]))[0]).toContain('has no organizationIdentifier');
   });
 });
