@@ -17,7 +17,17 @@ export interface IndexedDid {
   source: string;
 }
 
-/** Why a certificate found under the name was not returned (reported in the refusal's detail). */
+/** The top of a presented chain as the index looks it up. */
+export interface ChainTop {
+  /** Its authorityKeyIdentifier (lower-case hex): the key of the anchor that issued it. */
+  authorityKeyId?: string;
+  /** Its own subjectKeyIdentifier (lower-case hex): finds the top itself when it is listed. */
+  subjectKeyId?: string;
+  /** Its issuer and subject names: the fallback when key identifiers are absent. */
+  names: readonly string[];
+}
+
+/** Why a certificate found for the chain was not returned (reported in the refusal's detail). */
 export interface AnchorMiss {
   source: string;
   serviceType: string;
@@ -25,14 +35,19 @@ export interface AnchorMiss {
 }
 
 /**
- * Every anchor of every loaded list, keyed by certificate subject name: the name the top of a
- * presented chain gives as its issuer (or its own, when the listed certificate is the signer
- * itself). One map lookup per decision, whatever the number of listed anchors; certificates that
- * share a name (key rollover, several IACAs of one authority) come back together and path
- * validation tells them apart by signature. Immutable: a refresh builds a new index and swaps it in.
+ * Every anchor of every loaded list, keyed by subject key identifier: the key the top of a
+ * presented chain names in its authority key identifier (or its own, when the listed certificate
+ * is that top). Subject names are the fallback: for a top without an authority key identifier, and
+ * for listed certificates without a subject key identifier. One or two map lookups per decision,
+ * whatever the number of listed anchors; certificates that share a key or a name (reissued,
+ * several IACAs of one authority) come back together and path validation tells them apart by
+ * signature. Immutable: a refresh builds a new index and swaps it in.
  */
 export class AnchorIndex {
+  private readonly byKeyId = new Map<string, IndexedAnchor[]>();
   private readonly bySubject = new Map<string, IndexedAnchor[]>();
+  /** The anchors without a subject key identifier, by name: found by name even for a top that names its issuer's key. */
+  private readonly bySubjectWithoutKeyId = new Map<string, IndexedAnchor[]>();
   /** DIDs the services name (LoTE `OtherIds`), keyed by the exact DID. */
   private readonly byDid = new Map<string, IndexedDid[]>();
   readonly size: number;
@@ -42,36 +57,26 @@ export class AnchorIndex {
     for (const { source, content } of lists) {
       for (const service of content.services) {
         for (const certificate of service.certificates) {
-          const entries = this.bySubject.get(certificate.subject) ?? [];
-          entries.push({ certificate, service, source });
-          this.bySubject.set(certificate.subject, entries);
+          const entry = { certificate, service, source };
+          add(this.bySubject, certificate.subject, entry);
+          if (certificate.subjectKeyId !== undefined) add(this.byKeyId, certificate.subjectKeyId, entry);
+          else add(this.bySubjectWithoutKeyId, certificate.subject, entry);
           size++;
         }
-        for (const did of service.dids ?? []) {
-          const entries = this.byDid.get(did) ?? [];
-          entries.push({ did, service, source });
-          this.byDid.set(did, entries);
-        }
+        for (const did of service.dids ?? []) add(this.byDid, did, { did, service, source });
       }
     }
     this.size = size;
   }
 
   /**
-   * Anchors named `names` (the top certificate's issuer and subject) whose service is of one of
-   * `serviceTypes` and trusted at `at` (epoch ms). Misses say what was listed but not trusted.
+   * Anchors that may have issued `top` (or be it) whose service is of one of `serviceTypes` and
+   * trusted at `at` (epoch ms). Misses say what was listed but not trusted.
    */
-  find(names: readonly string[], serviceTypes: ReadonlySet<string>, at: number): { anchors: IndexedAnchor[]; misses: AnchorMiss[] } {
+  find(top: ChainTop, serviceTypes: ReadonlySet<string>, at: number): { anchors: IndexedAnchor[]; misses: AnchorMiss[] } {
     const anchors: IndexedAnchor[] = [];
     const misses: AnchorMiss[] = [];
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i]!;
-      // The issuer and subject of a self-signed top are one name: look it up once.
-      if (names.indexOf(name) !== i) continue;
-      const entries = this.bySubject.get(name);
-      if (entries === undefined) continue;
-      for (const entry of entries) judge(entry, serviceTypes, at, anchors, misses);
-    }
+    this.candidates(top, (entry) => judge(entry, serviceTypes, at, anchors, misses));
     return { anchors, misses };
   }
 
@@ -83,15 +88,42 @@ export class AnchorIndex {
     return { entries, misses };
   }
 
-  /** Whether any anchor of `names` is listed by `source` (DCQL `trusted_authorities` of type `etsi_tl`). */
-  listedBy(names: readonly string[], sources: ReadonlySet<string>, at: number): boolean {
-    return names.some((name) =>
-      (this.bySubject.get(name) ?? []).some((entry) => {
-        const status = statusAt(entry.service.statuses, at);
-        return sources.has(entry.source) && status !== undefined && isActiveStatus(status.status);
-      }),
-    );
+  /** Whether an anchor that may have issued `top` (or be it) is listed by `source` and trusted at `at` (DCQL `trusted_authorities` of type `etsi_tl`). */
+  listedBy(top: ChainTop, sources: ReadonlySet<string>, at: number): boolean {
+    let listed = false;
+    this.candidates(top, (entry) => {
+      const status = statusAt(entry.service.statuses, at);
+      listed ||= sources.has(entry.source) && status !== undefined && isActiveStatus(status.status);
+    });
+    return listed;
   }
+
+  /**
+   * Calls `visit` once per anchor that may have issued `top` or be it. By key identifier when the
+   * top names its issuer's key: anchors with that subject key identifier, or with the top's own;
+   * by name only those without one. Without an authority key identifier, by name alone.
+   */
+  private candidates(top: ChainTop, visit: (entry: IndexedAnchor) => void): void {
+    let byName = this.bySubject;
+    if (top.authorityKeyId !== undefined) {
+      for (const entry of this.byKeyId.get(top.authorityKeyId) ?? []) visit(entry);
+      if (top.subjectKeyId !== undefined && top.subjectKeyId !== top.authorityKeyId) for (const entry of this.byKeyId.get(top.subjectKeyId) ?? []) visit(entry);
+      byName = this.bySubjectWithoutKeyId;
+      if (byName.size === 0) return;
+    }
+    const { names } = top;
+    for (let i = 0; i < names.length; i++) {
+      // The issuer and subject of a self-signed top are one name: look it up once.
+      if (names.indexOf(names[i]!) !== i) continue;
+      for (const entry of byName.get(names[i]!) ?? []) visit(entry);
+    }
+  }
+}
+
+function add<T>(map: Map<string, T[]>, key: string, entry: T): void {
+  const entries = map.get(key);
+  if (entries) entries.push(entry);
+  else map.set(key, [entry]);
 }
 
 /** Keeps `entry` when its service is of a wanted type and trusted at `at`; otherwise records why not. */

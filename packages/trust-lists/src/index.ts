@@ -8,4 +8,4 @@ export { DEFAULT_XML_BOUNDS, type XmlBounds } from './bounded-xml.js';
 export { EU_LOTL_TYPE, type TrustedListContent, type ListedService, type ListPointer, type StatusPeriod } from './trusted-list-content.js';
 export type { ListedCertificate } from './listed-certificate.js';
 export { vicalServiceType } from './vical.js';
-export { AnchorIndex, type IndexedAnchor, type IndexedDid, type AnchorMiss } from './anchor-index.js';
+export { AnchorIndex, type ChainTop, type IndexedAnchor, type IndexedDid, type AnchorMiss } from './anchor-index.js';

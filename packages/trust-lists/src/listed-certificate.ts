@@ -1,4 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
+import { keyIdentifiers } from './key-identifiers.js';
 import { TrustListError } from './trust-list-error.js';
 
 /** A certificate read from a list: DER, PEM, and what an anchor index needs. */
@@ -9,6 +10,8 @@ export interface ListedCertificate {
   subject: string;
   /** SHA-256 of the DER, lower-case hex (identity across lists and sources). */
   sha256: string;
+  /** The subjectKeyIdentifier, lower-case hex: the key of the anchor index (a child names it as its authority key identifier). */
+  subjectKeyId?: string;
   /** Epoch ms. */
   notBefore: number;
   notAfter: number;
@@ -36,11 +39,13 @@ export function listedCertificate(input: Uint8Array | string, where: string): Li
   } catch {
     throw new TrustListError('malformed', `${where}: the certificate cannot be parsed`);
   }
+  const { subjectKeyId } = keyIdentifiers(der);
   return {
     der: new Uint8Array(der),
     pem: cert.toString(),
     subject: cert.subject,
     sha256: createHash('sha256').update(der).digest('hex'),
+    ...(subjectKeyId ? { subjectKeyId } : {}),
     notBefore: Date.parse(cert.validFrom),
     notAfter: Date.parse(cert.validTo),
   };

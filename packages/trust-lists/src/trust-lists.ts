@@ -1,7 +1,8 @@
 import { randomInt, X509Certificate } from 'node:crypto';
 import type { PolicyCode } from '@vp-authorizer/core';
-import { AnchorIndex, type AnchorMiss } from './anchor-index.js';
+import { AnchorIndex, type AnchorMiss, type ChainTop } from './anchor-index.js';
 import { fetchSource } from './fetch-source.js';
+import { keyIdentifiers } from './key-identifiers.js';
 import type { ListedCertificate } from './listed-certificate.js';
 import { TrustListError, type TrustListErrorCode } from './trust-list-error.js';
 import { resolveTrustListsOptions, type ResolvedSource, type ResolvedTrustListsOptions, type TrustListsOptions } from './trust-lists-options.js';
@@ -156,16 +157,12 @@ export class TrustLists {
   /** The anchors that may vouch for the chain's top: an index lookup by name, then service type, status and freshness. */
   async issuerAnchors(query: IssuerAnchorQuery): Promise<IssuerAnchorAnswer> {
     void this.start();
-    let top: X509Certificate;
-    try {
-      top = new X509Certificate(Buffer.from(query.top));
-    } catch {
-      return { anchors: [], refusal: { code: 'trusted_issuer.untrusted', detail: 'the top certificate of the chain cannot be parsed' } };
-    }
+    const top = chainTop(query.top);
+    if (!top) return { anchors: [], refusal: { code: 'trusted_issuer.untrusted', detail: 'the top certificate of the chain cannot be parsed' } };
     const now = this.options.clock.now();
     const at = this.options.judgeBy === 'issuance' && query.issuedAt !== undefined && query.issuedAt <= now ? query.issuedAt : now;
     const serviceTypes = new Set(this.options.vouching({ purpose: query.purpose, credentialTypes: query.credentialTypes }));
-    const { anchors, misses } = this.index.find([top.issuer, top.subject], serviceTypes, at);
+    const { anchors, misses } = this.index.find(top, serviceTypes, at);
     const { kept, refusal } = this.verdict(anchors, misses, serviceTypes);
     return refusal ? { anchors: [], refusal } : { anchors: kept.map((a) => a.certificate.pem) };
   }
@@ -206,14 +203,10 @@ export class TrustLists {
 
   /** DCQL `trusted_authorities` type `etsi_tl`: whether a granted service of one of the named lists (by location) lists the chain's top or its issuer. */
   inTrustedList(query: { top: Uint8Array; lists: readonly string[] }): boolean {
-    let top: X509Certificate;
-    try {
-      top = new X509Certificate(Buffer.from(query.top));
-    } catch {
-      return false;
-    }
+    const top = chainTop(query.top);
+    if (!top) return false;
     const lists = new Set(query.lists.filter((l) => this.states.has(l) && this.stateOf(this.states.get(l)!) !== 'stale'));
-    return lists.size > 0 && this.index.listedBy([top.issuer, top.subject], lists, this.options.clock.now());
+    return lists.size > 0 && this.index.listedBy(top, lists, this.options.clock.now());
   }
 
   private stateFor(source: ResolvedSource, signers: readonly ListedCertificate[], via?: string, territory?: string): SourceState {
@@ -340,6 +333,17 @@ export class TrustLists {
     state.timer = setTimeout(() => void this.load(state), jittered);
     state.timer.unref();
   }
+}
+
+/** What the index looks the top of a chain up by: its key identifiers and names; undefined when it does not parse. */
+function chainTop(der: Uint8Array): ChainTop | undefined {
+  let top: X509Certificate;
+  try {
+    top = new X509Certificate(Buffer.from(der));
+  } catch {
+    return undefined;
+  }
+  return { ...keyIdentifiers(der), names: [top.issuer, top.subject] };
 }
 
 /** A source as a public answer may name it: a URL without user info, query or fragment; a file by its name only. */

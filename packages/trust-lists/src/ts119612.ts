@@ -31,6 +31,7 @@ export function readTs119612(bytes: Uint8Array, signers: readonly ListedCertific
   const nextUpdateText = textOf(path(scheme, TSL, 'NextUpdate', 'dateTime'));
   const sequence = Number(textOf(childElement(scheme, TSL, 'TSLSequenceNumber')));
   const territory = textOf(childElement(scheme, TSL, 'SchemeTerritory'));
+  const reader = new CertificateReader();
   const pointers = childElements(childElement(scheme, TSL, 'PointersToOtherTSL') ?? scheme, TSL, 'OtherTSLPointer');
   const providers = childElements(childElement(list, TSL, 'TrustServiceProviderList') ?? list, TSL, 'TrustServiceProvider');
   if (pointers.length > MAX_ENTRIES || providers.length > MAX_ENTRIES) throw new TrustListError('xml_refused', `${where}: more than ${MAX_ENTRIES} entries`);
@@ -42,8 +43,8 @@ export function readTs119612(bytes: Uint8Array, signers: readonly ListedCertific
     issuedAt,
     // An absent NextUpdate dateTime means the scheme ceased: the list is never refreshed again.
     ...(nextUpdateText ? { nextUpdate: dateOf(nextUpdateText, `${where} NextUpdate`) } : {}),
-    pointers: pointers.map((p, i) => pointerOf(p, `${where} pointer ${i}`)),
-    services: providers.flatMap((p, i) => servicesOf(p, `${where} provider ${i}`)),
+    pointers: pointers.map((p, i) => pointerOf(p, reader, `${where} pointer ${i}`)),
+    services: providers.flatMap((p, i) => servicesOf(p, reader, `${where} provider ${i}`)),
     signer,
   };
 }
@@ -54,18 +55,33 @@ function dateOf(text: string | undefined, where: string): number {
   return at;
 }
 
-function certificatesOf(identity: Element | undefined, where: string): ListedCertificate[] {
-  if (!identity) return [];
-  return childElements(identity, TSL, 'DigitalId')
-    .flatMap((id) => childElements(id, TSL, 'X509Certificate'))
-    .map((c, i) => listedCertificate(textOf(c) ?? '', `${where} certificate ${i}`));
+/**
+ * Reads each distinct certificate of one list once: the EU LoTL names 145 certificates, 39 of them
+ * twice (a territory's XML and PDF pointers share their signers), and parsing dominates its reading.
+ */
+class CertificateReader {
+  private readonly read = new Map<string, ListedCertificate>();
+  of(identity: Element | undefined, where: string): ListedCertificate[] {
+    if (!identity) return [];
+    return childElements(identity, TSL, 'DigitalId')
+      .flatMap((id) => childElements(id, TSL, 'X509Certificate'))
+      .map((c, i) => {
+        const text = textOf(c) ?? '';
+        let certificate = this.read.get(text);
+        if (!certificate) {
+          certificate = listedCertificate(text, `${where} certificate ${i}`);
+          this.read.set(text, certificate);
+        }
+        return certificate;
+      });
+  }
 }
 
-function pointerOf(pointer: Element, where: string): ListPointer {
+function pointerOf(pointer: Element, reader: CertificateReader, where: string): ListPointer {
   const location = textOf(childElement(pointer, TSL, 'TSLLocation'));
   if (!location) throw new TrustListError('malformed', `${where}: no TSLLocation`);
   const identities = childElements(childElement(pointer, TSL, 'ServiceDigitalIdentities') ?? pointer, TSL, 'ServiceDigitalIdentity');
-  const signers = identities.flatMap((identity, i) => certificatesOf(identity, `${where} identity ${i}`));
+  const signers = identities.flatMap((identity, i) => reader.of(identity, `${where} identity ${i}`));
   const info = childElements(childElement(pointer, TSL, 'AdditionalInformation') ?? pointer, TSL, 'OtherInformation');
   const pick = (namespace: string, name: string) => info.map((o) => textOf(childElement(o, namespace, name))).find((v) => v);
   const territory = pick(TSL, 'SchemeTerritory');
@@ -76,7 +92,7 @@ function pointerOf(pointer: Element, where: string): ListPointer {
 
 const nameOf = (parent: Element | undefined): string => textOf(parent ? childElements(parent, TSL, 'Name')[0] : undefined) ?? '';
 
-function servicesOf(provider: Element, where: string): ListedService[] {
+function servicesOf(provider: Element, reader: CertificateReader, where: string): ListedService[] {
   const providerName = nameOf(path(provider, TSL, 'TSPInformation', 'TSPName'));
   const services = childElements(childElement(provider, TSL, 'TSPServices') ?? provider, TSL, 'TSPService');
   return services.map((service, i) => {
@@ -93,7 +109,7 @@ function servicesOf(provider: Element, where: string): ListedService[] {
       serviceType,
       provider: providerName,
       name: nameOf(childElement(info, TSL, 'ServiceName')),
-      certificates: certificatesOf(childElement(info, TSL, 'ServiceDigitalIdentity'), at),
+      certificates: reader.of(childElement(info, TSL, 'ServiceDigitalIdentity'), at),
       statuses,
     };
   });
