@@ -258,6 +258,11 @@ describe('localValidator — trusted_authorities (aki) and trusted issuers', () 
     // An aki entry that matches is enough even next to an unsupported type.
     const mixed = { credentials: [{ ...PID, claims: undefined, trusted_authorities: [{ type: 'etsi_tl', values: ['https://tl.example'] }, { type: 'aki', values: [ca.leafAki] }] }] };
     expect(errorCodes(await run(mixed, [sdJwt('pid', {}, { x5c: ca.x5c })]))).toEqual([]);
+    // openid_federation says why: trust chains are not resolved.
+    const federation = { credentials: [{ ...PID, claims: undefined, trusted_authorities: [{ type: 'openid_federation', values: ['https://ta.example'] }] }] };
+    const refused = at(await run(federation, [sdJwt('pid', {}, { x5c: ca.x5c })]), ['pid', 0])?.error;
+    expect(refused?.code).toBe('trusted_authorities.unsupported');
+    expect(refused?.detail).toMatch(/openid_federation is not supported: OpenID Federation trust chains are not resolved/);
   });
 
   it('trustedIssuers: a chain to a configured root passes; others fail and are discarded', async () => {

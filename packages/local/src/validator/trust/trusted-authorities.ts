@@ -14,6 +14,8 @@ import type { Problem } from '../validator-results.js';
  * top or its issuer; the chain itself is checked by the trustedIssuer policy and the verifier.
  * `openid_federation`, and `etsi_tl` without lists, cannot be evaluated: when nothing else
  * matched, the result is `trusted_authorities.unsupported` (fail closed rather than silently pass).
+ * OpenID Federation trust-chain resolution is left to a maintained library once one is stable for
+ * Node (docs/trust.md names those considered); none is written here.
  */
 export function trustedAuthoritiesProblem(query: DcqlCredentialQuery, x5c: readonly string[] | readonly Uint8Array[], pointer: string, lists?: IssuerAnchorSource): Problem | undefined {
   const entries = query.trusted_authorities;
@@ -36,7 +38,7 @@ export function trustedAuthoritiesProblem(query: DcqlCredentialQuery, x5c: reado
   if (unsupported.size > 0) {
     return {
       code: 'trusted_authorities.unsupported',
-      detail: `no entry matched and trusted authority type(s) ${[...unsupported].map((t) => JSON.stringify(t)).join(', ')} cannot be evaluated by the local validator`,
+      detail: `no entry matched and trusted authority type(s) ${[...unsupported].map((t) => JSON.stringify(t)).join(', ')} cannot be evaluated by the local validator${unsupported.has('openid_federation') ? ' (openid_federation is not supported: OpenID Federation trust chains are not resolved)' : ''}${unsupported.has('etsi_tl') ? ' (etsi_tl needs trusted lists configured as issuerAnchors)' : ''}`,
       pointer: `${pointer}/trusted_authorities`,
     };
   }
