@@ -6,7 +6,7 @@ import { TrustListError } from './trust-list-error.js';
 export interface ListedCertificate {
   der: Uint8Array;
   pem: string;
-  /** The subject name as OpenSSL renders it: the key of the anchor index (a child names it as its issuer). */
+  /** The subject name as OpenSSL renders it: the anchor index's fallback key (a child names it as its issuer). */
   subject: string;
   /** SHA-256 of the DER, lower-case hex (identity across lists and sources). */
   sha256: string;

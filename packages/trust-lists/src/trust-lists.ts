@@ -154,7 +154,7 @@ export class TrustLists {
     }
   }
 
-  /** The anchors that may vouch for the chain's top: an index lookup by name, then service type, status and freshness. */
+  /** The anchors that may vouch for the chain's top: an index lookup by key identifier (or name), then service type, status and freshness. */
   async issuerAnchors(query: IssuerAnchorQuery): Promise<IssuerAnchorAnswer> {
     void this.start();
     const top = chainTop(query.top);
