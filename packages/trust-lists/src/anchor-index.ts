@@ -101,15 +101,21 @@ export class AnchorIndex {
   /**
    * Calls `visit` once per anchor that may have issued `top` or be it. By key identifier when the
    * top names its issuer's key: anchors with that subject key identifier, or with the top's own;
-   * by name only those without one. Without an authority key identifier, by name alone.
+   * by name only those without one. Without an authority key identifier, or when it names no
+   * listed key (an issuer whose identifier was derived another way), by name alone: path
+   * validation decides either way.
    */
   private candidates(top: ChainTop, visit: (entry: IndexedAnchor) => void): void {
     let byName = this.bySubject;
     if (top.authorityKeyId !== undefined) {
-      for (const entry of this.byKeyId.get(top.authorityKeyId) ?? []) visit(entry);
-      if (top.subjectKeyId !== undefined && top.subjectKeyId !== top.authorityKeyId) for (const entry of this.byKeyId.get(top.subjectKeyId) ?? []) visit(entry);
-      byName = this.bySubjectWithoutKeyId;
-      if (byName.size === 0) return;
+      const byAuthority = this.byKeyId.get(top.authorityKeyId);
+      const bySelf = top.subjectKeyId !== undefined && top.subjectKeyId !== top.authorityKeyId ? this.byKeyId.get(top.subjectKeyId) : undefined;
+      if (byAuthority || bySelf) {
+        for (const entry of byAuthority ?? []) visit(entry);
+        for (const entry of bySelf ?? []) visit(entry);
+        byName = this.bySubjectWithoutKeyId;
+        if (byName.size === 0) return;
+      }
     }
     const { names } = top;
     for (let i = 0; i < names.length; i++) {

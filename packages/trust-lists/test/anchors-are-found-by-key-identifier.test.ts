@@ -77,10 +77,17 @@ describe('the anchor index', () => {
     expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(ca.der)]);
   });
 
-  it("does not return an anchor of the same name whose key the top's authority key identifier does not name", async () => {
+  it("of two anchors sharing a name, returns only the one whose key the top's authority key identifier names", async () => {
+    const twin = await createTestCa(ca.cert.subject);
+    const leaf = await twin.issue({ subject: 'CN=Twin Leaf' });
+    const { anchors } = indexOf(ca.der, twin.der).find(topOf(leaf.der), PID, Date.now());
+    expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(twin.der)]);
+  });
+
+  it('falls back to names when the authority key identifier names no listed key, leaving the decision to path validation', async () => {
     const stranger = await generateTestKeys();
     const other = await certificate('CN=Leaf', ca.cert.subject, stranger, [await x509.AuthorityKeyIdentifierExtension.create(stranger.keys.publicKey)]);
-    expect(indexOf(ca.der).find(topOf(other), PID, Date.now()).anchors).toEqual([]);
+    expect(indexOf(ca.der).find(topOf(other), PID, Date.now()).anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(ca.der)]);
   });
 
   it('finds the top itself by its subject key identifier when it is listed', async () => {
