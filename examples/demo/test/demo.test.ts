@@ -56,7 +56,7 @@ describe('the demo verifier (relying party backend) and test wallet', () => {
     for (const page of [verifier, wallet]) expect(page).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/);
     const asks = await fetch(`${demo.origin}/assets/asks.js`);
     expect(asks.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    const { ASKS, MAX_PURPOSE_LENGTH } = await import('../asks.mjs');
+    const { ASKS, MAX_PURPOSE_LENGTH } = (await import(new URL('../asks.mjs', import.meta.url).href)) as { ASKS: Record<'pid' | 'mdl' | 'either' | 'both', { purpose: string }>; MAX_PURPOSE_LENGTH: number };
     expect(await asks.text()).toContain(ASKS.mdl.purpose);
     // Every proposed purpose fits what the backend accepts.
     for (const ask of Object.values(ASKS)) expect(ask.purpose.length).toBeLessThanOrEqual(MAX_PURPOSE_LENGTH);
