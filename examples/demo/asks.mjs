@@ -1,4 +1,6 @@
-// What the demo's relying party can ask for, as DCQL queries (OpenID4VP 1.0 section 6).
+// What the demo's relying party can ask for, as DCQL queries (OpenID4VP 1.0 section 6). Plain data
+// without imports: the verifier page loads this file too (/assets/asks.js), so its labels and
+// purposes come from the one place the queries are written.
 
 const PID = {
   id: 'pid',
@@ -15,14 +17,30 @@ const MDL = {
   claims: ['given_name', 'family_name', 'birth_date', 'document_number', 'driving_privileges'].map((name) => ({ path: [MDL_NAMESPACE, name] })),
 };
 
-/** Each choice of the verifier page: its label and its DCQL query. */
+/**
+ * Each choice of the verifier page: its label, its DCQL query, and the purpose the page proposes
+ * for it (naming the claims that query asks for; the person may rewrite it).
+ */
 export const ASKS = {
-  pid: { label: 'PID (SD-JWT VC)', dcql: { credentials: [PID] } },
+  pid: { label: 'PID (SD-JWT VC)', dcql: { credentials: [PID] }, purpose: 'To open your account we need your name, date of birth and address from your PID.' },
   // mdocs alone: the Digital Credentials API offers ISO/IEC 18013-7 Annex C (Apple Wallet) beside OpenID4VP.
-  mdl: { label: 'Mobile driving licence (mdoc)', dcql: { credentials: [MDL] }, annexC: true },
+  mdl: {
+    label: 'Mobile driving licence (mdoc)',
+    dcql: { credentials: [MDL] },
+    annexC: true,
+    purpose: 'To check that you may drive we need your name, date of birth, licence number and driving privileges from your driving licence.',
+  },
   // One credential set with two options: the wallet presents whichever it holds.
-  either: { label: 'PID or mobile driving licence', dcql: { credentials: [PID, MDL], credential_sets: [{ options: [['pid'], ['mdl']] }] } },
-  both: { label: 'PID and mobile driving licence', dcql: { credentials: [PID, MDL] } },
+  either: {
+    label: 'PID or mobile driving licence',
+    dcql: { credentials: [PID, MDL], credential_sets: [{ options: [['pid'], ['mdl']] }] },
+    purpose: 'To open your account we need your name and date of birth, from your PID (with your address) or from your driving licence (with its number and driving privileges).',
+  },
+  both: {
+    label: 'PID and mobile driving licence',
+    dcql: { credentials: [PID, MDL] },
+    purpose: 'To open your account and check that you may drive we need your name, date of birth and address from your PID, and the number and driving privileges of your driving licence.',
+  },
 };
 
 /**

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { createAuthorizer, resolveCorsConfig } from '@vp-authorizer/core';
 import { generateDevSigningKey } from '@vp-authorizer/keys';
 import { appendVary, corsDecision } from '@vp-authorizer/core/http';
@@ -22,6 +23,8 @@ const ASSETS = {
   '/assets/common.js': ['common.js', 'text/javascript; charset=utf-8'],
   '/assets/verifier.js': ['verifier.js', 'text/javascript; charset=utf-8'],
   '/assets/wallet.js': ['wallet.js', 'text/javascript; charset=utf-8'],
+  // The asks (labels, queries, proposed purposes): the verifier page's purpose follows the choice.
+  '/assets/asks.js': [fileURLToPath(new URL('./asks.mjs', import.meta.url)), 'text/javascript; charset=utf-8'],
   // The QR decoder of the wallet's "scan a picture" field, served from the package (no CDN).
   '/assets/jsqr.js': [createRequire(import.meta.url).resolve('jsqr/dist/jsQR.js'), 'text/javascript; charset=utf-8'],
 };

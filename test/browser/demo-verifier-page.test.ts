@@ -53,7 +53,8 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
     await qr.locator('svg').waitFor(WAIT);
     const shown = (await page.locator('#authorize-url').textContent())!;
     expect(shown).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
-    expect(await page.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href')).toBe(shown);
+    // The deep link says it opens a wallet app through the openid4vp:// link (the DC API button says it asks the browser).
+    expect(await page.getByRole('link', { name: 'Open in a wallet app on this device (openid4vp:// link)' }).getAttribute('href')).toBe(shown);
     // What a phone's camera would read: decode a screenshot of the QR code.
     const qrPng = await qr.screenshot();
     const png = PNG.sync.read(qrPng);
@@ -73,6 +74,10 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
 
   it('accepts a PID (SD-JWT VC) presented from another tab, the verdict arriving over the event stream', async () => {
     const page = await context.newPage();
+    const refused: string[] = []; // no request of the page fails (a favicon.ico 404 included)
+    page.on('response', (response) => {
+      if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`);
+    });
     const events = page.waitForRequest((request) => request.url().endsWith('/events'));
     await createRequest(page, /^PID/);
     await events;
@@ -86,6 +91,11 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
     expect(await pid.innerText()).toMatch(/Date of birth\s+12 August 1964/);
     expect(await pid.innerText()).toMatch(/City\s+Köln/);
     expect(await page.locator('#policy-rows').innerText()).toMatch(/Trusted issuer[\s\S]*Passed/);
+    // The demo PID has no status claim: its revocation check did not run, and the row says why instead of "Passed".
+    const status = page.locator('#policy-rows tr[data-policy="status"]');
+    expect(await status.innerText()).toMatch(/Revocation status[\s\S]*Not checked[\s\S]*The credential carries no status reference, so there is no revocation status to check\./);
+    expect(await status.innerText()).not.toMatch(/Passed|checked: false/);
+    expect(refused).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS}accepted-sd-jwt.png`, fullPage: true });
     await wallet.close();
     await page.close();
@@ -229,9 +239,48 @@ describe('the demo verifier and test wallet pages in Chromium', { timeout: 90_00
     expect(await page.locator('#refusal-reason').innerText()).toMatch(/^Reason: The issuer certificate chain does not lead to a trusted anchor/);
     const firstRow = page.locator('#policy-rows tr').first();
     expect(await firstRow.innerText()).toMatch(/Trusted issuer[\s\S]*Failed[\s\S]*trusted_issuer\.untrusted/);
+    // The signature check reports the same untrusted chain: shown once, under "Trusted issuer", and the signature row points there.
+    const rows = await page.locator('#policy-rows').innerText();
+    expect(rows.match(/trusted_issuer\.untrusted/g)).toHaveLength(1);
+    expect(await page.locator('#policy-rows tr[data-policy="proof"]').innerText()).toMatch(/Issuer signature[\s\S]*Not verified[\s\S]*Not verified because of the failure shown under “Trusted issuer”\./);
+    // Plain names only: no hosted-API type names in the table.
+    expect(rows).not.toMatch(/vidosType|trusted-issuer-untrusted/);
     expect(await page.getByRole('article').count()).toBe(0); // nothing disclosed
     await page.screenshot({ path: `${ARTIFACTS}refused.png`, fullPage: true });
     await wallet.close();
+    await page.close();
+  });
+  it('shows a declined request as the wallet declining, with its error code, not as a failed check', async () => {
+    const page = await context.newPage();
+    await createRequest(page, /^PID/);
+    const [wallet] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Open in the demo test wallet' }).click()]);
+    await wallet.getByRole('heading', { name: 'vp-authorizer demo verifier asks for your data' }).waitFor(WAIT);
+    await wallet.getByRole('button', { name: 'Decline' }).click();
+    await wallet.getByRole('heading', { name: 'You declined' }).waitFor(WAIT);
+
+    await page.getByRole('heading', { name: 'Declined by the wallet' }).waitFor(WAIT);
+    expect(await page.locator('#refusal-reason').innerText()).toBe('Wallet error: access_denied — The holder declined to share the credential.');
+    const rows = page.locator('#policy-rows tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().innerText()).toMatch(/^Wallet's answer[\s\S]*Declined[\s\S]*The holder declined to share the credential\.[\s\S]*error=access_denied/);
+    expect(await page.locator('#policy-rows').innerText()).not.toContain('Credential format');
+    await page.screenshot({ path: `${ARTIFACTS}declined.png`, fullPage: true });
+    await wallet.close();
+    await page.close();
+  });
+
+  it('proposes a purpose that names what the selected choice asks for, and keeps one the person wrote', async () => {
+    const page = await context.newPage();
+    await page.goto(`${demo.origin}/`);
+    const purpose = page.getByLabel('Purpose shown to the holder');
+    expect(await purpose.inputValue()).toBe('To open your account we need your name, date of birth and address from your PID.');
+    await page.getByRole('radio', { name: /^Mobile driving licence/ }).check();
+    expect(await purpose.inputValue()).toBe('To check that you may drive we need your name, date of birth, licence number and driving privileges from your driving licence.');
+    await page.getByRole('radio', { name: /^Both/ }).check();
+    expect(await purpose.inputValue()).toMatch(/from your PID, and the number and driving privileges of your driving licence\.$/);
+    await purpose.fill('My own words.');
+    await page.getByRole('radio', { name: /^PID/ }).check();
+    expect(await purpose.inputValue()).toBe('My own words.');
     await page.close();
   });
 });

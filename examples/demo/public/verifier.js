@@ -1,5 +1,6 @@
 // The verifier page: asks its own backend (the relying party, which holds the API key) to create
 // an authorization, shows it as a QR code and links, follows its status and shows the result.
+import { ASKS } from './asks.js';
 import { $, motion, TECHNICAL_CLAIMS, api, claimList, el, formatName, label, typeName } from './common.js';
 
 const TERMINAL = new Set(['authorized', 'rejected', 'error', 'expired']);
@@ -13,6 +14,19 @@ const POLICY_NAMES = {
   holderBinding: 'Holder binding',
   status: 'Revocation status',
 };
+// The check each error code's family belongs to: a failure that another check reports again (the
+// signature check refusing a chain that leads to no trusted root) is shown once, under its owner.
+const CODE_OWNERS = {
+  trusted_issuer: 'trustedIssuer',
+  trust_list: 'trustedIssuer',
+  credential_query: 'credentialQuery',
+  holder_binding: 'holderBinding',
+  status: 'status',
+  proof: 'proof',
+  format: 'format',
+};
+// Wallet error responses (OAuth `error` values): the wallet answered no presentation, which is not a check that failed.
+const WALLET_CODE_PREFIX = 'wallet.';
 const STATUS_TEXT = {
   created: 'Waiting for a wallet to open the request…',
   pending: 'The wallet opened the request; waiting for its answer…',
@@ -105,6 +119,13 @@ function renderResult({ status, ask, protocol, policyResults, credentials }) {
   if (status === 'authorized') {
     verdict.className = 'verdict ok';
     verdict.append(el('h3', {}, 'Accepted'), el('p', {}, `The wallet presented ${credentials.length === 1 ? 'a credential' : `${credentials.length} credentials`} that passed every check.`));
+  } else if (walletError(failures)) {
+    const { code, description } = walletError(failures);
+    verdict.className = 'verdict bad';
+    verdict.append(
+      el('h3', {}, code === 'access_denied' ? 'Declined by the wallet' : 'The wallet answered with an error'),
+      el('p', { class: 'reason', id: 'refusal-reason' }, el('strong', {}, 'Wallet error: '), el('code', {}, code), ` — ${description}`),
+    );
   } else {
     verdict.className = 'verdict bad';
     const root = failures[0]?.error;
@@ -155,19 +176,67 @@ function renderPolicies(results) {
   const body = $('policy-rows');
   body.replaceChildren();
   for (const result of results) {
-    const failed = Boolean(result.error);
-    body.append(el('tr', { class: failed ? 'failed' : null },
-      el('td', {}, POLICY_NAMES[result.policy] ?? label(result.policy), el('span', { class: 'codes mono small' }, `${result.policy} · ${result.service}`)),
+    const { name, badge, tone, details } = policyRow(result, results);
+    body.append(el('tr', { class: tone === 'failed' ? 'failed' : null, 'data-policy': result.policy },
+      el('td', {}, name, el('span', { class: 'codes mono small' }, `${result.policy} · ${result.service}`)),
       el('td', { class: 'mono small path' }, result.path.length ? result.path.map((part, i) => (typeof part === 'number' ? (i === 1 ? `#${part + 1}` : `doc ${part + 1}`) : part)).join(' › ') : 'whole response'),
-      el('td', {}, el('span', { class: `badge ${failed ? 'failed' : notChecked(result.data) ? 'muted' : 'passed'}` }, failed ? 'Failed' : notChecked(result.data) ? 'Not checked' : 'Passed')),
-      el('td', {}, failed ? [reasonText(result.error), el('span', { class: 'codes mono small' }, result.error.code)] : notChecked(result.data) ? el('span', { class: 'small muted' }, result.data.reason ?? '') : summary(result.data)),
+      el('td', {}, el('span', { class: `badge ${tone}` }, badge)),
+      el('td', {}, details),
     ));
   }
   $('policy-section').hidden = results.length === 0;
 }
 
+/** How one policy result reads in the checks table: its name, badge (and its tone) and details. */
+function policyRow(result, results) {
+  const name = POLICY_NAMES[result.policy] ?? label(result.policy);
+  const error = result.error;
+  if (!error) {
+    if (notChecked(result.data)) return { name, badge: 'Not checked', tone: 'muted', details: el('span', { class: 'small muted' }, notCheckedReason(result)) };
+    return { name, badge: 'Passed', tone: 'passed', details: summary(result.data) };
+  }
+  if (typeof error.code === 'string' && error.code.startsWith(WALLET_CODE_PREFIX)) {
+    const { code, description } = walletError([result]);
+    return {
+      name: "Wallet's answer",
+      badge: code === 'access_denied' ? 'Declined' : 'Wallet error',
+      tone: 'failed',
+      details: [el('span', {}, description), el('span', { class: 'codes mono small' }, `error=${code}`)],
+    };
+  }
+  const owner = ownerOf(error.code);
+  if (owner && owner !== result.policy && results.some((other) => other.policy === owner && other.error?.code === error.code && samePath(other.path, result.path))) {
+    const ownerName = POLICY_NAMES[owner] ?? label(owner);
+    return { name, badge: 'Not verified', tone: 'muted', details: el('span', { class: 'small muted' }, `Not verified because of the failure shown under “${ownerName}”.`) };
+  }
+  return { name, badge: 'Failed', tone: 'failed', details: [reasonText(error), el('span', { class: 'codes mono small' }, error.code)] };
+}
+
 /** A check that passed without running (`{checked: false, reason}`: no status claim, checks disabled, binding waived). */
 const notChecked = (data) => data !== null && typeof data === 'object' && data.checked === false;
+
+function notCheckedReason(result) {
+  const reason = typeof result.data.reason === 'string' ? result.data.reason : '';
+  const source = reason ? el('span', { class: 'codes small' }, `(${reason})`) : null;
+  // A revocation check asks the status list the credential points to; a credential that points to none has nothing to ask.
+  if (result.policy === 'status' && /\bno (status|credentialStatus)\b/.test(reason)) {
+    return ['The credential carries no status reference, so there is no revocation status to check.', source];
+  }
+  if (!reason && result.policy === 'notBefore') return 'The credential names no start of validity.';
+  if (!reason && result.policy === 'notAfter') return 'The credential names no expiry.';
+  return reason ? `${sentence(reason)}.` : 'This check did not apply to the credential.';
+}
+
+const ownerOf = (code) => (typeof code === 'string' ? CODE_OWNERS[code.split('.')[0]] : undefined);
+const samePath = (a, b) => a.length === b.length && a.every((part, i) => part === b[i]);
+
+/** The wallet's OAuth error (`wallet.access_denied` → `access_denied`) and its description, when the wallet answered one. */
+function walletError(failures) {
+  const error = failures.find((result) => typeof result.error?.code === 'string' && result.error.code.startsWith(WALLET_CODE_PREFIX))?.error;
+  if (!error) return null;
+  // `wallet.unknown`: the wallet's value was not a well-formed OAuth error code; the title says so.
+  return { code: error.code.slice(WALLET_CODE_PREFIX.length), description: error.detail && error.detail !== error.title ? error.detail : error.title };
+}
 
 function summary(data) {
   if (!data) return '';
@@ -184,6 +253,16 @@ function resetResult() {
   $('claims').replaceChildren();
   $('policy-rows').replaceChildren();
   showError('');
+}
+
+// The purpose follows the choice until the person writes their own.
+let proposedPurpose = $('purpose').value;
+for (const radio of document.querySelectorAll('input[name="ask"]')) {
+  radio.addEventListener('change', () => {
+    const next = ASKS[radio.value]?.purpose;
+    if (!radio.checked || !next || $('purpose').value !== proposedPurpose) return;
+    $('purpose').value = proposedPurpose = next;
+  });
 }
 
 async function create(flow) {

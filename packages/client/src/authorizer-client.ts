@@ -136,7 +136,8 @@ export function createAuthorizerClient(options: AuthorizerClientOptions): Author
     getCredentials: (authorizationId, { signal } = {}) => answer(raw.GET('/openid4/vp/v1_0/authorizations/{authorizationId}/credentials', { ...id(authorizationId), signal })),
     erasePersonalData: (authorizationId, { signal } = {}) => answer(raw.DELETE('/openid4/vp/v1_0/authorizations/{authorizationId}/personal-data', { ...id(authorizationId), signal })),
     resolveResponseCode: (body, { signal, idempotencyKey } = {}) =>
-      answer(raw.POST('/openid4/vp/v1_0/response-code/resolve', { body, signal, ...(idempotencyKey === undefined ? {} : { headers: { 'idempotency-key': idempotencyKey } }) })),
+      // The header is a declared parameter of the operation (docs/openapi.json), so it goes through the typed `params.header`.
+      answer(raw.POST('/openid4/vp/v1_0/response-code/resolve', { body, signal, ...(idempotencyKey === undefined ? {} : { params: { header: { 'Idempotency-Key': idempotencyKey } } }) })),
     dcApi: (authorizationId, body, { signal } = {}) => answer(raw.POST('/openid4/vp/v1_0/{authorizationId}/dc_api', { ...id(authorizationId), body, signal })),
     dcApiJwt: (authorizationId, body, { signal } = {}) => answer(raw.POST('/openid4/vp/v1_0/{authorizationId}/dc_api.jwt', { ...id(authorizationId), body, signal })),
     getTrustAnchorCertificate: ({ signal } = {}) => answer(raw.GET('/instances/oid4vp-trust-anchor', { signal })),

@@ -42,6 +42,18 @@ export const configFileSchema = v.object({
       awsKms: v.optional(v.object({ keyId: v.string(), region: v.string(), endpoint: v.optional(v.string()) })),
     }),
   ),
+  /**
+   * ReaderAuth of ISO/IEC 18013-7 Annex C (org-iso-mdoc) requests: signed with the request-signing
+   * identity (`identity: "signing"`), or with a reader key and its certificate chain (PEM files).
+   */
+  readerAuth: v.optional(
+    v.object({
+      identity: v.optional(v.picklist(['signing'])),
+      keyFile: v.optional(v.string()),
+      certificateChainFile: v.optional(v.string()),
+      alg: v.optional(v.picklist(['ES256', 'ESP256'])),
+    }),
+  ),
   trust: v.optional(
     v.object({
       issuerRootFiles: v.optional(list),
@@ -84,6 +96,10 @@ export const FILE_SETTINGS: readonly { member: string; variable: string; kind: K
   { member: 'signing.awsKms.keyId', variable: 'AUTHZ_AWS_KMS_KEY_ID', kind: 'text' },
   { member: 'signing.awsKms.region', variable: 'AUTHZ_AWS_KMS_REGION', kind: 'text' },
   { member: 'signing.awsKms.endpoint', variable: 'AUTHZ_AWS_KMS_ENDPOINT', kind: 'text' },
+  { member: 'readerAuth.identity', variable: 'AUTHZ_READER_AUTH', kind: 'text' },
+  { member: 'readerAuth.keyFile', variable: 'AUTHZ_READER_AUTH_KEY_FILE', kind: 'path' },
+  { member: 'readerAuth.certificateChainFile', variable: 'AUTHZ_READER_AUTH_CERT_CHAIN_FILE', kind: 'path' },
+  { member: 'readerAuth.alg', variable: 'AUTHZ_READER_AUTH_ALG', kind: 'text' },
   { member: 'trust.issuerRootFiles', variable: 'ISSUER_ROOT_PEM_FILE', kind: 'paths' },
   { member: 'trust.issuerDids', variable: 'AUTHZ_TRUSTED_ISSUER_DIDS', kind: 'list' },
   { member: 'trust.trustLists.sources', variable: 'AUTHZ_TRUST_LISTS', kind: 'list' },

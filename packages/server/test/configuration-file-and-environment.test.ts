@@ -159,3 +159,38 @@ describe('AUTHZ_SIGNING_KEY_FILE', () => {
     expect(both.message).not.toContain(pem.split('\n')[1]!);
   });
 });
+
+describe('readerAuth in the configuration file (ISO/IEC 18013-7 Annex C ReaderAuth)', () => {
+  it('takes a reader key and its chain (paths relative to the file) or the signing identity, with alg; the environment overrides member by member', async () => {
+    const { createPrivateKey } = await import('node:crypto');
+    const reader = await generateDevSigningKey({ commonName: 'reader', readerAuth: true });
+    const pem = createPrivateKey({ key: reader.signing.privateKey as import('node:crypto').JsonWebKey, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }) as string;
+    write('reader-key.pem', pem);
+    write('reader-chain.pem', reader.signing.certificateChain.join('\n'));
+    const dedicated = write('reader-file.json', { readerAuth: { keyFile: 'reader-key.pem', certificateChainFile: 'reader-chain.pem', alg: 'ESP256' } });
+    expect(loadServerSettings({ env: {}, configFile: dedicated }).readerAuth).toEqual({ identity: { privateKey: pem, certificateChain: [reader.signing.certificateChain[0]!.trim()] }, alg: 'ESP256' });
+
+    const signing = write('reader-signing.json', { readerAuth: { identity: 'signing', alg: 'ES256' } });
+    expect(loadServerSettings({ env: {}, configFile: signing }).readerAuth).toEqual({ identity: 'signing', alg: 'ES256' });
+    // The environment's alg replaces the file's; the file's identity stays.
+    expect(loadServerSettings({ env: { AUTHZ_READER_AUTH_ALG: 'ESP256' }, configFile: signing }).readerAuth).toEqual({ identity: 'signing', alg: 'ESP256' });
+    // The environment's reader key files replace the file's, one variable each.
+    const otherChain = write('other-chain.pem', reader.signing.certificateChain.join('\n'));
+    expect(loadServerSettings({ env: { AUTHZ_READER_AUTH_CERT_CHAIN_FILE: otherChain }, configFile: write('reader-missing-chain.json', { readerAuth: { keyFile: 'reader-key.pem', certificateChainFile: 'gone.pem' } }) }).readerAuth).toMatchObject({ identity: { privateKey: pem } });
+  });
+
+  it('refuses an unknown member with the closest name, a value outside its choices, and a missing file naming its member', () => {
+    const typo = refusal(() => loadServerSettings({ env: {}, configFile: write('reader-typo.json', { readerAuth: { keyfile: 'reader-key.pem' }, readerauth: {} }) }));
+    expect(typo).toBeInstanceOf(ConfigError);
+    expect(typo.message).toContain('readerAuth.keyfile: unknown option "keyfile": did you mean "keyFile"?');
+    expect(typo.message).toContain('readerauth: unknown option "readerauth": did you mean "readerAuth"?');
+    const wrong = refusal(() => loadServerSettings({ env: {}, configFile: write('reader-wrong.json', { readerAuth: { identity: 'reader', alg: 'EdDSA' } }) }));
+    expect(wrong.message).toContain('readerAuth.identity:');
+    expect(wrong.message).toContain('readerAuth.alg:');
+    const file = write('reader-gone.json', { readerAuth: { keyFile: 'gone-key.pem', certificateChainFile: 'reader-chain.pem' } });
+    const missing = refusal(() => loadServerSettings({ env: {}, configFile: file })) as EnvConfigError;
+    expect(missing).toBeInstanceOf(EnvConfigError);
+    expect(missing.problems.map((p) => p.variable)).toEqual([`readerAuth.keyFile (${file})`]);
+    expect(missing.problems[0]!.message).toContain(join(dir, 'gone-key.pem'));
+  });
+});

@@ -1326,7 +1326,10 @@ export interface operations {
     resolveResponseCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random key (such as a UUID) of 16 to 255 printable ASCII characters (0x21–0x7E). A retry with the same key within 60 s after a lost reply is answered the same result again; an invalid key is refused with 400 request.invalid_idempotency_key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1352,7 +1355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up. */
+            /** @description Invalid body, an invalid Idempotency-Key header (request.invalid_idempotency_key), or (response_code.authorization_mismatch) a code issued for another authorization: now used up. */
             400: {
                 headers: {
                     [name: string]: unknown;

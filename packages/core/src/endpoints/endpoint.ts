@@ -68,6 +68,12 @@ export interface Endpoint<B = unknown> {
   pathParams?: AnySchema;
   /** An object schema of the query parameters (all strings). */
   query?: AnySchema;
+  /**
+   * An object schema of the request headers the operation reads, one member per header as it is
+   * named on the wire (`Idempotency-Key`). It declares them in the OpenAPI document; the operation
+   * checks a header with the same schema, as its refusal carries its own error code.
+   */
+  headers?: AnySchema;
   body?: RequestBodySpec<B>;
   /** The success answers. */
   responses: Record<number, ResponseSpec>;

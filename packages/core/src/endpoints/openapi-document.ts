@@ -61,6 +61,12 @@ function parametersOf(endpoint: Endpoint): Record<string, unknown>[] {
       parameters.push({ name, in: 'query', required: query.required.includes(name), ...(description ? { description } : {}), schema });
     }
   }
+  if (endpoint.headers) {
+    const headers = propertiesOf(endpoint.headers);
+    for (const [name, { description, ...schema }] of Object.entries(headers.properties)) {
+      parameters.push({ name, in: 'header', required: headers.required.includes(name), ...(description ? { description } : {}), schema });
+    }
+  }
   return parameters;
 }
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { constantTimeEqual } from '../crypto/secrets.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { storeKey } from '../response-code/response-code.js';
-import { RESOLVE_REPLAY_WINDOW_MS, idempotencyKeyHash, isIdempotencyKey, receiptKey, resolvedByKey } from '../response-code/code-resolution.js';
+import { RESOLVE_REPLAY_WINDOW_MS, idempotencyKeyHash, idempotencyKeySchema, isIdempotencyKey, receiptKey, resolvedByKey } from '../response-code/code-resolution.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 import type { ResponseCodeEntry } from '../model/authorizer-store.js';
 import type { AuthorizerContext } from '../runtime/authorizer-context.js';
@@ -138,11 +138,12 @@ export const resolveResponseCodeEndpoint = defineEndpoint({
   summary: 'Resolve the one-time response_code of a wallet redirect',
   description:
     'Each code resolves once. With authorization_id (the id kept in the user\'s session), a code issued for another authorization is refused (400) and invalidated. With an Idempotency-Key header, a retry with the same key within 60 s (a reply lost on the way) is answered the same result again; every other caller gets 404.',
+  headers: v.object({ 'Idempotency-Key': v.optional(idempotencyKeySchema) }),
   body: { contentType: 'application/json', schema: resolveResponseCodeBodySchema, required: true, parse: readResolveBody },
   responses: {
     200: { description: 'The authorization the code was issued for.', contentType: 'application/json', schema: resolvedResponseCodeSchema },
   },
   errors: [404, 503],
-  errorDescriptions: { 400: 'Invalid body, or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
+  errorDescriptions: { 400: 'Invalid body, an invalid Idempotency-Key header (request.invalid_idempotency_key), or (response_code.authorization_mismatch) a code issued for another authorization: now used up.', 404: 'Response code not found, already used, or expired.' },
   run: ({ ctx, request, instance, body }) => json(200, resolveResponseCode(ctx, instance, body, request.headers.get('idempotency-key') ?? undefined)),
 });

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { sha256Base64url } from '../crypto/secrets.js';
 import type { AuthorizationRecord } from '../model/authorization-record.js';
 
@@ -9,12 +10,21 @@ import type { AuthorizationRecord } from '../model/authorization-record.js';
 export const RESOLVE_REPLAY_WINDOW_MS = 60_000;
 
 /**
- * 16–255 printable ASCII characters, as idempotency keys are usually generated (UUIDs, random
- * strings). A shorter key (a counter, "1") could be guessed by whoever learned the code, and the
- * replay window would then answer them.
+ * The `Idempotency-Key` request header of a resolve: 16–255 printable ASCII characters, as
+ * idempotency keys are usually generated (UUIDs, random strings). A shorter key (a counter, "1")
+ * could be guessed by whoever learned the code, and the replay window would then answer them.
+ * The resolve operation checks it with this schema and the OpenAPI document declares it from it.
  */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{16,255}$/;
-export const isIdempotencyKey = (value: string): boolean => IDEMPOTENCY_KEY.test(value);
+export const idempotencyKeySchema = v.pipe(
+  v.string(),
+  v.minLength(16),
+  v.maxLength(255),
+  v.regex(/^[\x21-\x7e]+$/),
+  v.description(
+    'A random key (such as a UUID) of 16 to 255 printable ASCII characters (0x21–0x7E). A retry with the same key within 60 s after a lost reply is answered the same result again; an invalid key is refused with 400 request.invalid_idempotency_key.',
+  ),
+);
+export const isIdempotencyKey = (value: string): boolean => v.is(idempotencyKeySchema, value);
 
 /**
  * What the record stores of the caller's key: a hash scoped by the code's store key, so neither
