@@ -53,17 +53,23 @@ export async function run({ iterations = Number(process.env.BENCH_DI_ITERATIONS 
   const verifier = localVerifier({ trustAnchors: [] });
   // did:key alone, as a DID-method configuration enabling it says.
   const didMethods = { methods: { key: { enabled: true } }, response: {} };
+  // The caller's signal, made once like the library's arguments: creating an AbortController is not verification.
+  const call = { signal: new AbortController().signal };
   const ours = async (credential) => {
     const results = await verifier.verify(
       { authorizationId: 'bench', query: { type: 'DCQL', dcql: { credentials: [] } }, presentations: [{ kind: 'ldp', path: ['vc', 0], queryId: 'vc', index: 0, format: 'ldp_vc', raw: credential }], nonce: 'n', audience: 'a', sessionTranscript: { kind: 'redirect', clientId: 'a', nonce: 'n', responseUri: 'https://v.example', jwkThumbprint: null }, holderBindingRequired: { vc: false }, didMethods },
-      { signal: new AbortController().signal },
+      call,
     );
     const failed = results.find((r) => r.error);
     if (failed) throw new Error(`local verifier: ${failed.error.code} ${failed.error.detail ?? ''}`);
   };
 
   const rows = [];
-  for (const suite of SUITES) {
+  // BENCH_DI_SUITES=eddsa-jcs-2022,… measures those suites alone.
+  const only = process.env.BENCH_DI_SUITES?.split(',').map((name) => name.trim());
+  const unknown = only?.filter((name) => !SUITES.some((s) => s.name === name)) ?? [];
+  if (unknown.length > 0) throw new Error(`BENCH_DI_SUITES names unknown suites: ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
+  for (const suite of SUITES.filter((s) => !only || only.includes(s.name))) {
     const key = keys[suite.key];
     const signed = await vc.issue({
       credential: { '@context': ['https://www.w3.org/ns/credentials/v2', EXAMPLES_V2], type: ['VerifiableCredential', 'ExampleDegreeCredential'], issuer: key.controller, validFrom: '2024-01-01T00:00:00Z', credentialSubject: { id: 'did:example:holder', degree: { type: 'ExampleBachelorDegree', name: 'Bachelor of Science and Arts' } } },

@@ -55,6 +55,31 @@ describe('configFromEnv', () => {
     ]);
   });
 
+  it("reads the Data Integrity document limits and canonicalization deadline within localVerifier's ranges, and refuses other values naming the variable and the range", async () => {
+    const { DATA_INTEGRITY_LIMITS, localVerifier } = await import('@vp-authorizer/local');
+    const largest = {
+      DATA_INTEGRITY_MAX_DEPTH: '64',
+      DATA_INTEGRITY_MAX_VALUES: '100000',
+      DATA_INTEGRITY_MAX_ARRAY_LENGTH: '10000',
+      DATA_INTEGRITY_MAX_BLANK_NODES: '10000',
+      DATA_INTEGRITY_MAX_EMBEDDED_CONTEXTS: '10000',
+      DATA_INTEGRITY_MAX_TERM_DEFINITIONS: '100000',
+      DATA_INTEGRITY_CANONICALIZATION_TIMEOUT_MS: '10000',
+    };
+    const config = configFromEnv(largest, { defaultPort: 1 });
+    expect(config.dataIntegrity).toEqual({ maxDepth: 64, maxValues: 100_000, maxArrayLength: 10_000, maxBlankNodes: 10_000, maxEmbeddedContexts: 10_000, maxTermDefinitions: 100_000, canonicalizationTimeoutMs: 10_000 });
+    expect(Object.fromEntries(Object.entries(DATA_INTEGRITY_LIMITS).map(([name, { max }]) => [name, max]))).toEqual(config.dataIntegrity);
+    // What the loader accepts, localVerifier accepts.
+    expect(() => localVerifier({ trustAnchors: [], dataIntegrity: { ...config.dataIntegrity, enabled: false } })).not.toThrow();
+    expect(configFromEnv({ DATA_INTEGRITY_MAX_EMBEDDED_CONTEXTS: '1', DATA_INTEGRITY_MAX_TERM_DEFINITIONS: '8' }, { defaultPort: 1 }).dataIntegrity).toEqual({ maxEmbeddedContexts: 1, maxTermDefinitions: 8 });
+
+    const problems = problemsOf({ DATA_INTEGRITY_MAX_DEPTH: '65', DATA_INTEGRITY_MAX_VALUES: '0', DATA_INTEGRITY_MAX_ARRAY_LENGTH: '1e3', DATA_INTEGRITY_MAX_BLANK_NODES: '-5', DATA_INTEGRITY_MAX_EMBEDDED_CONTEXTS: 'many', DATA_INTEGRITY_MAX_TERM_DEFINITIONS: '256.5', DATA_INTEGRITY_CANONICALIZATION_TIMEOUT_MS: '10001' });
+    expect(problems.map((p) => p.variable)).toEqual(Object.keys(largest));
+    expect(problems[0]!.message).toBe('must be a whole number from 1 to 64 (dataIntegrity.maxDepth; default 24), got "65"');
+    expect(problems[4]!.message).toBe('must be a whole number from 1 to 10000 (dataIntegrity.maxEmbeddedContexts; default 32), got "many"');
+    expect(problems[6]!.message).toContain('from 1 to 10000 (dataIntegrity.canonicalizationTimeoutMs; default 1000)');
+  });
+
   it('reads issuer roots inline (one-line values with \\n escapes) and from several files, each holding several', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vpa-roots-'));
     writeFileSync(join(dir, 'both.pem'), `${rootA}\n${rootB}`);

@@ -62,7 +62,7 @@ export type ResponseLimit = 'maxResponseBytes' | 'maxEventBytes' | 'idleTimeoutM
 /**
  * An answer the client stopped reading because it broke one of its limits (a body beyond
  * `maxResponseBytes`, an event beyond `maxEventBytes`, an event stream silent for `idleTimeoutMs`);
- * the connection is closed. Not the authorizer's behaviour: a proxy or a server that is not it.
+ * the connection is closed. `status` is 0 when no answer came (an event stream without headers). Not the authorizer's behaviour: a proxy or a server that is not it.
  */
 export class ResponseLimitError extends UnexpectedResponseError {
   override readonly name = 'ResponseLimitError';

@@ -39,8 +39,9 @@ export interface AuthorizerClientOptions {
    */
   maxEventBytes?: number;
   /**
-   * Close an event stream that sends nothing for this long (ms) and throw {@link ResponseLimitError};
-   * default: no idle timeout. The authorizer sends a heartbeat every `heartbeatMs` (15 s by
+   * Close an event stream that sends nothing for this long (ms) and throw {@link ResponseLimitError}:
+   * from the request until its answer's headers (then with `status` 0), and between chunks of its
+   * body; default: no idle timeout. The authorizer sends a heartbeat every `heartbeatMs` (15 s by
    * default), so set it above that.
    */
   idleTimeoutMs?: number;

@@ -1,6 +1,6 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { AuthorizationStatus } from './api-types.js';
-import { UnexpectedResponseError, errorFromAnswer } from './authorizer-api-error.js';
+import { ResponseLimitError, UnexpectedResponseError, errorFromAnswer } from './authorizer-api-error.js';
 import { eventSizeLimit } from './event-size-limit.js';
 
 const TERMINAL: ReadonlySet<string> = new Set(['authorized', 'rejected', 'error', 'expired']);
@@ -24,11 +24,23 @@ export function readStatusEvents(
       signal?.addEventListener('abort', abort, { once: true });
       try {
         let answer: Awaited<ReturnType<typeof open>>;
+        // idleTimeoutMs covers the wait for the answer's headers too, not only silence in its body.
+        let headersLate = false;
+        const headersTimer =
+          limits.idleTimeoutMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                headersLate = true;
+                controller.abort();
+              }, limits.idleTimeoutMs);
         try {
           answer = await open(controller.signal);
         } catch (error) {
+          if (headersLate) throw new ResponseLimitError(0, 'idleTimeoutMs', limits.idleTimeoutMs!, `the event stream sent no answer within idleTimeoutMs (${limits.idleTimeoutMs} ms); the request was abandoned`);
           if (controller.signal.aborted) return;
           throw error;
+        } finally {
+          clearTimeout(headersTimer);
         }
         const { data, error, response } = answer;
         if (!response.ok) throw errorFromAnswer(response, error);

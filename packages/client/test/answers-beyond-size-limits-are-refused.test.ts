@@ -72,6 +72,24 @@ describe('answer size limits', () => {
     await closed;
   });
 
+  it('gives up on an event stream whose answer sends no headers within idleTimeoutMs, and closes the connection', async () => {
+    let closed!: Promise<void>;
+    const server = await listenOnLoopback((req) => {
+      closed = new Promise((resolve) => req.socket.on('close', () => resolve()));
+    });
+    close = async () => {
+      server.server.closeAllConnections();
+      await server.close();
+    };
+    const client = createAuthorizerClient({ baseUrl: server.origin, apiKey: 'k', idleTimeoutMs: 200 });
+    await expect(
+      (async () => {
+        for await (const _status of client.streamAuthorizationEvents('a1'));
+      })(),
+    ).rejects.toMatchObject({ name: 'ResponseLimitError', limit: 'idleTimeoutMs', value: 200, status: 0 });
+    await closed;
+  });
+
   it('throws UnexpectedResponseError for a JSON body over maxResponseBytes, chunked or with a Content-Length', async () => {
     let written!: Promise<number>;
     const server = await listenOnLoopback((req, res) => {

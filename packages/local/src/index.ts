@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 
 // The verifier and the validator.
-export { localVerifier, SUPPORTED_ALGS, type LocalVerifierOptions, type SupportedAlg, type VerifierErrorCode } from './verifier/index.js';
+export { DATA_INTEGRITY_LIMITS, localVerifier, SUPPORTED_ALGS, type DataIntegrityLimit, type LocalVerifierOptions, type SupportedAlg, type VerifierErrorCode } from './verifier/index.js';
 export { localValidator, type LocalValidatorOptions, type ValidatorErrorCode } from './validator/index.js';
 
 // What they are built from, for code that checks a part on its own.

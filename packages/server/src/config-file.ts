@@ -61,7 +61,20 @@ export const configFileSchema = v.object({
       trustLists: v.optional(v.object({ sources: list, signerFiles: list, wait: v.optional(flag) })),
     }),
   ),
-  dataIntegrity: v.optional(v.object({ enabled: v.optional(flag), cryptosuites: v.optional(list), contextFiles: v.optional(list) })),
+  dataIntegrity: v.optional(
+    v.object({
+      enabled: v.optional(flag),
+      cryptosuites: v.optional(list),
+      contextFiles: v.optional(list),
+      maxDepth: v.optional(whole),
+      maxValues: v.optional(whole),
+      maxArrayLength: v.optional(whole),
+      maxBlankNodes: v.optional(whole),
+      maxEmbeddedContexts: v.optional(whole),
+      maxTermDefinitions: v.optional(whole),
+      canonicalizationTimeoutMs: v.optional(whole),
+    }),
+  ),
   store: v.optional(
     v.variant('type', [
       v.object({ type: v.literal('memory'), maxRecordsPerInstance: v.optional(whole), maxBytesPerInstance: v.optional(whole) }),
@@ -108,6 +121,13 @@ export const FILE_SETTINGS: readonly { member: string; variable: string; kind: K
   { member: 'dataIntegrity.enabled', variable: 'DATA_INTEGRITY_ENABLED', kind: 'flag' },
   { member: 'dataIntegrity.cryptosuites', variable: 'DATA_INTEGRITY_CRYPTOSUITES', kind: 'list' },
   { member: 'dataIntegrity.contextFiles', variable: 'DATA_INTEGRITY_CONTEXTS_FILE', kind: 'paths' },
+  { member: 'dataIntegrity.maxDepth', variable: 'DATA_INTEGRITY_MAX_DEPTH', kind: 'number' },
+  { member: 'dataIntegrity.maxValues', variable: 'DATA_INTEGRITY_MAX_VALUES', kind: 'number' },
+  { member: 'dataIntegrity.maxArrayLength', variable: 'DATA_INTEGRITY_MAX_ARRAY_LENGTH', kind: 'number' },
+  { member: 'dataIntegrity.maxBlankNodes', variable: 'DATA_INTEGRITY_MAX_BLANK_NODES', kind: 'number' },
+  { member: 'dataIntegrity.maxEmbeddedContexts', variable: 'DATA_INTEGRITY_MAX_EMBEDDED_CONTEXTS', kind: 'number' },
+  { member: 'dataIntegrity.maxTermDefinitions', variable: 'DATA_INTEGRITY_MAX_TERM_DEFINITIONS', kind: 'number' },
+  { member: 'dataIntegrity.canonicalizationTimeoutMs', variable: 'DATA_INTEGRITY_CANONICALIZATION_TIMEOUT_MS', kind: 'number' },
   { member: 'store.url', variable: 'REDIS_URL', kind: 'text' }, // when store.type is redis
   { member: 'store.url', variable: 'POSTGRES_URL', kind: 'text' }, // when store.type is postgres
   { member: 'store.migrate', variable: 'AUTHZ_POSTGRES_MIGRATE', kind: 'flag' },

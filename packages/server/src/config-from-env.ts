@@ -5,7 +5,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { corsConfigFromEnv, type CorsConfigInput } from '@vp-authorizer/core';
-import { DATA_INTEGRITY_CRYPTOSUITES, type DataIntegrityCryptosuite } from '@vp-authorizer/local';
+import { DATA_INTEGRITY_CRYPTOSUITES, DATA_INTEGRITY_LIMITS, type DataIntegrityCryptosuite, type DataIntegrityLimit } from '@vp-authorizer/local';
 
 /** One problem of the settings: the variable (or configuration-file member) and what is wrong with it. */
 export interface EnvProblem {
@@ -91,8 +91,8 @@ export interface EnvConfig {
   /** AUTHZ_CLAIM_LEASE_MS: createAuthorizer's `claimLeaseMs`. */
   claimLeaseMs?: number;
   cors: CorsConfigInput;
-  /** `localVerifier({ dataIntegrity })` from DATA_INTEGRITY_ENABLED, _CRYPTOSUITES and _CONTEXTS_FILE. */
-  dataIntegrity: { enabled?: boolean; cryptosuites?: DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> };
+  /** `localVerifier({ dataIntegrity })` from DATA_INTEGRITY_ENABLED, _CRYPTOSUITES, _CONTEXTS_FILE and the limits (DATA_INTEGRITY_MAX_DEPTH, …). */
+  dataIntegrity: { enabled?: boolean; cryptosuites?: DataIntegrityCryptosuite[]; contexts?: Record<string, Record<string, unknown>> } & { [limit in DataIntegrityLimit]?: number };
   /** AUTHZ_PKCS11_MODULE, _TOKEN_LABEL, _KEY_LABEL, _PIN(_FILE), AUTHZ_SIGNING_CERT_CHAIN_FILE, AUTHZ_SIGNING_TRUST_ANCHOR_FILE. */
   pkcs11?: Pkcs11Setting;
   /** AUTHZ_AWS_KMS_KEY_ID, _REGION, _ENDPOINT, AUTHZ_SIGNING_CERT_CHAIN_FILE, AUTHZ_SIGNING_TRUST_ANCHOR_FILE. */
@@ -112,6 +112,17 @@ export interface EnvConfig {
 /** Log levels, lowest first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Each numeric `dataIntegrity` option of localVerifier and the variable that sets it. */
+const DATA_INTEGRITY_LIMIT_VARIABLES: readonly (readonly [string, DataIntegrityLimit])[] = [
+  ['DATA_INTEGRITY_MAX_DEPTH', 'maxDepth'],
+  ['DATA_INTEGRITY_MAX_VALUES', 'maxValues'],
+  ['DATA_INTEGRITY_MAX_ARRAY_LENGTH', 'maxArrayLength'],
+  ['DATA_INTEGRITY_MAX_BLANK_NODES', 'maxBlankNodes'],
+  ['DATA_INTEGRITY_MAX_EMBEDDED_CONTEXTS', 'maxEmbeddedContexts'],
+  ['DATA_INTEGRITY_MAX_TERM_DEFINITIONS', 'maxTermDefinitions'],
+  ['DATA_INTEGRITY_CANONICALIZATION_TIMEOUT_MS', 'canonicalizationTimeoutMs'],
+];
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -358,6 +369,15 @@ export function configFromEnv(env: Record<string, string | undefined>, { default
       continue;
     }
     dataIntegrity.contexts = { ...dataIntegrity.contexts, ...(contexts as Record<string, Record<string, unknown>>) };
+  }
+  // The document limits and the canonicalization deadline, in the ranges localVerifier accepts.
+  for (const [variable, option] of DATA_INTEGRITY_LIMIT_VARIABLES) {
+    const text = value(variable);
+    if (text === undefined) continue;
+    const { max, default: fallback } = DATA_INTEGRITY_LIMITS[option];
+    const number = Number(text);
+    if (!/^\d+$/.test(text) || number < 1 || number > max) problems.push({ variable, message: `must be a whole number from 1 to ${max} (dataIntegrity.${option}; default ${fallback}), got "${text.slice(0, 40)}"` });
+    else dataIntegrity[option] = number;
   }
 
   // The request-signing key on a PKCS#11 token (@vp-authorizer/pkcs11). The PIN never appears in a message.

@@ -104,6 +104,14 @@ describe('mistakes in a configuration file', () => {
     expect(error.message).toContain('instance.config.openid4vp: unknown option "openid4vp": did you mean "openId4vp"?');
   });
 
+  it("sets localVerifier's Data Integrity limits, and names the member of a value out of their range", () => {
+    const file = write('data-integrity-limits.json', { dataIntegrity: { maxDepth: 12, maxValues: 500, maxArrayLength: 64, maxBlankNodes: 32, maxEmbeddedContexts: 4, maxTermDefinitions: 64, canonicalizationTimeoutMs: 250 } });
+    expect(loadServerSettings({ env: { DATA_INTEGRITY_MAX_DEPTH: '16' }, configFile: file }).dataIntegrity).toEqual({ maxDepth: 16, maxValues: 500, maxArrayLength: 64, maxBlankNodes: 32, maxEmbeddedContexts: 4, maxTermDefinitions: 64, canonicalizationTimeoutMs: 250 });
+    const tooLarge = write('data-integrity-too-large.json', { dataIntegrity: { maxEmbeddedContexts: 20000 } });
+    const error = refusal(() => loadServerSettings({ env: {}, configFile: tooLarge }));
+    expect((error as EnvConfigError).problems).toEqual([{ variable: `dataIntegrity.maxEmbeddedContexts (${tooLarge})`, message: 'must be a whole number from 1 to 10000 (dataIntegrity.maxEmbeddedContexts; default 32), got "20000"' }]);
+  });
+
   it('a value the loader refuses names the file member it came from; one from the environment names its variable', () => {
     const file = write('bad-values.json', { trust: { issuerRootFiles: ['missing.pem'] } });
     const error = refusal(() => loadServerSettings({ env: { PORT: 'eighty' }, configFile: file }));

@@ -5,6 +5,7 @@
 // The test wallet: receiving a request, presenting credentials, encrypting the response.
 export { createTestWallet, type RespondOptions, type PreparedResponse, type SubmitResult, type TestWallet } from './wallet/test-wallet.js';
 export { allowInsecureUrlsForTests, receiveAuthorizationRequest, checkRequestObjectHeader, checkSignerHeader, clientIdMatchesLeaf, toReceivedRequest, RequestObjectFetchError, type ReceiveOptions } from './wallet/receive-request.js';
+export type { FetchBounds } from './wallet/fetch-bounded.js';
 export { expectedAudience, isDcApiRequest, type WalletDcqlQuery, type WalletPresentationDefinition, type ReceivedRequest } from './wallet/received-request.js';
 export { receiveDcApiRequest, verifyMultiSignedRequest, type DcApiGetRequest, type CheckedSignature } from './wallet/dc-api-request.js';
 export {

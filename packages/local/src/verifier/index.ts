@@ -1,3 +1,3 @@
 export { localVerifier } from './local-verifier.js';
-export { SUPPORTED_ALGS, type LocalVerifierOptions, type SupportedAlg } from './local-verifier-options.js';
+export { DATA_INTEGRITY_LIMITS, SUPPORTED_ALGS, type DataIntegrityLimit, type LocalVerifierOptions, type SupportedAlg } from './local-verifier-options.js';
 export type { VerifierErrorCode } from './verifier-error-codes.js';

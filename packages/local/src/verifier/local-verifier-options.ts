@@ -15,6 +15,22 @@ export type SupportedAlg = (typeof SUPPORTED_ALGS)[number];
 const ms = (max: number, fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(max)), fallback);
 const positive = (max: number, fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max)), fallback);
 
+/**
+ * The numeric `dataIntegrity` options: the largest value accepted (the smallest is 1) and the
+ * default. Configuration loaders check against these, so a bound is stated once.
+ */
+export const DATA_INTEGRITY_LIMITS = Object.freeze({
+  maxDepth: Object.freeze({ max: 64, default: DEFAULT_DOCUMENT_LIMITS.maxDepth }),
+  maxValues: Object.freeze({ max: 100_000, default: DEFAULT_DOCUMENT_LIMITS.maxValues }),
+  maxArrayLength: Object.freeze({ max: 10_000, default: DEFAULT_DOCUMENT_LIMITS.maxArrayLength }),
+  maxBlankNodes: Object.freeze({ max: 10_000, default: DEFAULT_DOCUMENT_LIMITS.maxBlankNodes }),
+  maxEmbeddedContexts: Object.freeze({ max: 10_000, default: DEFAULT_DOCUMENT_LIMITS.maxEmbeddedContexts }),
+  maxTermDefinitions: Object.freeze({ max: 100_000, default: DEFAULT_DOCUMENT_LIMITS.maxTermDefinitions }),
+  canonicalizationTimeoutMs: Object.freeze({ max: 10_000, default: 1_000 }),
+});
+export type DataIntegrityLimit = keyof typeof DATA_INTEGRITY_LIMITS;
+const limit = (name: DataIntegrityLimit) => positive(DATA_INTEGRITY_LIMITS[name].max, DATA_INTEGRITY_LIMITS[name].default);
+
 export const localVerifierOptionsSchema = v.strictObject({
   /** PEM trust anchors: IACAs (mdoc) and SD-JWT / status-list issuer roots. */
   trustAnchors: v.array(v.pipe(v.string(), v.nonEmpty('a trust anchor must be a PEM certificate'))),
@@ -107,19 +123,19 @@ export const localVerifierOptionsSchema = v.strictObject({
         [...DATA_INTEGRITY_CRYPTOSUITES],
       ),
       /** Deepest nesting of a presentation (objects and arrays). */
-      maxDepth: positive(64, DEFAULT_DOCUMENT_LIMITS.maxDepth),
+      maxDepth: limit('maxDepth'),
       /** Most JSON values in one presentation; bounds JSON-LD expansion and canonicalization. */
-      maxValues: positive(100_000, DEFAULT_DOCUMENT_LIMITS.maxValues),
+      maxValues: limit('maxValues'),
       /** Longest array in a presentation (JSON-LD expansion cost grows with its square). */
-      maxArrayLength: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxArrayLength),
+      maxArrayLength: limit('maxArrayLength'),
       /** Most nodes without an IRI (blank nodes) in a presentation; bounds RDF canonicalization. */
-      maxBlankNodes: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxBlankNodes),
+      maxBlankNodes: limit('maxBlankNodes'),
       /** Most contexts a presentation defines itself (embedded, scoped, `@import`); each is processed over the whole active context. */
-      maxEmbeddedContexts: positive(10_000, DEFAULT_DOCUMENT_LIMITS.maxEmbeddedContexts),
+      maxEmbeddedContexts: limit('maxEmbeddedContexts'),
       /** Most term definitions in those contexts; every later context processed copies them. */
-      maxTermDefinitions: positive(100_000, DEFAULT_DOCUMENT_LIMITS.maxTermDefinitions),
+      maxTermDefinitions: limit('maxTermDefinitions'),
       /** Deadline of one RDFC-1.0 canonicalization, beside its work bound. */
-      canonicalizationTimeoutMs: positive(10_000, 1_000),
+      canonicalizationTimeoutMs: limit('canonicalizationTimeoutMs'),
     }),
     {},
   ),

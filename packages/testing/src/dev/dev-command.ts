@@ -29,8 +29,8 @@ export const DEV_USAGE = `Development commands (from @vp-authorizer/testing; nev
         --verifier-root <file.pem>  check the request's signing chain against this root (the
                                     authorizer's signing.trustAnchor); without it, any signer is accepted
         --decline                   answer access_denied instead of presenting
-        --timeout-ms <ms>           give up on the request_uri after this long (default 10000); its
-                                    answer is read up to 1 MiB
+        --timeout-ms <ms>           give up on the request_uri, and on the response_uri, after this
+                                    long each (default 10000); each answer is read up to 1 MiB
       It follows the request_uri (and posts to the response_uri) of the URL it is given, wherever
       they point: a development tool, to run only on URLs you trust.
 `;
@@ -124,7 +124,7 @@ async function walletCommand(argv: string[], io: DevCommandOutput): Promise<numb
     io.out('Presented:');
     for (const credential of minted) io.out(`  ${credential.queryId}: ${credential.format} ${credential.type}${credential.claims.length ? ` (${credential.claims.join(', ')})` : ''}`);
   }
-  const answer = await wallet.submit(prepared);
+  const answer = await wallet.submit(prepared, timeoutMs === undefined ? {} : { timeoutMs });
   const body = typeof answer.body === 'object' && answer.body !== null ? (answer.body as Record<string, unknown>) : {};
   io.out(`Verifier answered ${answer.status}${typeof body.error === 'string' ? `: ${body.error}${typeof body.error_description === 'string' ? ` (${body.error_description})` : ''}` : ''}`);
   if (typeof body.redirect_uri === 'string') io.out(`Redirect: ${body.redirect_uri}`);

@@ -4,25 +4,19 @@ import * as x509 from '@peculiar/x509';
 import { resolveOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
 import { setGlobalConfig } from '@openid4vc/utils';
 import { decodeJwt, decodeProtectedHeader, importX509, jwtVerify } from 'jose';
+import { fetchBounded, type FetchBounds } from './fetch-bounded.js';
 import { openid4vcCallbacks } from './openid4vc-callbacks.js';
 import type { ReceivedRequest, WalletDcqlQuery, WalletPresentationDefinition } from './received-request.js';
 import { DEFAULT_WALLET_METADATA } from './wallet-metadata.js';
 
-export interface ReceiveOptions {
+export interface ReceiveOptions extends FetchBounds {
   /** Sent as `wallet_metadata` when request_uri_method=post. Default {@link DEFAULT_WALLET_METADATA}. */
   walletMetadata?: Record<string, unknown>;
   /** Leave `wallet_nonce` out of the POST (and do not expect it back). */
   omitWalletNonce?: boolean;
   /** PEM roots the verifier's request-signing chain must lead to. Default: trust any signer. */
   verifierTrustAnchors?: string[];
-  /** Give up on the request_uri after this long (ms), headers and body together. Default 10 s. */
-  timeoutMs?: number;
-  /** The largest request object read (bytes); beyond it the body is cancelled. Default 1 MiB. */
-  maxBodyBytes?: number;
 }
-
-const DEFAULT_TIMEOUT_MS = 10_000;
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 let insecureUrlsAllowed = false;
 /**
@@ -53,26 +47,21 @@ export async function receiveAuthorizationRequest(authorizeUrl: string, options:
   if (method !== 'get' && method !== 'post') throw new Error(`test wallet: request_uri_method ${method} is not get/post`);
 
   const walletNonce = method === 'post' && !options.omitWalletNonce ? randomBytes(16).toString('base64url') : undefined;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  // The one signal bounds the body's read too: fetch aborts the stream it is reading.
-  const signal = AbortSignal.timeout(timeoutMs);
-  const response = await (
+  const { response, body } = await fetchBounded(
+    'request_uri',
+    requestUri,
     method === 'post'
-      ? fetch(requestUri, {
+      ? {
           method: 'POST',
-          signal,
-          redirect: 'manual',
           headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/oauth-authz-req+jwt' },
           body: new URLSearchParams({
             wallet_metadata: JSON.stringify(options.walletMetadata ?? DEFAULT_WALLET_METADATA),
             ...(walletNonce ? { wallet_nonce: walletNonce } : {}),
           }),
-        })
-      : fetch(requestUri, { redirect: 'manual', signal, headers: { accept: 'application/oauth-authz-req+jwt' } })
-  ).catch((error: unknown) => {
-    throw signal.aborted ? new Error(`test wallet: request_uri did not answer within ${timeoutMs} ms`) : error;
-  });
-  const body = await readBodyAtMost(response, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, signal, timeoutMs);
+        }
+      : { headers: { accept: 'application/oauth-authz-req+jwt' } },
+    options,
+  );
   if (response.status !== 200) throw new RequestObjectFetchError(response.status, body);
   if (!response.headers.get('content-type')?.startsWith('application/oauth-authz-req+jwt')) {
     throw new Error(`test wallet: request object content type is ${response.headers.get('content-type')}`);
@@ -95,30 +84,6 @@ export async function receiveAuthorizationRequest(authorizeUrl: string, options:
   }
   if (walletNonce && params.wallet_nonce !== walletNonce) throw new Error('test wallet: wallet_nonce not echoed');
   return { ...toReceivedRequest(params), requestObject, x5c, ...(walletNonce ? { walletNonce } : {}) };
-}
-
-/** The body as text, refused beyond `maxBytes` (the stream is cancelled, closing the connection). */
-async function readBodyAtMost(response: Response, maxBytes: number, signal: AbortSignal, timeoutMs: number): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new Error(`test wallet: request_uri answered a body over ${maxBytes} bytes; not read further`);
-      }
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch (error) {
-    if (signal.aborted) throw new Error(`test wallet: request_uri did not answer within ${timeoutMs} ms`);
-    throw error;
-  }
 }
 
 /**

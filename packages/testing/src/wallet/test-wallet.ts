@@ -8,6 +8,7 @@ import { type ResponseEnc, encryptResponse, selectEncryptionJwk } from './encryp
 import { type P256KeyPair, generateP256KeyPair } from './holder-key.js';
 import { matchDcql, matchPresentationDefinition } from './match-credentials.js';
 import { openid4vcCallbacks } from './openid4vc-callbacks.js';
+import { fetchBounded, type FetchBounds } from './fetch-bounded.js';
 import { type ReceiveOptions, receiveAuthorizationRequest } from './receive-request.js';
 import { type ReceivedRequest, expectedAudience, isDcApiRequest } from './received-request.js';
 import { type IdTokenTamper, createSiopIdToken } from './siop-id-token.js';
@@ -74,8 +75,11 @@ export interface TestWallet {
   receiveDcApi(getRequest: DcApiGetRequest, origin: string, options?: Pick<ReceiveOptions, 'verifierTrustAnchors'>): Promise<ReceivedRequest>;
   /** Builds the response (vp_token, optional id_token, encryption) without sending it. */
   createResponse(request: ReceivedRequest, options?: RespondOptions): Promise<PreparedResponse>;
-  /** POSTs a prepared direct_post(.jwt) response to its response_uri (no redirects followed). */
-  submit(prepared: PreparedResponse): Promise<SubmitResult>;
+  /**
+   * POSTs a prepared direct_post(.jwt) response to its response_uri (no redirects followed), giving
+   * up after `timeoutMs` (default 10 s) and reading at most `maxBodyBytes` of the answer (1 MiB).
+   */
+  submit(prepared: PreparedResponse, bounds?: FetchBounds): Promise<SubmitResult>;
   /** createResponse + submit. */
   respond(request: ReceivedRequest, options?: RespondOptions): Promise<SubmitResult & { prepared: PreparedResponse }>;
   /**
@@ -152,15 +156,14 @@ export async function createTestWallet(): Promise<TestWallet> {
     return prepared;
   }
 
-  async function submit(prepared: PreparedResponse): Promise<SubmitResult> {
+  async function submit(prepared: PreparedResponse, bounds?: FetchBounds): Promise<SubmitResult> {
     if (!prepared.form || !prepared.responseUri) throw new Error('test wallet: only direct_post responses are submitted by the wallet');
-    const response = await fetch(prepared.responseUri, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams(prepared.form),
-    });
-    const text = await response.text();
+    const { response, body: text } = await fetchBounded(
+      'response_uri',
+      prepared.responseUri,
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: new URLSearchParams(prepared.form) },
+      bounds,
+    );
     let body: unknown = text;
     try {
       body = JSON.parse(text);
