@@ -57,7 +57,7 @@ export { openEventStream, type EventStreamReader, type EventStreamItem } from '.
 // Stores, servers and requests.
 export { createTestClock, type TestClock } from './store-contract/test-clock.js';
 export { makeTestRecord } from './store-contract/make-test-record.js';
-export { listenOnLoopback } from './http-contract/listen.js';
+export { listenOnLoopback, freeLoopbackPort } from './http-contract/listen.js';
 export { fetchHandlerTarget } from './http-contract/fetch-handler-target.js';
 export { createFakeAuthorizer, FAKE_SECRET_DETAIL, type FakeAuthorizer } from './http-contract/fake-authorizer.js';
 export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-contract/http-target.js';
