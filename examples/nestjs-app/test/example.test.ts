@@ -1,7 +1,7 @@
 // The NestJS example on a real server on 127.0.0.1: the app's own controller creates and resolves
 // authorizations through the injected authorizer; the wallet talks to the HTTP API the module mounted.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { allowInsecureUrlsForTests, createTestIssuer, createTestWallet, freeLoopbackPort, type TestIssuer } from '@vp-authorizer/testing';
+import { allowInsecureUrlsForTests, answerWithTestPid, createTestIssuer, freeLoopbackPort, type TestIssuer } from '@vp-authorizer/testing';
 import { startExample, type StartedExample } from '../src/app.js';
 
 const API_KEY = 'nest-example-key-4d1f';
@@ -24,20 +24,10 @@ const post = async (path: string, body: unknown = {}) => {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 
-async function walletAnswers(authorizeUrl: string, credentialIssuer: TestIssuer) {
-  const anchor = await fetch(`${example.origin}/authz/instances/oid4vp-trust-anchor`, { headers: { authorization: `Bearer ${API_KEY}` } });
-  expect(anchor.status).toBe(200);
-  const { certificate } = (await anchor.json()) as { certificate: string };
-  const wallet = await createTestWallet();
-  await wallet.addSdJwtVc(credentialIssuer, { vct: 'urn:eudi:pid:1', claims: { given_name: 'Erika', family_name: 'Mustermann' } });
-  const request = await wallet.receive(authorizeUrl, { verifierTrustAnchors: [certificate] });
-  return wallet.respond(request);
-}
-
 it('a verification the app controller starts is answered through the mounted API and resolves to authorized', async () => {
   const started = await post('/verifications');
   expect(started.status).toBe(201);
-  const answer = await walletAnswers(String(started.body.authorizeUrl), issuer);
+  const { answer } = await answerWithTestPid(String(started.body.authorizeUrl), { authorizerUrl: `${example.origin}/authz`, apiKey: API_KEY, issuer });
   expect(answer.status).toBe(200);
   const redirect = new URL((answer.body as { redirect_uri: string }).redirect_uri);
   const code = redirect.searchParams.get('response_code');
@@ -54,7 +44,7 @@ it('a verification the app controller starts is answered through the mounted API
 
 it('refuses a credential from an issuer the environment does not trust, a made-up response code, and an API call without the key', async () => {
   const started = await post('/verifications');
-  const answer = await walletAnswers(String(started.body.authorizeUrl), await createTestIssuer());
+  const { answer } = await answerWithTestPid(String(started.body.authorizeUrl), { authorizerUrl: `${example.origin}/authz`, apiKey: API_KEY, issuer: await createTestIssuer() });
   expect(answer.status).toBe(400);
   expect(JSON.stringify(answer.body)).toContain('trusted_issuer.untrusted');
 

@@ -4,6 +4,7 @@
 
 // The test wallet: receiving a request, presenting credentials, encrypting the response.
 export { createTestWallet, type RespondOptions, type PreparedResponse, type SubmitResult, type TestWallet } from './wallet/test-wallet.js';
+export { answerWithTestPid, type AnswerWithTestPidOptions } from './wallet/answer-with-test-pid.js';
 export { allowInsecureUrlsForTests, receiveAuthorizationRequest, checkRequestObjectHeader, checkSignerHeader, clientIdMatchesLeaf, toReceivedRequest, RequestObjectFetchError, type ReceiveOptions } from './wallet/receive-request.js';
 export { expectedAudience, isDcApiRequest, type WalletDcqlQuery, type WalletPresentationDefinition, type ReceivedRequest } from './wallet/received-request.js';
 export { receiveDcApiRequest, verifyMultiSignedRequest, type DcApiGetRequest, type CheckedSignature } from './wallet/dc-api-request.js';
