@@ -2,6 +2,7 @@
 // 127.0.0.1, configured only by environment variables (docs/examples-configuration.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allowInsecureUrlsForTests, answerWithTestPid, createTestIssuer, freeLoopbackPort, header, rawRequest, type TestIssuer } from '@vp-authorizer/testing';
@@ -20,6 +21,14 @@ let output = '';
 beforeAll(async () => {
   allowInsecureUrlsForTests();
   issuer = await createTestIssuer();
+  // Node loads the packages' dist at run time (next.config.mjs): say so rather than fail inside webpack.
+  for (const name of ['@vp-authorizer/core', '@vp-authorizer/server']) {
+    try {
+      createRequire(join(APP, 'package.json')).resolve(name);
+    } catch {
+      throw new Error(`${name} is not built: run pnpm run build (npm test does) before this test`);
+    }
+  }
   const build = spawnSync(process.execPath, [NEXT, 'build'], { cwd: APP, env: NEXT_ENV, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`next build failed (${build.status}):\n${build.stdout}${build.stderr}`);
 
