@@ -18,7 +18,8 @@ interface Owner {
   files: string[];
 }
 
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'results', '.git']);
+// .next: what `next build` writes in the Next.js example.
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'results', '.git', '.next']);
 const CODE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 
 function walk(dir: string): string[] {

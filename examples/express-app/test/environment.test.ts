@@ -2,24 +2,15 @@
 // environment variables (docs/examples-configuration.md).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowInsecureUrlsForTests, buildSignedList, createListSigner, createTestIssuer, createTestWallet, GRANTED, type TestIssuer } from '@vp-authorizer/testing';
+import { allowInsecureUrlsForTests, buildSignedList, createListSigner, createTestIssuer, createTestWallet, freeLoopbackPort, GRANTED, type TestIssuer } from '@vp-authorizer/testing';
 
 const SERVER = fileURLToPath(new URL('../server.mjs', import.meta.url));
 const API_KEY = 'env-configured-key-7Qx9-do-not-print';
 const REDIRECT_URI = 'https://rp.example/wallet-done';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** `node server.mjs` with exactly this environment (plus PATH); resolves once it printed its origin. */
 function startServer(env: Record<string, string>) {
@@ -51,7 +42,7 @@ describe('the Express example configured from the environment', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vpa-example-env-'));
     const rootFile = join(dir, 'issuer-root.pem');
     writeFileSync(rootFile, issuer.rootCertificatePem);
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     base = `http://127.0.0.1:${port}/authz`;
     server = startServer({
       PORT: String(port),
@@ -122,7 +113,7 @@ describe('the Express example trusting issuers only through AUTHZ_TRUST_LISTS', 
     const root = issuer.rootCertificatePem.replace(/-----[^-]+-----|\s/g, '');
     writeFileSync(listFile, buildSignedList({ services: [{ type: 'http://uri.etsi.org/19602/SvcType/PID/Issuance', status: GRANTED, since: new Date(Date.now() - 86_400_000), certificates: [root] }] }, signer));
     writeFileSync(signersFile, signer.pem);
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const listBase = `http://127.0.0.1:${port}/authz`;
     const server = startServer({ PORT: String(port), PUBLIC_BASE_URL: listBase, AUTHZ_API_KEY: API_KEY, AUTHZ_TRUST_LISTS: `tl:${listFile}`, AUTHZ_TRUST_LIST_SIGNERS: signersFile, AUTHZ_TRUST_LISTS_WAIT: 'true' });
     try {

@@ -120,6 +120,8 @@ export async function authorizerFromConfig(config: AuthorizerSettings, options: 
     const trusted = config.issuerRoots.length > 0 ? config.issuerRoots : lists ? [] : rootCertificatePem ? [rootCertificatePem] : [];
     const authorizer = createAuthorizer({
       publicBaseUrl: config.publicBaseUrl ?? `${options.origin}${options.mountPath}`,
+      // authorizer.fetch() is then served under the same mount as the adapters (Next.js route handlers, Workers).
+      basePath: options.mountPath,
       ...(configured.store ? { store: configured.store } : {}),
       ...(config.claimLeaseMs !== undefined ? { claimLeaseMs: config.claimLeaseMs } : {}),
       ...(options.logger ? { logger: options.logger } : {}),

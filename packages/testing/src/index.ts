@@ -4,6 +4,7 @@
 
 // The test wallet: receiving a request, presenting credentials, encrypting the response.
 export { createTestWallet, type RespondOptions, type PreparedResponse, type SubmitResult, type TestWallet } from './wallet/test-wallet.js';
+export { answerWithTestPid, type AnswerWithTestPidOptions } from './wallet/answer-with-test-pid.js';
 export { allowInsecureUrlsForTests, receiveAuthorizationRequest, checkRequestObjectHeader, checkSignerHeader, clientIdMatchesLeaf, toReceivedRequest, RequestObjectFetchError, type ReceiveOptions } from './wallet/receive-request.js';
 export type { FetchBounds } from './wallet/fetch-bounded.js';
 export { expectedAudience, isDcApiRequest, type WalletDcqlQuery, type WalletPresentationDefinition, type ReceivedRequest } from './wallet/received-request.js';
@@ -58,7 +59,7 @@ export { openEventStream, type EventStreamReader, type EventStreamItem } from '.
 // Stores, servers and requests.
 export { createTestClock, type TestClock } from './store-contract/test-clock.js';
 export { makeTestRecord } from './store-contract/make-test-record.js';
-export { listenOnLoopback } from './http-contract/listen.js';
+export { listenOnLoopback, freeLoopbackPort } from './http-contract/listen.js';
 export { fetchHandlerTarget } from './http-contract/fetch-handler-target.js';
 export { createFakeAuthorizer, FAKE_SECRET_DETAIL, type FakeAuthorizer } from './http-contract/fake-authorizer.js';
 export type { HttpTarget, HttpTargetMount, MountedHttpTarget } from './http-contract/http-target.js';
