@@ -29,11 +29,17 @@ export function saveBuilds(dir) {
   }
 }
 
-/** The modules of one saved build (or of the workspace when dir is undefined). */
+/**
+ * The modules of one saved build (or of the workspace when dir is undefined): core's entry, its
+ * `/formats` and `/internal` entries (absent from builds older than them), and local.
+ */
 export async function loadBuild(dir) {
-  if (dir === undefined) return { core: await import('@vp-authorizer/core'), local: await import('@vp-authorizer/local') };
-  const entry = (name) => pathToFileURL(join(dir, 'node_modules/@vp-authorizer', name, 'dist/index.js')).href;
-  return { core: await import(entry('core')), local: await import(entry('local')) };
+  const optional = (specifier) => import(specifier).catch(() => undefined);
+  if (dir === undefined) {
+    return { core: await import('@vp-authorizer/core'), formats: await import('@vp-authorizer/core/formats'), internal: await optional('@vp-authorizer/core/internal'), local: await import('@vp-authorizer/local') };
+  }
+  const entry = (name, file = 'index.js') => pathToFileURL(join(dir, 'node_modules/@vp-authorizer', name, 'dist', file)).href;
+  return { core: await import(entry('core')), formats: await optional(entry('core', 'formats/index.js')), internal: await optional(entry('core', 'internal.js')), local: await import(entry('local')) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'save') saveBuilds(resolve(process.argv[3]));

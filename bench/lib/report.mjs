@@ -56,6 +56,7 @@ export function goals(results) {
   for (const r of results.dataIntegrity?.rows ?? []) add(`di.${r.suite}`, `CPU per ${r.suite} credential, local verifier vs the library's own verifyCredential`, r.ratio, '≤ 1.2×', (v) => v <= 1.2);
   const annexC = results.annexC;
   if (annexC?.ratio !== undefined) add('annexC', 'CPU per Annex C (org-iso-mdoc) response, decrypt + verify, vs the same cryptography with node:crypto directly', annexC.ratio, '≤ 1.3×', (v) => v <= 1.3);
+  if (annexC?.wholeSubmit) add('annexC.submit', 'The same response through submitDcApiResponse, store and lifecycle included, vs the same baseline (informative)', annexC.wholeSubmit.ratio, '–', () => true);
   const signing = results.signing;
   if (signing?.request) {
     add('signing.request', 'Request object per request, key on a SoftHSM2 token vs in process (median; informative)', signing.request.softhsm2.p50Us / signing.request.inProcess.p50Us, '–', () => true);
@@ -312,9 +313,12 @@ function dataIntegritySection(di) {
 function annexCSection(a) {
   if (a?.ratio === undefined) return [];
   const out = ['## Annex C (org-iso-mdoc) response: verification cost', ''];
-  out.push(`\`bench/annex-c-response-cost.mjs\`: process CPU to accept one ISO/IEC 18013-7 Annex C response of ${int(a.deviceResponseBytes)} bytes (one mDL, three elements) through \`authorizer.submitDcApiResponse\` (body schema, record checks, HPKE open, CBOR, format, local validator and verifier, store writes), beside the same cryptographic operations on the same bytes with \`node:crypto\` directly (HPKE open, IssuerAuth and DeviceAuth ECDSA, the element digests, the device key import), in alternating slices of one process (${a.rounds} rounds of ${a.iterations}). Both sides find the document signer's verified chain by its digest, as the authorizer's chain-verdict cache does; the last column's baseline verifies the chain on every response instead.`, '');
-  out.push('| authorizer | direct | ratio (goal) | median of rounds | direct, chain verified each time | ratio against it |', '|---|---|---|---|---|---|');
-  out.push(`| ${fmt(a.oursMsCpu, 3)} ms | ${fmt(a.directMsCpu, 3)} ms | ${x(a.ratio)} | ${x(a.medianOfRounds)} | ${fmt(a.directVerifyingChainMsCpu, 3)} ms | ${x(a.ratioVsDirectVerifyingChain)} |`, '');
+  out.push(`\`bench/annex-c-response-cost.mjs\`: process CPU of one ISO/IEC 18013-7 Annex C response of ${int(a.deviceResponseBytes)} bytes (one mDL, three elements) beside the same cryptographic operations on the same bytes with \`node:crypto\` directly (HPKE open, IssuerAuth and DeviceAuth ECDSA, the element digests, the device key import), in alternating slices of one process (${a.rounds} rounds of ${a.iterations}). **Decrypt + verify** (the goal) runs the production functions the pipeline calls for them and nothing else: the HPKE open, the format policy's DeviceResponse parse, \`@vp-authorizer/local\`'s validator and verifier. **Whole submit** (informative) is \`authorizer.submitDcApiResponse\`: the same steps plus body schema, record load, claim, client deadlines, decision and store commit. Both sides find the document signer's verified chain by its digest, as the authorizer's chain-verdict cache does; the last column's baseline verifies the chain on every response instead.`, '');
+  out.push('| row | authorizer | direct | ratio | median of rounds (range) | direct, chain verified each time | ratio against it |', '|---|---|---|---|---|---|---|');
+  const range = (r) => (r ? ` (${x(r[0])}–${x(r[1])})` : '');
+  out.push(`| decrypt + verify (goal ≤ 1.3×) | ${fmt(a.oursMsCpu, 3)} ms | ${fmt(a.directMsCpu, 3)} ms | ${x(a.ratio)} | ${x(a.medianOfRounds)}${range(a.roundsRange)} | ${fmt(a.directVerifyingChainMsCpu, 3)} ms | ${x(a.ratioVsDirectVerifyingChain)} |`);
+  if (a.wholeSubmit) out.push(`| whole submit (informative) | ${fmt(a.wholeSubmit.msCpu, 3)} ms | ${fmt(a.directMsCpu, 3)} ms | ${x(a.wholeSubmit.ratio)} | ${x(a.wholeSubmit.medianOfRounds)}${range(a.wholeSubmit.roundsRange)} | | |`);
+  out.push('');
   return out;
 }
 

@@ -11,3 +11,8 @@ export { didMethodsConfigSchema } from './model/did-methods-config.js';
 // configuration's schema: @vp-authorizer/server checks its configuration file with them.
 export { parseConfig } from './config/validate-config.js';
 export { instanceConfigSchema } from './config/instance-config.js';
+// The steps of an ISO/IEC 18013-7 Annex C response before the store, as the pipeline runs them:
+// the bench times decrypt + verify through these very functions.
+export { decryptAnnexCResponse } from './response/decrypt-annex-c-response.js';
+export { annexCVpToken } from './response/annex-c-vp-token.js';
+export { annexCTranscriptInput, type AnnexCTranscriptInput } from './authorization/session-transcript-input.js';

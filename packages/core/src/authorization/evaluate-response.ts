@@ -1,6 +1,6 @@
 import type { PolicyError, PolicyResult } from '../model/policy-result.js';
 import { CODES, errorTypeUrl, isCode, policyProblem, type PolicyCode, type PolicyCodeEntry } from '../errors/error-codes.js';
-import { annexCTranscriptInput, sessionTranscriptInput } from './session-transcript-input.js';
+import { sessionTranscriptInput, type AnnexCTranscriptInput } from './session-transcript-input.js';
 import type { ExtractedCredential } from '../model/extracted-credential.js';
 import { runFormatPolicy, type FormatInput } from '../formats/policy/run-format-policy.js';
 import type { Instrumentation } from '../events/instrumentation.js';
@@ -23,8 +23,8 @@ export interface ResponseChannel {
   origin?: string;
   /** Our public key when the response was encrypted to it (mdoc SessionTranscript), else null. */
   encryptionJwk: JsonWebKey | null;
-  /** An org-iso-mdoc (Annex C) response: the EncryptionInfo its SessionTranscript hashes (with `origin`). */
-  annexCEncryptionInfo?: string;
+  /** An org-iso-mdoc (Annex C) response: the transcript its HPKE envelope was opened with. */
+  sessionTranscript?: AnnexCTranscriptInput;
 }
 
 export interface Evaluation {
@@ -69,9 +69,7 @@ export async function evaluateResponse(
   if (!format.ok) return { status: 'rejected', policyResults: format.results, credentials: [], ...firstError(format.results) };
 
   const audience = channel.origin !== undefined ? `origin:${channel.origin}` : (request.clientId ?? '');
-  const sessionTranscript = channel.annexCEncryptionInfo !== undefined && channel.origin !== undefined
-    ? annexCTranscriptInput(channel.annexCEncryptionInfo, channel.origin)
-    : sessionTranscriptInput(request, channel);
+  const sessionTranscript = channel.sessionTranscript ?? sessionTranscriptInput(request, channel);
   const { validate, verify } = instance.config.policies;
   const common = { authorizationId: record.id, ...(request.profile ? { profile: request.profile } : {}), ...(request.transactionData ? { transactionData: request.transactionData } : {}) };
 

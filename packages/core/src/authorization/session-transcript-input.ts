@@ -22,5 +22,11 @@ export function sessionTranscriptInput(request: AuthorizationRequestParameters, 
 
 type OpenId4VpTranscriptInput = Exclude<SessionTranscriptInput, { kind: 'annex_c' }>;
 
-/** The Annex C transcript inputs: the EncryptionInfo as handed out and the origin the browser reported. */
-export const annexCTranscriptInput = (encryptionInfo: string, origin: string): SessionTranscriptInput => ({ kind: 'annex_c', origin, encryptionInfo });
+export type AnnexCTranscriptInput = Extract<SessionTranscriptInput, { kind: 'annex_c' }>;
+
+/**
+ * The Annex C transcript inputs: the EncryptionInfo as handed out and the origin the browser
+ * reported. Frozen, so the HPKE open and the verifier share one computation of its bytes
+ * (sessionTranscriptBytes remembers them for frozen inputs).
+ */
+export const annexCTranscriptInput = (encryptionInfo: string, origin: string): AnnexCTranscriptInput => Object.freeze({ kind: 'annex_c', origin, encryptionInfo });

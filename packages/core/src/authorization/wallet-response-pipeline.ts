@@ -7,6 +7,7 @@ import { offeredProtocols, type AuthorizationRecord, type DcApiProtocol } from '
 import { CborBudget } from '../formats/shared/cbor-budget.js';
 import { decryptAnnexCResponse } from '../response/decrypt-annex-c-response.js';
 import { annexCVpToken } from '../response/annex-c-vp-token.js';
+import { annexCTranscriptInput } from './session-transcript-input.js';
 import { acceptResponse, assertAcceptsResponse, type AcceptedResponse } from './accept-response.js';
 import type { WalletPayload } from './evaluate-response.js';
 import { loadAnyInstance, loadForInstance } from './transitions.js';
@@ -118,9 +119,10 @@ async function acceptAnnexCResponse(ctx: AuthorizerContext, record: Authorizatio
   if (!recipient || query.type !== 'DCQL') throw new AuthorizerError('authorization.wrong_response_mode');
   if (typeof data.response !== 'string') throw new AuthorizerError('authorization.annex_c_malformed', { message: 'The org-iso-mdoc data must carry response, a base64url string.' });
   const budget = new CborBudget();
-  const deviceResponse = await decryptAnnexCResponse(data.response, recipient, origin, budget);
+  const sessionTranscript = annexCTranscriptInput(recipient.encryptionInfo, origin);
+  const deviceResponse = await decryptAnnexCResponse(data.response, recipient.privateJwk, sessionTranscript, budget);
   const vpToken = annexCVpToken(deviceResponse, query.dcql, budget);
-  return acceptResponse(ctx, record, { vpToken }, { origin, encryptionJwk: null, annexCEncryptionInfo: recipient.encryptionInfo });
+  return acceptResponse(ctx, record, { vpToken }, { origin, encryptionJwk: null, sessionTranscript });
 }
 
 /**

@@ -6,6 +6,7 @@ import { sessionTranscriptBytes } from '../crypto/session-transcript.js';
 import { sharedTestdataJson } from '../crypto/__fixtures__/shared-testdata.js';
 import { AuthorizerError } from '../errors/authorizer-error.js';
 import { CborBudget, CborBudgetExceeded } from '../formats/shared/cbor-budget.js';
+import { annexCTranscriptInput } from '../authorization/session-transcript-input.js';
 import { decryptAnnexCResponse } from './decrypt-annex-c-response.js';
 
 // ISO/IEC 18013-7 Annex C, checked against walt-id/waltid-identity's published vector
@@ -20,11 +21,12 @@ const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
 const encoder = new Encoder({ useRecords: false, tagUint8Array: false, mapsAsObjects: false, variableMapSize: true });
 const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-function recipientOf(vector: Deterministic): { encryptionInfo: string; privateJwk: JsonWebKey } {
+function recipientKeyOf(vector: Deterministic): JsonWebKey {
   const info = decoder.decode(Buffer.from(vector.encryptionInfo, 'base64url')) as [string, Map<string, unknown>];
   const publicJwk = coseKeyToP256Jwk(info[1].get('recipientPublicKey'));
-  return { encryptionInfo: vector.encryptionInfo, privateJwk: { ...publicJwk, d: Buffer.from(vector.recipientPrivateKeyHex, 'hex').toString('base64url') } };
+  return { ...publicJwk, d: Buffer.from(vector.recipientPrivateKeyHex, 'hex').toString('base64url') };
 }
+const transcriptAt = (origin: string) => annexCTranscriptInput(det.encryptionInfo, origin);
 
 describe('Annex C SessionTranscript and HPKE response', () => {
   it('builds the SessionTranscript bytes of both published vectors (the HPKE info is the transcript itself, not tag 24)', () => {
@@ -36,14 +38,14 @@ describe('Annex C SessionTranscript and HPKE response', () => {
   });
 
   it('decrypts the deterministic vector to its DeviceResponse', async () => {
-    const plain = await decryptAnnexCResponse(det.response, recipientOf(det), det.origin);
+    const plain = await decryptAnnexCResponse(det.response, recipientKeyOf(det), transcriptAt(det.origin));
     expect(sha256Hex(plain)).toBe(det.deviceResponseCborSha256Hex);
   });
 
   it('refuses the vector under another origin or another recipient key as annex_c_decryption_failed', async () => {
-    await expect(decryptAnnexCResponse(det.response, recipientOf(det), 'https://other.example')).rejects.toMatchObject({ code: 'authorization.annex_c_decryption_failed' });
-    const other = { ...recipientOf(det), privateJwk: { ...recipientOf(det).privateJwk, d: Buffer.alloc(32, 7).toString('base64url') } };
-    await expect(decryptAnnexCResponse(det.response, other, det.origin)).rejects.toBeInstanceOf(AuthorizerError);
+    await expect(decryptAnnexCResponse(det.response, recipientKeyOf(det), transcriptAt('https://other.example'))).rejects.toMatchObject({ code: 'authorization.annex_c_decryption_failed' });
+    const other = { ...recipientKeyOf(det), d: Buffer.alloc(32, 7).toString('base64url') };
+    await expect(decryptAnnexCResponse(det.response, other, transcriptAt(det.origin))).rejects.toBeInstanceOf(AuthorizerError);
   });
 
   it('refuses envelopes that are not ["dcapi", {enc, cipherText}] as annex_c_malformed, before any key work', async () => {
@@ -59,13 +61,13 @@ describe('Annex C SessionTranscript and HPKE response', () => {
       b64(['dcapi', new Map<string, unknown>([['enc', enc.subarray(0, 33)], ['cipherText', ct]])]),
       b64(['dcapi', new Map<string, unknown>([['enc', enc], ['cipherText', 'text']])]),
     ]) {
-      await expect(decryptAnnexCResponse(bad, recipientOf(det), det.origin)).rejects.toMatchObject({ code: 'authorization.annex_c_malformed' });
+      await expect(decryptAnnexCResponse(bad, recipientKeyOf(det), transcriptAt(det.origin))).rejects.toMatchObject({ code: 'authorization.annex_c_malformed' });
     }
   });
 
   it('charges the envelope to the CBOR budget it is given', async () => {
     const budget = new CborBudget(2);
-    const error = await decryptAnnexCResponse(det.response, recipientOf(det), det.origin, budget).catch((e: unknown) => e);
+    const error = await decryptAnnexCResponse(det.response, recipientKeyOf(det), transcriptAt(det.origin), budget).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'authorization.annex_c_malformed' });
     expect((error as Error).cause).toBeInstanceOf(CborBudgetExceeded);
   });

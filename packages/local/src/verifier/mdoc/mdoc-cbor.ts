@@ -22,7 +22,10 @@ export function tag24Encoding(content: Uint8Array): Uint8Array {
   const n = content.length;
   const header =
     n < 24 ? [0x40 + n] : n < 0x100 ? [0x58, n] : n < 0x10000 ? [0x59, n >> 8, n & 0xff] : [0x5a, (n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
-  return new Uint8Array([0xd8, 0x18, ...header, ...content]);
+  const encoded = new Uint8Array(2 + header.length + n);
+  encoded.set([0xd8, 0x18, ...header]);
+  encoded.set(content, 2 + header.length);
+  return encoded;
 }
 
 export const isMap = (value: unknown): value is Map<unknown, unknown> => value instanceof Map;
