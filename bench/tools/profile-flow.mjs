@@ -10,7 +10,9 @@
 // Server-side CPU profiles: PROFILE=/tmp/prof node bench/tools/profile-flow.mjs 400
 // A/B: BUILDS=base=<dir>,new=<dir> (each saved by `node bench/lib/ab-builds.mjs save <dir>` after
 // building core and local) runs one authorizer per build, flows alternating between them, so
-// that each build sees the same load and the same cache state; one row per build and round.
+// that each build sees the same load and the same cache state; one row per build and round, then
+// per endpoint and for the flow each build's median of the round-by-round ratios to the first
+// build, with their range (the spread to report).
 import {
   X509Certificate,
   createCipheriv,
@@ -40,7 +42,7 @@ const variants = [];
 for (const [i, [label, dir]] of BUILDS.entries()) {
   const base = `https://verifier${i}.example`;
   const { authorizer, dev } = await inProcessAuthorizer({ base, apiKey: API_KEY, instanceId: 'profile', issuer, build: await loadBuild(dir) });
-  variants.push({ label, base, authorizer, dev, micros: 0, perCall: new Map() });
+  variants.push({ label, base, authorizer, dev, micros: 0, perCall: new Map(), roundCalls: [] });
 }
 let current = variants[0];
 
@@ -205,6 +207,7 @@ cpuMsOf(floorOnce, 200);
 const rows = variants.map(() => []);
 for (let r = 0; r < ROUNDS; r++) {
   for (const v of variants) v.micros = 0;
+  const callsBefore = variants.map((v) => new Map(v.perCall));
   let floorMicros = 0;
   // Interleaved flow by flow (builds in turn, then the floor), so that all see the same load from
   // other processes on the machine; the builds take turns going first (the first after the floor
@@ -220,6 +223,7 @@ for (let r = 0; r < ROUNDS; r++) {
   for (const [k, v] of variants.entries()) {
     const flowMs = v.micros / 1000 / FLOWS;
     rows[k].push({ flowMs, floorMs, ratio: flowMs / floorMs });
+    v.roundCalls.push(new Map([...v.perCall].map(([call, micros]) => [call, micros - (callsBefore[k].get(call) ?? 0)])));
     console.log(`round ${r + 1}${variants.length > 1 ? ` ${v.label}` : ''}: flow ${flowMs.toFixed(3)} ms CPU, floor ${floorMs.toFixed(3)} ms CPU, ratio ${(flowMs / floorMs).toFixed(2)}×`);
   }
 }
@@ -229,5 +233,17 @@ for (const [k, v] of variants.entries()) {
   const sorted = [...rows[k]].sort((a, b) => a.ratio - b.ratio);
   const median = sorted[Math.floor(sorted.length / 2)];
   console.log(`${prefix}median: flow ${median.flowMs.toFixed(3)} ms, floor ${median.floorMs.toFixed(3)} ms, ratio ${median.ratio.toFixed(2)}× (${FLOWS} flows × ${ROUNDS} rounds)`);
+}
+if (variants.length > 1) {
+  // Paired by round: each build's CPU against the first build's in the same round.
+  const [first] = variants;
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const spread = (xs) => `${median(xs).toFixed(3)} (rounds ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+  console.log(`paired against ${first.label}, median of ${ROUNDS} round ratios:`);
+  for (const v of variants.slice(1)) {
+    const flow = rows[variants.indexOf(v)].map((row, r) => row.flowMs / rows[0][r].flowMs);
+    const calls = [...first.perCall.keys()].map((call) => `${call} ${spread(v.roundCalls.map((m, r) => (m.get(call) ?? 0) / first.roundCalls[r].get(call)))}`);
+    console.log(`  ${v.label}: flow ${spread(flow)}; ${calls.join('; ')}`);
+  }
 }
 for (const v of variants) await v.authorizer.close();
