@@ -124,6 +124,13 @@ const DATA_INTEGRITY_LIMIT_VARIABLES: readonly (readonly [string, DataIntegrityL
   ['DATA_INTEGRITY_CANONICALIZATION_TIMEOUT_MS', 'canonicalizationTimeoutMs'],
 ];
 
+/**
+ * A refused value as a message may quote it: a short word as written, anything else by its length
+ * only. Beside AUTHZ_READER_AUTH_KEY_FILE, a reader key pasted into AUTHZ_READER_AUTH (or _ALG) must
+ * not reach the start-up error and the logs.
+ */
+const shownValue = (text: string): string => (text.length <= 40 && /^[\x21-\x7e]*$/.test(text) && !text.includes('-----') ? `"${text}"` : `a value of ${text.length} characters (not shown)`);
+
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
@@ -479,9 +486,9 @@ export function configFromEnv(env: Record<string, string | undefined>, { default
   const readerChainFile = value('AUTHZ_READER_AUTH_CERT_CHAIN_FILE');
   const readerAlg = value('AUTHZ_READER_AUTH_ALG');
   if (readerAuthMode !== undefined && readerAuthMode !== 'signing') {
-    problems.push({ variable: 'AUTHZ_READER_AUTH', message: `must be "signing" (sign readerAuth with the request-signing key), got "${readerAuthMode}"; for a dedicated reader key set AUTHZ_READER_AUTH_KEY_FILE and AUTHZ_READER_AUTH_CERT_CHAIN_FILE instead` });
+    problems.push({ variable: 'AUTHZ_READER_AUTH', message: `must be "signing" (sign readerAuth with the request-signing key), got ${shownValue(readerAuthMode)}; for a dedicated reader key set AUTHZ_READER_AUTH_KEY_FILE and AUTHZ_READER_AUTH_CERT_CHAIN_FILE instead` });
   }
-  if (readerAlg !== undefined && readerAlg !== 'ES256' && readerAlg !== 'ESP256') problems.push({ variable: 'AUTHZ_READER_AUTH_ALG', message: `must be ES256 or ESP256, got "${readerAlg}"` });
+  if (readerAlg !== undefined && readerAlg !== 'ES256' && readerAlg !== 'ESP256') problems.push({ variable: 'AUTHZ_READER_AUTH_ALG', message: `must be ES256 or ESP256, got ${shownValue(readerAlg)}` });
   if ((readerKeyFile === undefined) !== (readerChainFile === undefined)) {
     problems.push({ variable: readerKeyFile === undefined ? 'AUTHZ_READER_AUTH_KEY_FILE' : 'AUTHZ_READER_AUTH_CERT_CHAIN_FILE', message: 'is required with the other AUTHZ_READER_AUTH_*_FILE variable (a reader key and its certificate chain)' });
   } else if (readerKeyFile !== undefined && readerAuthMode !== undefined) {
