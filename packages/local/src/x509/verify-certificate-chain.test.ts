@@ -30,6 +30,19 @@ describe('verifyCertificateChain', () => {
     expect(withAnchor.valid && withAnchor.anchorIncluded).toBe(true);
   });
 
+  it('refuses a chain that ends with a trusted root other than the one that issued the certificate before it', async () => {
+    // Both roots trusted; the wallet appends root L to a chain root M issued (an mdoc's unprotected
+    // x5chain is not covered by the issuer's signature), so the chain would read as L's.
+    const rootM = await createTestCa('CN=Root M');
+    const rootL = await createTestCa('CN=Root L');
+    const leaf = await rootM.issue({ subject: 'CN=Issuer under M' });
+    const appended = await verifyCertificateChain([leaf.der, rootL.der], [rootM.pem, rootL.pem], now);
+    expect(appended).toMatchObject({ valid: false, code: 'trusted_issuer.chain_invalid', detail: expect.stringContaining('not signed by the trust anchor the chain ends with') });
+    const honest = await verifyCertificateChain([leaf.der, rootM.der], [rootM.pem, rootL.pem], now);
+    expect(honest.valid && honest.anchor.cert.subject).toBe('CN=Root M');
+    expect((await verifyCertificateChain([leaf.der], [rootM.pem, rootL.pem], now)).valid).toBe(true);
+  });
+
   it('rejects a chain to an unconfigured root as untrusted', async () => {
     const root = await createTestCa();
     const other = await createTestCa('CN=Other Root');

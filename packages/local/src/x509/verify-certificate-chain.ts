@@ -176,7 +176,12 @@ function verifyUncached(ders: readonly Uint8Array[], anchorsPem: readonly string
   if (leafIsAnchor) return { valid: true, leaf: chain[0]!, chain, anchor: leafAnchor, anchorIncluded, leafIsAnchor: true };
 
   const top = chain[chain.length - 1]!;
-  anchor = anchors.find((a) => signedBy(top, a));
+  // A chain that ends with an anchor ends at that anchor: another trusted root appended after the
+  // path (an mdoc's unprotected x5chain is the wallet's to edit) would otherwise be dropped unseen
+  // while trusted_authorities matched the chain's top or AKIs against it.
+  const ending = anchor;
+  if (ending && !signedBy(top, ending)) return invalid(`${label(chain.length - 1, chain.length)} is not signed by the trust anchor the chain ends with`);
+  anchor = ending ?? anchors.find((a) => signedBy(top, a));
   if (!anchor) return { valid: false, code: 'trusted_issuer.untrusted', detail: 'The certificate chain does not lead to a configured trust anchor' };
   // The anchor's key signed the top of the path: a weak anchor key makes the whole path weak.
   const weakAnchor = weakKeyProblem(anchor, 'the trust anchor');
