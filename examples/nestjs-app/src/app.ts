@@ -16,13 +16,10 @@ export interface StartedExample {
 
 /** Build the app from `env` (default `process.env`) and listen on PORT / HOST (defaults 3005, 127.0.0.1). */
 export async function startExample({ env = process.env, logger = true }: { env?: Record<string, string | undefined>; logger?: boolean } = {}): Promise<StartedExample> {
-  // Nest's body parsers read bodies before any mounted router; their default limit (100 kB) would
-  // refuse a large wallet response before the authorizer sees it, so they get the authorizer's
-  // own limit (bodyLimitBytes, 1 MiB), which it still enforces itself.
+  // Nest's own body parsers (default limits) serve the app's routes only: AuthorizerModule mounts the
+  // authorizer before them, so it reads its requests itself under its own limit (bodyLimitBytes).
   // abortOnError off: a bad environment rejects here with its message (Nest would otherwise abort the process).
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ env }), { bodyParser: false, abortOnError: false, logger: logger ? ['error', 'warn', 'log'] : false });
-  app.useBodyParser('json', { limit: '1mb' });
-  app.useBodyParser('urlencoded', { limit: '1mb', extended: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ env }), { abortOnError: false, logger: logger ? ['error', 'warn', 'log'] : false });
   const setup = app.get<AuthorizerSetup>(AUTHORIZER_SETUP);
   await app.listen(setup.config.port, setup.config.host);
   return { origin: `http://${setup.config.host}:${setup.config.port}`, apiKey: setup.configured.apiKey, setup, close: () => app.close() };

@@ -1,7 +1,7 @@
 // AuthorizerModule.forRoot(): one authorizer per Nest application, built from the examples'
 // environment variables (docs/examples-configuration.md), mounted on the Express platform under
 // `mountPath` and injectable into the app's own providers and controllers as AUTHORIZER.
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { authorizerRouter, cors } from '@vp-authorizer/express';
 import { authorizerFromConfig, configFromEnv, type ConfiguredAuthorizer, type EnvConfig } from '@vp-authorizer/server';
@@ -27,11 +27,27 @@ export interface AuthorizerModuleOptions {
 }
 
 @Module({})
-export class AuthorizerModule implements OnModuleInit, OnApplicationShutdown {
+export class AuthorizerModule implements OnApplicationShutdown {
+  /**
+   * The mount: the Express adapter, registered on the platform's Express app exactly as an Express
+   * app mounts it (`app.use('/authz', …)`). That is the thinnest bridge: Express strips the mount
+   * path, the adapter reads the Node request directly and writes the Node response;
+   * `authorizer.fetch` would need a Node → WHATWG Request copy per request instead. Mounted here,
+   * while NestFactory.create builds the modules: before app.init() registers Nest's body parsers
+   * (and before any the app adds after create), so the authorizer reads its own requests and
+   * answers a malformed or oversized body with its own stable codes (OAuth-style on wallet paths),
+   * not Nest's. A Nest middleware (`consumer.apply().forRoutes()`) was not used because Nest
+   * rewrites its route pattern per platform and version, and whether Express then strips the mount
+   * path differs with it. It answers only under the mount path.
+   */
   constructor(
-    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(HttpAdapterHost) adapterHost: HttpAdapterHost,
     @Inject(AUTHORIZER_SETUP) private readonly setup: AuthorizerSetup,
-  ) {}
+  ) {
+    const { configured, config, mountPath } = setup;
+    // EXPRESS_CORS_ENABLED / EXPRESS_CORS_ORIGIN; browsers send the API key in Authorization.
+    adapterHost.httpAdapter.use(mountPath, cors({ ...config.cors, allowHeaders: ['Authorization'] }), authorizerRouter(configured.authorizer));
+  }
 
   /**
    * Global, so any module's controller can inject AUTHORIZER without importing this one. The
@@ -58,22 +74,6 @@ export class AuthorizerModule implements OnModuleInit, OnApplicationShutdown {
       ],
       exports: [AUTHORIZER, AUTHORIZER_SETUP],
     };
-  }
-
-  /**
-   * The mount: the Express adapter, registered on the platform's Express app exactly as an Express
-   * app mounts it (`app.use('/authz', …)`). That is the thinnest bridge: Express strips the mount
-   * path, the adapter reads the Node request directly (or the body Nest's body parser already read)
-   * and writes the Node response; `authorizer.fetch` would need a Node → WHATWG Request copy per
-   * request instead. A Nest middleware (`consumer.apply().forRoutes()`) was not used because Nest
-   * rewrites its route pattern per platform and version, and whether Express then strips the mount
-   * path differs with it. onModuleInit runs after Nest registered its routes and before its 404
-   * handler, so the authorizer answers everything under the mount path and nothing else.
-   */
-  onModuleInit(): void {
-    const { configured, config, mountPath } = this.setup;
-    // EXPRESS_CORS_ENABLED / EXPRESS_CORS_ORIGIN; browsers send the API key in Authorization.
-    this.adapterHost.httpAdapter.use(mountPath, cors({ ...config.cors, allowHeaders: ['Authorization'] }), authorizerRouter(configured.authorizer));
   }
 
   /** app.close() (or enableShutdownHooks() on SIGTERM): the authorizer, its trusted lists, signer and store. */
