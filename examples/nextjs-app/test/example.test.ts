@@ -105,3 +105,8 @@ it('answers a CORS preflight from the configured origin, and serves the host rou
   expect(output).toContain('API key (from AUTHZ_API_KEY)');
   expect(output).not.toContain(API_KEY);
 });
+
+it("bounds the body its own resolve route reads (route handlers have no body limit): 413 request.body_too_large", async () => {
+  const resolved = await post('/verifications/some-id/resolve', { response_code: 'x'.repeat(2 * 1024 * 1024) });
+  expect(resolved).toMatchObject({ status: 413, body: { type: 'request.body_too_large' } });
+});
