@@ -2,6 +2,7 @@
 // authorizations through the injected authorizer; the wallet talks to the HTTP API the module mounted.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allowInsecureUrlsForTests, answerWithTestPid, createTestIssuer, freeLoopbackPort, type TestIssuer } from '@vp-authorizer/testing';
+import { expectStableRefusal, expectUntrustedIssuerAndMadeUpCodeRefused, postJson } from '../../shared/test/__fixtures__/refusals-through-the-app.js';
 import { startExample, type StartedExample } from '../src/app.js';
 
 const API_KEY = 'nest-example-key-4d1f';
@@ -19,10 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => example?.close());
 
-const post = async (path: string, body: unknown = {}) => {
-  const res = await fetch(`${example.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const post = (path: string, body: unknown = {}) => postJson(`${example.origin}${path}`, body);
 
 it('a verification the app controller starts is answered through the mounted API and resolves to authorized', async () => {
   const started = await post('/verifications');
@@ -37,24 +35,13 @@ it('a verification the app controller starts is answered through the mounted API
   expect(resolved).toEqual({ status: 200, body: { status: 'authorized', givenName: 'Erika' } });
   // Terminal: the same code cannot be spent twice; the refusal keeps its status and stable code.
   const again = await post(`/verifications/${String(started.body.authorizationId)}/resolve`, { response_code: code });
-  expect(again.status).toBeGreaterThanOrEqual(400);
-  expect(again.status).toBeLessThan(500);
-  expect(String(again.body.type)).toMatch(/^[a-z_]+\.[a-z_.]+$/);
+  expectStableRefusal(again);
 });
 
 it('refuses a credential from an issuer the environment does not trust, a made-up response code, and an API call without the key', async () => {
-  const started = await post('/verifications');
-  const { answer } = await answerWithTestPid(String(started.body.authorizeUrl), { authorizerUrl: `${example.origin}/authz`, apiKey: API_KEY, issuer: await createTestIssuer() });
-  expect(answer.status).toBe(400);
-  expect(JSON.stringify(answer.body)).toContain('trusted_issuer.untrusted');
+  const id = await expectUntrustedIssuerAndMadeUpCodeRefused({ origin: example.origin, authorizerUrl: `${example.origin}/authz`, apiKey: API_KEY });
 
-  // A typed method's refusal reaches the app's client as the 4xx the HTTP API gives, not Nest's 500.
-  const resolved = await post(`/verifications/${String(started.body.authorizationId)}/resolve`, { response_code: 'made-up-code' });
-  expect(resolved.status).toBeGreaterThanOrEqual(400);
-  expect(resolved.status).toBeLessThan(500);
-  expect(String(resolved.body.type)).toMatch(/^[a-z_]+\.[a-z_.]+$/);
-
-  const unauthenticated = await fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations/${String(started.body.authorizationId)}/status`);
+  const unauthenticated = await fetch(`${example.origin}/authz/openid4/vp/v1_0/authorizations/${id}/status`);
   expect(unauthenticated.status).toBe(401);
   // Routes outside the mount path stay Nest's.
   expect((await fetch(`${example.origin}/nowhere`)).status).toBe(404);

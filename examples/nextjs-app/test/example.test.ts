@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allowInsecureUrlsForTests, answerWithTestPid, createTestIssuer, freeLoopbackPort, header, rawRequest, type TestIssuer } from '@vp-authorizer/testing';
+import { expectUntrustedIssuerAndMadeUpCodeRefused, postJson } from '../../shared/test/__fixtures__/refusals-through-the-app.js';
 
 const APP = fileURLToPath(new URL('..', import.meta.url));
 const NEXT = createRequire(import.meta.url).resolve('next/dist/bin/next');
@@ -58,10 +59,7 @@ afterAll(async () => {
   }
 });
 
-const post = async (path: string, body: unknown = {}) => {
-  const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const post = (path: string, body: unknown = {}) => postJson(`${origin}${path}`, body);
 
 it('a verification a route handler starts is answered through /authz and resolves to authorized', async () => {
   const started = await post('/verifications');
@@ -81,17 +79,8 @@ it('a verification a route handler starts is answered through /authz and resolve
 });
 
 it('refuses a credential from an issuer the environment does not trust, a made-up response code, and an API call without the key', async () => {
-  const started = await post('/verifications');
-  const { answer } = await answerWithTestPid(String(started.body.authorizeUrl), { authorizerUrl: `${origin}/authz`, apiKey: API_KEY, issuer: await createTestIssuer() });
-  expect(answer.status).toBe(400);
-  expect(JSON.stringify(answer.body)).toContain('trusted_issuer.untrusted');
-
-  const resolved = await post(`/verifications/${String(started.body.authorizationId)}/resolve`, { response_code: 'made-up-code' });
-  expect(resolved.status).toBeGreaterThanOrEqual(400);
-  expect(resolved.status).toBeLessThan(500);
-  expect(String(resolved.body.type)).toMatch(/^[a-z_]+\.[a-z_.]+$/);
-
-  expect((await fetch(`${origin}/authz/openid4/vp/v1_0/authorizations/${String(started.body.authorizationId)}/status`)).status).toBe(401);
+  const id = await expectUntrustedIssuerAndMadeUpCodeRefused({ origin, authorizerUrl: `${origin}/authz`, apiKey: API_KEY });
+  expect((await fetch(`${origin}/authz/openid4/vp/v1_0/authorizations/${id}/status`)).status).toBe(401);
 });
 
 it('answers a CORS preflight from the configured origin, and serves the host route beside /authz', async () => {

@@ -24,6 +24,8 @@ export function responseBodyLimit(maxBytes: number): Middleware {
   };
 }
 
+// Core's post-to-service reads bodies under a limit the same way; the client keeps its own copy
+// because it must run without @vp-authorizer/core (a browser or another backend installs it alone).
 async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
     new ResponseLimitError(response.status, 'maxResponseBytes', maxBytes, `${response.url || 'the authorizer'} answered ${response.status} with a body over maxResponseBytes (${maxBytes} bytes); it was not read further`);

@@ -2,21 +2,14 @@
 // fetching the signed request, credentials issued with @digitalbazaar/vc by keys a did:web
 // document lists (Multikey), that document served over real TLS on 127.0.0.1, judged by the local
 // verifier (DID resolution through the outbound policy) and localValidator({ trustedIssuers }).
-import { type Authorizer, createAuthorizer } from '@vp-authorizer/core';
-import { generateDevSigningKey } from '@vp-authorizer/keys';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
-import { createTestWallet, fetchHandlerTarget } from '@vp-authorizer/testing';
+// First: it loads @vp-authorizer/testing, which installs the reflect polyfill @peculiar/x509 needs.
+import { type DidTrustingAuthorizer, startDidTrustingAuthorizer } from './__fixtures__/did-trusting-authorizer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDidKey, issueCredential, unsignedCredential, type DidKeyHolder, type KeyKind, type SigningSuite } from '../src/__fixtures__/data-integrity-issuer.js';
 import { type DidWebHost, startDidWebHost } from '../src/__fixtures__/did-web-host.js';
 
-const API_KEY = 'data-integrity-did-web-key-0123456789';
-const V1 = '/openid4/vp/v1_0';
-
 let host: DidWebHost;
-let authorizer: Authorizer;
-let baseUrl: string;
-let close: () => Promise<void>;
+let authorizer: DidTrustingAuthorizer;
 
 /**
  * A fresh key of `kind` speaking as `did` (`#key-1`), its document served by the host. `listed`
@@ -39,53 +32,18 @@ async function didWebIssuer(did: string, kind: KeyKind, { listed = true } = {}):
 
 beforeAll(async () => {
   host = await startDidWebHost();
-  const dev = await generateDevSigningKey();
-  // The core's fetch handler behind a node:http server on 127.0.0.1 (the HTTP contract's reference target).
-  const target = await fetchHandlerTarget().start({ prefix: '' });
-  baseUrl = target.origin;
-  authorizer = createAuthorizer({
-    publicBaseUrl: baseUrl,
-    sweepIntervalMs: 0,
-    instances: [
-      {
-        id: 'di-web',
-        apiKeys: [API_KEY],
-        signing: dev.signing,
-        config: { openId4vp: { redirectUri: 'https://rp.example/callback' } },
-        // The did:web domain, its paths included, is the only trusted issuer.
-        validator: localValidator({ trustedIssuers: [host.did] }),
-        // The did:web host is on loopback: the outbound policy's escape hatch for tests, with a transport trusting its CA.
-        verifier: localVerifier({ trustAnchors: [], fetch: host.fetch, outboundFetch: { dangerouslyAllowAnyDestination: true } }),
-      },
-    ],
-  });
-  await authorizer.ready();
-  target.attach(authorizer);
-  close = async () => {
-    await authorizer.close();
-    await target.close();
-    await host.close();
-  };
+  // The did:web domain, its paths included, is the only trusted issuer.
+  authorizer = await startDidTrustingAuthorizer(host, { trustedIssuers: [host.did] });
 }, 60_000);
-afterAll(async () => close());
-
-const rp = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${baseUrl}${V1}${path}`, { method, headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  return (await response.json()) as T;
-};
+afterAll(async () => {
+  await authorizer?.close();
+  await host?.close();
+});
 
 const QUERY = { id: 'c', format: 'ldp_vc', meta: { type_values: [['https://www.w3.org/2018/credentials#VerifiableCredential']] }, require_cryptographic_holder_binding: false };
 
 /** Create, let the wallet fetch the signed request, post the credential (a JSON object) over direct_post. */
-async function present(credential: Record<string, unknown>) {
-  const created = await rp<{ authorizationId: string; authorizeUrl: string }>('POST', '/authorizations', { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [QUERY] } } });
-  const wallet = await createTestWallet();
-  const request = await wallet.receive(created.authorizeUrl);
-  await wallet.submit({ responseMode: 'direct_post', responseUri: request.responseUri!, payload: {}, form: { vp_token: JSON.stringify({ c: [credential] }), ...(request.state ? { state: request.state } : {}) } });
-  const status = (await rp<{ status: string }>('GET', `/authorizations/${created.authorizationId}/status`)).status;
-  const policies = (await rp<{ data: { policy: string; data?: Record<string, unknown>; error?: { code?: string; type: string } }[] }>('GET', `/authorizations/${created.authorizationId}/policy-response`)).data;
-  return { status, failed: policies.filter((p) => p.error).map((p) => p.error!.code ?? p.error!.type), policies };
-}
+const present = (credential: Record<string, unknown>) => authorizer.present(QUERY, credential);
 
 const degree = (issuer: DidKeyHolder) => unsignedCredential(issuer.did, { id: 'did:example:holder', degree: { type: 'ExampleBachelorDegree', name: 'Bachelor of Science and Arts' } });
 

@@ -1,18 +1,11 @@
 // Trusted issuers by DID over HTTP: a real authorizer, the test wallet fetching the signed request,
 // JWT VCs and SD-JWT VCs issued under did:key and did:web (a did:web host over real TLS on
 // 127.0.0.1), judged by localValidator({ trustedIssuers }) and the local verifier.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type Authorizer, createAuthorizer } from '@vp-authorizer/core';
-import { generateDevSigningKey } from '@vp-authorizer/keys';
-import { localValidator, localVerifier } from '@vp-authorizer/local';
-import { createTestCa, createTestWallet } from '@vp-authorizer/testing';
+import { createTestCa } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DidKeyPair, didKey } from '../src/__fixtures__/did-keys.js';
 import { type DidWebHost, startDidWebHost } from '../src/__fixtures__/did-web-host.js';
-
-const API_KEY = 'trusted-issuer-dids-key-0123456789';
-const V1 = '/openid4/vp/v1_0';
+import { type DidTrustingAuthorizer, startDidTrustingAuthorizer } from './__fixtures__/did-trusting-authorizer.js';
 
 let host: DidWebHost;
 let trustedKey: DidKeyPair;
@@ -20,9 +13,7 @@ let untrustedKey: DidKeyPair;
 /** did:web issuers: the host's own DID and one under its paths, each with its own key in its document. */
 let webIssuer: DidKeyPair;
 let webPathIssuer: DidKeyPair;
-let authorizer: Authorizer;
-let baseUrl: string;
-let close: () => Promise<void>;
+let authorizer: DidTrustingAuthorizer;
 
 /** The signer of `key`, speaking as `did` with a `#key-1` in that DID's document. */
 function asDidWeb(did: string, key: DidKeyPair): DidKeyPair {
@@ -37,50 +28,14 @@ beforeAll(async () => {
   untrustedKey = await didKey('p256');
   webIssuer = asDidWeb(host.did, await didKey('p256'));
   webPathIssuer = asDidWeb(`${host.did}:issuers:degrees`, await didKey('p256'));
-  const dev = await generateDevSigningKey();
   const unrelatedRoot = await createTestCa('CN=unrelated root');
-  const server = createServer((req, res) => {
-    (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])));
-      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-      const response = await authorizer.fetch(new Request(new URL(req.url ?? '/', baseUrl), { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) }));
-      res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
-    })().catch(() => res.writeHead(502).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  authorizer = createAuthorizer({
-    publicBaseUrl: baseUrl,
-    sweepIntervalMs: 0,
-    instances: [
-      {
-        id: 'dids',
-        apiKeys: [API_KEY],
-        signing: dev.signing,
-        config: { openId4vp: { redirectUri: 'https://rp.example/callback' } },
-        // One list: a certificate root, an exact did:key and a did:web domain (its paths included).
-        validator: localValidator({ trustedIssuers: [unrelatedRoot.pem, trustedKey.did, host.did] }),
-        // The did:web host is on loopback: the outbound policy's escape hatch for tests, with a transport trusting its CA.
-        verifier: localVerifier({ trustAnchors: [unrelatedRoot.pem], fetch: host.fetch, outboundFetch: { dangerouslyAllowAnyDestination: true } }),
-      },
-    ],
-  });
-  await authorizer.ready();
-  close = async () => {
-    await authorizer.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await host.close();
-  };
+  // One list: a certificate root, an exact did:key and a did:web domain (its paths included).
+  authorizer = await startDidTrustingAuthorizer(host, { trustedIssuers: [unrelatedRoot.pem, trustedKey.did, host.did], trustAnchors: [unrelatedRoot.pem] });
 }, 60_000);
-afterAll(async () => close());
-
-const rp = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${baseUrl}${V1}${path}`, { method, headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  return (await response.json()) as T;
-};
+afterAll(async () => {
+  await authorizer?.close();
+  await host?.close();
+});
 
 const now = () => Math.floor(Date.now() / 1000);
 const VC_IRI = 'https://www.w3.org/2018/credentials#VerifiableCredential';
@@ -102,13 +57,8 @@ const QUERIES = {
 
 /** Create, let the wallet fetch the signed request, post the credential over direct_post. */
 async function present(kind: keyof typeof QUERIES, credential: string) {
-  const created = await rp<{ authorizationId: string; authorizeUrl: string }>('POST', '/authorizations', { responseMode: 'direct_post', query: { type: 'DCQL', dcql: { credentials: [QUERIES[kind]] } } });
-  const wallet = await createTestWallet();
-  const request = await wallet.receive(created.authorizeUrl);
-  await wallet.submit({ responseMode: 'direct_post', responseUri: request.responseUri!, payload: {}, form: { vp_token: JSON.stringify({ c: [credential] }), ...(request.state ? { state: request.state } : {}) } });
-  const status = (await rp<{ status: string }>('GET', `/authorizations/${created.authorizationId}/status`)).status;
-  const policies = (await rp<{ data: { policy: string; data?: Record<string, unknown>; error?: { code?: string; type: string } }[] }>('GET', `/authorizations/${created.authorizationId}/policy-response`)).data;
-  return { status, failed: policies.filter((p) => p.error).map((p) => p.error!.code ?? p.error!.type), trust: policies.find((p) => p.policy === 'trustedIssuer') };
+  const flow = await authorizer.present(QUERIES[kind], credential);
+  return { ...flow, trust: flow.policies.find((p) => p.policy === 'trustedIssuer') };
 }
 
 describe.each(['jwt', 'sdjwt'] as const)('trusted issuers by DID over HTTP: %s', (kind) => {

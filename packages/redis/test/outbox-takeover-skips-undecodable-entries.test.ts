@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import type { OutboxDelivery } from '@vp-authorizer/core';
-import { RecordFormatError, redisStore, type RedisStore } from '@vp-authorizer/redis';
-import { deleteKeys, redisUrlForTests, testClient, testPrefix } from '@vp-authorizer/testing/redis';
+import { RecordFormatError, redisStore } from '@vp-authorizer/redis';
+import { redisUrlForTests, testPrefix } from '@vp-authorizer/testing/redis';
+import { redisStoreTests } from './__fixtures__/redis-store-tests.js';
 
 const url = redisUrlForTests('packages/redis/test/outbox-takeover-skips-undecodable-entries.test.ts');
 
@@ -18,29 +18,16 @@ const delivery = (id: string, sequence: number): OutboxDelivery => ({
 });
 
 describe.skipIf(url === undefined)('webhook outbox takeover on Redis with an entry it cannot decode', () => {
-  let admin: Redis;
-  let prefix: string;
-  let store: RedisStore;
-
-  beforeAll(() => {
-    admin = testClient(url!);
-  });
-  afterAll(async () => {
-    await admin.quit();
-  });
-  afterEach(async () => {
-    await store?.close();
-    await deleteKeys(admin, prefix);
-  });
+  const redis = redisStoreTests(url!);
 
   /** Five good deliveries and one written in a newer format, all with lapsed leases. */
   async function seed(badValue: string): Promise<void> {
-    prefix = testPrefix();
-    store = redisStore({ url: url!, keyPrefix: prefix });
-    for (let i = 1; i <= 5; i += 1) await store.addWebhook(delivery(`w${i}`, i), { holder: 'gone', until: 1 }, 100);
-    await store.addWebhook(delivery('w-bad', 6), { holder: 'gone', until: 0 }, 100);
+    redis.prefix = testPrefix();
+    redis.store = redisStore({ url: url!, keyPrefix: redis.prefix });
+    for (let i = 1; i <= 5; i += 1) await redis.store.addWebhook(delivery(`w${i}`, i), { holder: 'gone', until: 1 }, 100);
+    await redis.store.addWebhook(delivery('w-bad', 6), { holder: 'gone', until: 0 }, 100);
     // The bad one's lease lapsed first, so takeover meets it at the head of the batch.
-    await admin.hset(`${prefix}{w}:deliveries`, JSON.stringify(['i1', 'w-bad']), badValue);
+    await redis.admin.hset(`${redis.prefix}{w}:deliveries`, JSON.stringify(['i1', 'w-bad']), badValue);
   }
 
   for (const [what, badValue] of [
@@ -51,7 +38,7 @@ describe.skipIf(url === undefined)('webhook outbox takeover on Redis with an ent
       await seed(badValue);
       const reported: unknown[] = [];
       const now = Date.now();
-      const taken = await store.takeOverWebhooks(now, { holder: 'me', until: now + 60_000 }, 10, (error) => reported.push(error));
+      const taken = await redis.store.takeOverWebhooks(now, { holder: 'me', until: now + 60_000 }, 10, (error) => reported.push(error));
       expect(taken.map((d) => d.id).sort()).toEqual(['w1', 'w2', 'w3', 'w4', 'w5']);
       expect(taken.every((d) => d.attempts === 1)).toBe(true);
       expect(reported).toHaveLength(1);
@@ -59,14 +46,14 @@ describe.skipIf(url === undefined)('webhook outbox takeover on Redis with an ent
 
       // Set aside, not lost: kept in the quarantine hash, gone from the lease set and the count.
       const member = JSON.stringify(['i1', 'w-bad']);
-      expect(await admin.hget(`${prefix}{w}:quarantine`, member)).toBe(badValue);
-      expect(await admin.hexists(`${prefix}{w}:deliveries`, member)).toBe(0);
-      expect(await admin.zscore(`${prefix}{w}:leases`, member)).toBeNull();
-      expect(await admin.hget(`${prefix}{w}:counts`, 'i1')).toBe('5');
+      expect(await redis.admin.hget(`${redis.prefix}{w}:quarantine`, member)).toBe(badValue);
+      expect(await redis.admin.hexists(`${redis.prefix}{w}:deliveries`, member)).toBe(0);
+      expect(await redis.admin.zscore(`${redis.prefix}{w}:leases`, member)).toBeNull();
+      expect(await redis.admin.hget(`${redis.prefix}{w}:counts`, 'i1')).toBe('5');
 
       // A later round neither meets it again nor reports it again.
       const later = Date.now() + 120_000;
-      const again = await store.takeOverWebhooks(later, { holder: 'other', until: later + 60_000 }, 10, (error) => reported.push(error));
+      const again = await redis.store.takeOverWebhooks(later, { holder: 'other', until: later + 60_000 }, 10, (error) => reported.push(error));
       expect(again.map((d) => d.id).sort()).toEqual(['w1', 'w2', 'w3', 'w4', 'w5']);
       expect(reported).toHaveLength(1);
     });

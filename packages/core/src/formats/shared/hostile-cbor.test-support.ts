@@ -1,21 +1,9 @@
-/** Test-only: hand-assembled hostile CBOR that cbor-x's Encoder would not produce on its own. */
+/** Test-only: hostile CBOR (shareable/shared-reference tags) assembled with cbor-x's Tag. */
+import { Tag } from 'cbor-x';
 import { cbor } from './test-fixtures.js';
 
-const PLACEHOLDER = 'ITEMS-PLACEHOLDER';
-
-/** CBOR head (major type + argument), definite length. */
-function head(major: number, n: number): Buffer {
-  if (n < 24) return Buffer.from([(major << 5) | n]);
-  if (n < 0x100) return Buffer.from([(major << 5) | 24, n]);
-  if (n < 0x10000) return Buffer.from([(major << 5) | 25, n >> 8, n & 0xff]);
-  const b = Buffer.alloc(5);
-  b[0] = (major << 5) | 26;
-  b.writeUInt32BE(n, 1);
-  return b;
-}
-
 /**
- * A base64url DeviceResponse whose namespace array is `[28(item), 29(0), 29(0), …]`: one large
+ * A base64url DeviceResponse whose namespace array is `[28(24(item)), 29(0), 29(0), …]`: one large
  * tag-24 IssuerSignedItem declared shareable, then `references` back-references of 3 bytes each.
  */
 export function sharedItemDeviceResponse(options: { itemBytes: number; references: number }): string {
@@ -27,21 +15,12 @@ export function sharedItemDeviceResponse(options: { itemBytes: number; reference
       ['elementValue', new Uint8Array(options.itemBytes)],
     ]),
   );
-  const items = Buffer.concat([
-    head(4, options.references + 1),
-    Buffer.from('d81c', 'hex'), // shareable
-    Buffer.from('d818', 'hex'), // embedded CBOR
-    head(2, item.length),
-    item,
-    Buffer.from('d81d00'.repeat(options.references), 'hex'), // sharedref 0
-  ]);
+  const sharedRef = new Tag(0, 29);
+  const items = [new Tag(new Tag(item, 24), 28), ...Array.from({ length: options.references }, () => sharedRef)];
   const issuerAuth = [new Uint8Array([0xa1, 0x01, 0x26]), new Map(), new Uint8Array(1), new Uint8Array(64)];
   const document = new Map<string, unknown>([
     ['docType', 'org.iso.18013.5.1.mDL'],
-    ['issuerSigned', new Map<string, unknown>([['nameSpaces', new Map([['org.iso.18013.5.1', PLACEHOLDER]])], ['issuerAuth', issuerAuth]])],
+    ['issuerSigned', new Map<string, unknown>([['nameSpaces', new Map([['org.iso.18013.5.1', items]])], ['issuerAuth', issuerAuth]])],
   ]);
-  const encoded = Buffer.from(cbor.encode(new Map<string, unknown>([['version', '1.0'], ['documents', [document]], ['status', 0]])));
-  const marker = Buffer.concat([head(3, PLACEHOLDER.length), Buffer.from(PLACEHOLDER)]);
-  const at = encoded.indexOf(marker);
-  return Buffer.concat([encoded.subarray(0, at), items, encoded.subarray(at + marker.length)]).toString('base64url');
+  return Buffer.from(cbor.encode(new Map<string, unknown>([['version', '1.0'], ['documents', [document]], ['status', 0]]))).toString('base64url');
 }
