@@ -26,7 +26,7 @@ export type AnnexCTranscriptInput = Extract<SessionTranscriptInput, { kind: 'ann
 
 /**
  * The Annex C transcript inputs: the EncryptionInfo as handed out and the origin the browser
- * reported. Frozen, so the HPKE open and the verifier share one computation of its bytes
- * (sessionTranscriptBytes remembers them for frozen inputs).
+ * reported, built once per response and handed to both the HPKE open and the verifier. Frozen:
+ * neither may change what the other reads.
  */
 export const annexCTranscriptInput = (encryptionInfo: string, origin: string): AnnexCTranscriptInput => Object.freeze({ kind: 'annex_c', origin, encryptionInfo });

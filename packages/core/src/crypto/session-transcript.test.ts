@@ -62,16 +62,3 @@ describe('OpenID4VP 1.0 handover', () => {
     expect(() => handoverInfoHash({ kind: 'dc_api', origin: 'https://example.com', nonce, jwkThumbprint: 'not base64url!' })).toThrow(TypeError);
   });
 });
-
-describe('sessionTranscriptBytes computed once per frozen input', () => {
-  it('returns the same bytes for the same frozen input, and recomputes for an input that may have changed', () => {
-    const frozen = Object.freeze({ kind: 'annex_c' as const, encryptionInfo: 'aW5mbw', origin: 'https://rp.example' });
-    const first = sessionTranscriptBytes(frozen);
-    expect(sessionTranscriptBytes(frozen)).toBe(first);
-    const open = { kind: 'annex_c' as const, encryptionInfo: 'aW5mbw', origin: 'https://rp.example' };
-    const before = sessionTranscriptBytes(open);
-    expect(hex(before)).toBe(hex(first));
-    open.origin = 'https://other.example';
-    expect(hex(sessionTranscriptBytes(open))).not.toBe(hex(before));
-  });
-});

@@ -56,19 +56,10 @@ export function handoverInfoHash(input: SessionTranscriptInput): Uint8Array {
 
 const HANDOVER_NAMES = { redirect: 'OpenID4VPHandover', dc_api: 'OpenID4VPDCAPIHandover', annex_c: 'dcapi' } as const;
 
-// Bytes of frozen inputs (which cannot change after the first call): an Annex C response's
-// transcript is both the HPKE `info` and what DeviceAuth signs, computed once for the two.
-const computed = new WeakMap<SessionTranscriptInput, Uint8Array>();
-
 /**
  * CBOR `SessionTranscript = [null, null, Handover]` that an mdoc deviceSignature covers. For
- * Annex C these same bytes (not their tag-24 wrapping) are also the HPKE `info`. For a frozen
- * input every call returns the same array: callers read it, never write to it.
+ * Annex C these same bytes (not their tag-24 wrapping) are also the HPKE `info`.
  */
 export function sessionTranscriptBytes(input: SessionTranscriptInput): Uint8Array {
-  const known = computed.get(input);
-  if (known !== undefined) return known;
-  const bytes = new Uint8Array(cbor.encode([null, null, [HANDOVER_NAMES[input.kind], handoverInfoHash(input)]]));
-  if (Object.isFrozen(input)) computed.set(input, bytes);
-  return bytes;
+  return new Uint8Array(cbor.encode([null, null, [HANDOVER_NAMES[input.kind], handoverInfoHash(input)]]));
 }
