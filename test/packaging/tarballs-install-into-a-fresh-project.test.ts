@@ -10,9 +10,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestIssuer, createTestWallet } from '@vp-authorizer/testing';
+import { createTestIssuer, freeLoopbackPort, createTestWallet } from '@vp-authorizer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../__fixtures__/free-port.js';
 import { runFlow, startServerProcess, writeSigningFiles } from '../__fixtures__/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -72,7 +71,7 @@ describe('the packed packages in a fresh npm project', () => {
   it('runs a flow: the wallet presents, the backend resolves the response code once', async () => {
     const issuer = await createTestIssuer();
     writeFileSync(join(dir, 'issuer-root.pem'), issuer.rootCertificatePem);
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     origin = `http://127.0.0.1:${port}`;
     app = spawn(process.execPath, ['out/app.mjs'], { cwd: dir, env: { PATH: process.env.PATH, PORT: String(port), PUBLIC_BASE_URL: `${origin}/authz`, AUTHZ_API_KEY: API_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     app.stdout!.on('data', (d) => (output += d));

@@ -6,8 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../__fixtures__/free-port.js';
-import { createTestIssuer, type TestIssuer } from '@vp-authorizer/testing';
+import { createTestIssuer, freeLoopbackPort, type TestIssuer } from '@vp-authorizer/testing';
 import { runFlow, startServerProcess, writeSigningFiles, type ServerProcess, V1 } from '../__fixtures__/server-process.js';
 
 const API_KEY = 'standalone-server-key-0123456789';
@@ -21,7 +20,7 @@ beforeAll(async () => {
   issuer = await createTestIssuer();
   writeFileSync(join(dir, 'issuer-root.pem'), issuer.rootCertificatePem);
   verifierRoot = (await writeSigningFiles(dir)).rootPem;
-  port = await freePort();
+  port = await freeLoopbackPort();
   // Paths relative to the file; the API key from the file; the redirect URI in the hosted API's openId4vp object.
   writeFileSync(
     join(dir, 'authorizer.json'),
