@@ -1,6 +1,6 @@
 import type { ListedCertificate } from './listed-certificate.js';
 import { isActiveStatus, statusAt } from './service-status.js';
-import type { ListedService, TrustedListContent } from './trusted-list-content.js';
+import type { ListedService, StatusPeriod, TrustedListContent } from './trusted-list-content.js';
 
 /** One certificate a list vouches with, for one service type. */
 export interface IndexedAnchor {
@@ -37,33 +37,35 @@ export interface AnchorMiss {
 /**
  * Every anchor of every loaded list, keyed by subject key identifier: the key the top of a
  * presented chain names in its authority key identifier (or its own, when the listed certificate
- * is that top). Subject names are the fallback: for a top without an authority key identifier, and
- * for listed certificates without a subject key identifier. One or two map lookups per decision,
- * whatever the number of listed anchors; certificates that share a key or a name (reissued,
- * several IACAs of one authority) come back together and path validation tells them apart by
- * signature. Immutable: a refresh builds a new index and swaps it in.
+ * is that top), and by subject name: a top without key identifiers, a listed certificate without
+ * one, and one whose identifier its children do not repeat are found by name. A few map lookups
+ * per decision, whatever the number of listed anchors; certificates that share a key or a name
+ * (reissued, several IACAs of one authority) come back together and path validation tells them
+ * apart by signature. Immutable: a refresh builds a new index and swaps it in.
  */
 export class AnchorIndex {
-  private readonly byKeyId = new Map<string, IndexedAnchor[]>();
-  private readonly bySubject = new Map<string, IndexedAnchor[]>();
-  /** The anchors without a subject key identifier, by name: found by name even for a top that names its issuer's key. */
-  private readonly bySubjectWithoutKeyId = new Map<string, IndexedAnchor[]>();
+  private readonly byKeyId = new Map<string, AnchorEntry[]>();
+  private readonly bySubject = new Map<string, AnchorEntry[]>();
   /** DIDs the services name (LoTE `OtherIds`), keyed by the exact DID. */
-  private readonly byDid = new Map<string, IndexedDid[]>();
+  private readonly byDid = new Map<string, DidEntry[]>();
   readonly size: number;
 
   constructor(lists: readonly { source: string; content: TrustedListContent }[]) {
     let size = 0;
+    // One string per service type: a decision compares it without reaching into far copies.
+    const serviceTypes = new Map<string, string>();
     for (const { source, content } of lists) {
       for (const service of content.services) {
+        let serviceType = serviceTypes.get(service.serviceType);
+        if (serviceType === undefined) serviceTypes.set(service.serviceType, (serviceType = service.serviceType));
+        const { since, status, trusted } = currentStatus(service.statuses);
         for (const certificate of service.certificates) {
-          const entry = { certificate, service, source };
+          const entry: AnchorEntry = { certificate, service, source, keyId: certificate.subjectKeyId, serviceType, since, status, trusted };
           add(this.bySubject, certificate.subject, entry);
           if (certificate.subjectKeyId !== undefined) add(this.byKeyId, certificate.subjectKeyId, entry);
-          else add(this.bySubjectWithoutKeyId, certificate.subject, entry);
           size++;
         }
-        for (const did of service.dids ?? []) add(this.byDid, did, { did, service, source });
+        for (const did of service.dids ?? []) add(this.byDid, did, { did, service, source, serviceType, since, status, trusted });
       }
     }
     this.size = size;
@@ -74,7 +76,7 @@ export class AnchorIndex {
    * trusted at `at` (epoch ms). Misses say what was listed but not trusted.
    */
   find(top: ChainTop, serviceTypes: ReadonlySet<string>, at: number): { anchors: IndexedAnchor[]; misses: AnchorMiss[] } {
-    const anchors: IndexedAnchor[] = [];
+    const anchors: AnchorEntry[] = [];
     const misses: AnchorMiss[] = [];
     this.candidates(top, (entry) => judge(entry, serviceTypes, at, anchors, misses));
     return { anchors, misses };
@@ -82,7 +84,7 @@ export class AnchorIndex {
 
   /** The services naming exactly `did`, of one of `serviceTypes` and trusted at `at` (epoch ms); misses as for {@link find}. */
   findDid(did: string, serviceTypes: ReadonlySet<string>, at: number): { entries: IndexedDid[]; misses: AnchorMiss[] } {
-    const entries: IndexedDid[] = [];
+    const entries: DidEntry[] = [];
     const misses: AnchorMiss[] = [];
     for (const entry of this.byDid.get(did) ?? []) judge(entry, serviceTypes, at, entries, misses);
     return { entries, misses };
@@ -92,36 +94,32 @@ export class AnchorIndex {
   listedBy(top: ChainTop, sources: ReadonlySet<string>, at: number): boolean {
     let listed = false;
     this.candidates(top, (entry) => {
-      const status = statusAt(entry.service.statuses, at);
-      listed ||= sources.has(entry.source) && status !== undefined && isActiveStatus(status.status);
+      listed ||= sources.has(entry.source) && statusOf(entry, at).trusted;
     });
     return listed;
   }
 
   /**
-   * Calls `visit` once per anchor that may have issued `top` or be it. By key identifier when the
-   * top names its issuer's key: anchors with that subject key identifier, or with the top's own;
-   * by name only those without one. Without an authority key identifier, or when it names no
-   * listed key (an issuer whose identifier was derived another way), by name alone: path
-   * validation decides either way.
+   * Calls `visit` once per anchor that may have issued `top` or be it: first those whose subject
+   * key identifier is the top's authority key identifier (or its own), then those named as its
+   * issuer (or itself), skipping any already visited. Path validation tries them in this order,
+   * so a key-identifier hit is tried first; the name candidates are always added because a key
+   * identifier is only a hint: an unrelated listed certificate that carries the same identifier
+   * must not hide the real issuer, listed under a subject key identifier its children do not
+   * repeat. Signatures decide either way.
    */
-  private candidates(top: ChainTop, visit: (entry: IndexedAnchor) => void): void {
-    let byName = this.bySubject;
-    if (top.authorityKeyId !== undefined) {
-      const byAuthority = this.byKeyId.get(top.authorityKeyId);
-      const bySelf = top.subjectKeyId !== undefined && top.subjectKeyId !== top.authorityKeyId ? this.byKeyId.get(top.subjectKeyId) : undefined;
-      if (byAuthority || bySelf) {
-        for (const entry of byAuthority ?? []) visit(entry);
-        for (const entry of bySelf ?? []) visit(entry);
-        byName = this.bySubjectWithoutKeyId;
-        if (byName.size === 0) return;
-      }
-    }
-    const { names } = top;
+  private candidates(top: ChainTop, visit: (entry: AnchorEntry) => void): void {
+    const { authorityKeyId, names } = top;
+    const selfKeyId = top.subjectKeyId !== authorityKeyId ? top.subjectKeyId : undefined;
+    if (authorityKeyId !== undefined) for (const entry of this.byKeyId.get(authorityKeyId) ?? []) visit(entry);
+    if (selfKeyId !== undefined) for (const entry of this.byKeyId.get(selfKeyId) ?? []) visit(entry);
     for (let i = 0; i < names.length; i++) {
       // The issuer and subject of a self-signed top are one name: look it up once.
       if (names.indexOf(names[i]!) !== i) continue;
-      for (const entry of byName.get(names[i]!) ?? []) visit(entry);
+      for (const entry of this.bySubject.get(names[i]!) ?? []) {
+        const { keyId } = entry;
+        if (keyId === undefined || (keyId !== authorityKeyId && keyId !== selfKeyId)) visit(entry);
+      }
     }
   }
 }
@@ -132,10 +130,44 @@ function add<T>(map: Map<string, T[]>, key: string, entry: T): void {
   else map.set(key, [entry]);
 }
 
+/**
+ * What a decision reads, copied into each index entry when the index is built so that a decision
+ * touches the entry alone (not the service, its statuses array and a status object, each elsewhere
+ * in memory): the service type, and the service's latest status with whether it is trusted. Older
+ * periods are read from the service only for a time before the latest one started.
+ */
+interface Judged {
+  service: ListedService;
+  source: string;
+  serviceType: string;
+  /** When the latest status started (epoch ms); Infinity for a service without a status. */
+  since: number;
+  status: string | undefined;
+  trusted: boolean;
+}
+
+interface AnchorEntry extends IndexedAnchor, Judged {
+  /** The certificate's subject key identifier. */
+  keyId: string | undefined;
+}
+
+type DidEntry = IndexedDid & Judged;
+
+function currentStatus(statuses: readonly StatusPeriod[]): Pick<Judged, 'since' | 'status' | 'trusted'> {
+  const latest = statuses.at(-1);
+  return latest ? { since: latest.from, status: latest.status, trusted: isActiveStatus(latest.status) } : { since: Infinity, status: undefined, trusted: false };
+}
+
+/** The status in force at `at` and whether it is trusted. */
+function statusOf(entry: Judged, at: number): { status: string | undefined; trusted: boolean } {
+  if (at >= entry.since) return entry;
+  const status = statusAt(entry.service.statuses, at)?.status;
+  return { status, trusted: status !== undefined && isActiveStatus(status) };
+}
+
 /** Keeps `entry` when its service is of a wanted type and trusted at `at`; otherwise records why not. */
-function judge<T extends { service: ListedService; source: string }>(entry: T, serviceTypes: ReadonlySet<string>, at: number, kept: T[], misses: AnchorMiss[]): void {
-  const { service } = entry;
-  const status = statusAt(service.statuses, at);
-  if (serviceTypes.has(service.serviceType) && status && isActiveStatus(status.status)) kept.push(entry);
-  else misses.push({ source: entry.source, serviceType: service.serviceType, ...(status ? { status: status.status } : {}) });
+function judge<T extends Judged>(entry: T, serviceTypes: ReadonlySet<string>, at: number, kept: T[], misses: AnchorMiss[]): void {
+  const { status, trusted } = statusOf(entry, at);
+  if (trusted && serviceTypes.has(entry.serviceType)) kept.push(entry);
+  else misses.push({ source: entry.source, serviceType: entry.serviceType, ...(status !== undefined ? { status } : {}) });
 }

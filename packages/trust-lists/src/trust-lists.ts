@@ -343,7 +343,10 @@ function chainTop(der: Uint8Array): ChainTop | undefined {
   } catch {
     return undefined;
   }
-  return { ...keyIdentifiers(der), names: [top.issuer, top.subject] };
+  const { authorityKeyId, subjectKeyId } = keyIdentifiers(der);
+  // Every field present, in one order: an object spread here made each decision's reads of it
+  // about twice as slow (measured in bench/trust-list-load.mjs).
+  return { authorityKeyId, subjectKeyId, names: [top.issuer, top.subject] };
 }
 
 /** A source as a public answer may name it: a URL without user info, query or fragment; a file by its name only. */

@@ -35,6 +35,23 @@ const topOf = (der: Uint8Array): ChainTop => {
   return { ...keyIdentifiers(der), names: [cert.issuer, cert.subject] };
 };
 
+/**
+ * The real issuer states a subject key identifier its leaf does not repeat (the leaf's authority
+ * key identifier is the SHA-1 of the issuer's key, the issuer's own one another value); a decoy
+ * with another key and name carries exactly the identifier the leaf names.
+ */
+async function decoyCase(): Promise<{ leaf: Uint8Array; real: Uint8Array; decoy: Uint8Array }> {
+  const realKeys = await generateTestKeys();
+  const ca = (name: string, keyId: string, keys: TestKeys) => certificate(name, name, keys, [new x509.BasicConstraintsExtension(true, 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true), new x509.SubjectKeyIdentifierExtension(keyId)], keys);
+  const real = await ca('CN=Real PID Provider CA', '0102030405060708090a0b0c0d0e0f1011121314', realKeys);
+  const leaf = await certificate('CN=Leaf', 'CN=Real PID Provider CA', realKeys, [await x509.AuthorityKeyIdentifierExtension.create(realKeys.keys.publicKey)]);
+  const named = keyIdentifiers(leaf).authorityKeyId!;
+  expect(named).not.toBe(keyIdentifiers(real).subjectKeyId);
+  const decoy = await ca('CN=Decoy', named, await generateTestKeys());
+  expect(keyIdentifiers(decoy).subjectKeyId).toBe(named);
+  return { leaf, real, decoy };
+}
+
 const indexOf = (...ders: Uint8Array[]) =>
   new AnchorIndex([
     {
@@ -77,11 +94,17 @@ describe('the anchor index', () => {
     expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(ca.der)]);
   });
 
-  it("of two anchors sharing a name, returns only the one whose key the top's authority key identifier names", async () => {
+  it("of two anchors sharing a name, returns the one whose key the top's authority key identifier names first, each once", async () => {
     const twin = await createTestCa(ca.cert.subject);
     const leaf = await twin.issue({ subject: 'CN=Twin Leaf' });
     const { anchors } = indexOf(ca.der, twin.der).find(topOf(leaf.der), PID, Date.now());
-    expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(twin.der)]);
+    expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(twin.der), new Uint8Array(ca.der)]);
+  });
+
+  it('a decoy carrying the subject key identifier the top names does not hide the issuer listed under another one', async () => {
+    const { leaf, real, decoy } = await decoyCase();
+    const { anchors } = indexOf(decoy, real).find(topOf(leaf), PID, Date.now());
+    expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(decoy), new Uint8Array(real)]);
   });
 
   it('falls back to names when the authority key identifier names no listed key, leaving the decision to path validation', async () => {
@@ -116,6 +139,23 @@ describe('a trusted list', () => {
     const renamed = await certificate('CN=Leaf', 'CN=Another Name For The CA', ca, [await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey)]);
     expect((await lists.issuerAnchors({ purpose: 'credential', credentialTypes: ['urn:eudi:pid:1'], top: renamed })).anchors).toEqual([new X509Certificate(ca.der).toString()]);
     expect(lists.inTrustedList({ top: renamed, lists: [path] })).toBe(true);
+    lists.close();
+  });
+
+  it('vouches through the list naming the real issuer when another list holds a decoy with the key identifier the top names', async () => {
+    const signer = await createListSigner('UT list signer');
+    const { leaf, real, decoy } = await decoyCase();
+    const folder = tempFolder();
+    const service = (der: Uint8Array) => ({ type: SERVICE_TYPES.pidIssuance, status: GRANTED, since: new Date(Date.now() - DAY), certificates: [Buffer.from(der).toString('base64')] });
+    const decoyList = folder.write('decoy.xml', buildSignedList({ services: [service(decoy)] }, signer));
+    const realList = folder.write('real.xml', buildSignedList({ services: [service(real)] }, signer));
+    const lists = trustLists({ sources: [`tl:${decoyList}`, `tl:${realList}`], signers: [signer.pem] });
+    await lists.ready();
+    const { anchors } = await lists.issuerAnchors({ purpose: 'credential', credentialTypes: ['urn:eudi:pid:1'], top: leaf });
+    // Path validation accepts the anchor whose key signed the top: the real one is among them.
+    const leafCert = new X509Certificate(Buffer.from(leaf));
+    expect(anchors.filter((pem) => leafCert.verify(new X509Certificate(pem).publicKey))).toEqual([new X509Certificate(Buffer.from(real)).toString()]);
+    expect(lists.inTrustedList({ top: leaf, lists: [realList] })).toBe(true);
     lists.close();
   });
 });
