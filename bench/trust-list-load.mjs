@@ -4,11 +4,21 @@
 // the cost of one trust decision against indexes of 300 to 300,000 anchors, by key identifier and by
 // name (it must not grow with the number of anchors). The `trustLists` kind of run.mjs; alone, after a build:
 //   node --expose-gc bench/trust-list-load.mjs [path to eu-lotl.xml]
-//   BENCH_LOTL_LOADS (10), BENCH_LOOKUPS (100000 per size and round), BENCH_ROUNDS (7)
+//   BENCH_LOTL_LOADS (10), BENCH_LOOKUPS (100000 per size and round), BENCH_ROUNDS (7),
+//   BENCH_FLOOR_OBJECTS (1), BUILDS=label=<dir>,… (saved AnchorIndex builds measured beside ours)
+//
+// Two goals for the decision. The first, `decisionGrowth300kVs300` ≤ 1.5×, compares a decision at
+// 300,000 anchors with one at 300. It also counts the memory hierarchy: the same 300 issuers spread
+// over a heap of 300,000 anchors each touch pages and cache lines no longer resident (TLB and cache
+// misses), which plain objects pay as well, and the ratio falls as the constant work of a decision
+// grows. So a second figure sits beside it: the memory floor (memoryFloor below: the decision's
+// own map lookups and reads on plain records, nothing of ours) measured in the same rounds, and
+// `decisionAddedOverFloorAdded`, the nanoseconds a decision adds from 300 to 300,000 anchors over
+// those the floor adds, goal ≤ 1.5×: what grows beyond the hardware's share is ours.
 import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMain, printJson } from './lib/main.mjs';
 
 /** The public test data folder beside the clone or one of its parents (as the package's tests find it). */
@@ -66,70 +76,134 @@ export async function run() {
   const retainedBytes = Math.round((process.memoryUsage().heapUsed - before) / KEEP);
 
   // One decision: the top's authority key identifier looked up among anchors by subject key
-  // identifier (the name lookup only for anchors without one), then type, status and freshness of
-  // the few hits; and the fallback by name alone, for a top without an authority key identifier.
+  // identifier, then its issuer and subject names (the real issuer may be listed under an identifier
+  // its children do not repeat), then type, status and freshness of the few hits; and by name alone,
+  // for a top without an authority key identifier.
   const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 100_000);
   const keyId = (i) => createHash('sha1').update(`key ${i}`).digest('hex');
-  const certificate = (i) => ({ der: new Uint8Array(0), pem: `pem ${i}`, subject: `CN=Issuer ${i},C=UT`, subjectKeyId: keyId(i), sha256: String(i), notBefore: 0, notAfter: Number.MAX_SAFE_INTEGER });
+  const subject = (i) => `CN=Issuer ${i},C=UT`;
+  const certificate = (i) => ({ der: new Uint8Array(0), pem: `pem ${i}`, subject: subject(i), subjectKeyId: keyId(i), sha256: String(i), notBefore: 0, notAfter: Number.MAX_SAFE_INTEGER });
+  // `BUILDS=label=<dir>,…` (saved with `node bench/lib/ab-builds.mjs save <dir>`) adds the decision
+  // rows of each saved AnchorIndex over the same services, in the same interleaved rounds.
+  const builds = [['ours', AnchorIndex]];
+  for (const [label, dir] of (process.env.BUILDS ?? '').split(',').filter(Boolean).map((entry) => entry.split('='))) {
+    builds.push([label, (await import(pathToFileURL(join(resolve(dir), 'node_modules/@vp-authorizer/trust-lists/dist/index.js')).href)).AnchorIndex]);
+  }
   // All indexes built first, then measured in interleaved rounds (median per size and lookup): a
   // neighbour's burst of work on a shared machine falls on every size alike. Process CPU time is
   // reported beside wall time: on a loaded machine the wall clock also counts time not scheduled.
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
   const types = new Set([SERVICE_TYPES.pidIssuance]);
-  const top = (k, byKey) => ({ ...(byKey ? { authorityKeyId: keyId(k) } : {}), names: [`CN=Issuer ${k},C=UT`, 'CN=Leaf,C=UT'] });
+  // Shaped as the package's chainTop builds it: every field present, in one order.
+  const top = (k, byKey) => ({ authorityKeyId: byKey ? keyId(k) : undefined, subjectKeyId: undefined, names: [subject(k), 'CN=Leaf,C=UT'] });
   const sizes = [300, 3_000, 30_000, 300_000].map((anchors) => {
     const services = Array.from({ length: anchors }, (_, i) => ({ serviceType: SERVICE_TYPES.pidIssuance, provider: `P${i}`, name: 'PID', certificates: [certificate(i)], statuses: [{ status: 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted', from: 0 }] }));
-    const index = new AnchorIndex([{ source: 'synthetic', content: { kind: 'etsi-tl', listType: 'x', issuedAt: 0, services, pointers: [], signer: certificate(-1) } }]);
+    const lists = [{ source: 'synthetic', content: { kind: 'etsi-tl', listType: 'x', issuedAt: 0, services, pointers: [], signer: certificate(-1) } }];
+    const indexes = Object.fromEntries(builds.map(([label, Index]) => [label, new Index(lists)]));
     // The same work at every size: 300 issuers present, in a scrambled order. Their anchors spread
     // evenly over the index (the goal rows); or the 300 built first, neighbours in memory, which
     // separates memory locality from anything that grows with the index.
     const order = Array.from({ length: 1024 }, (_, i) => (i * 7919) % 300);
     const spread = order.map((j) => j * Math.floor(anchors / 300));
-    const first300 = order;
-    const lookups = {
-      keyId: spread.map((k) => top(k, true)),
-      name: spread.map((k) => top(k, false)),
-      keyIdFirst300: first300.map((k) => top(k, true)),
-    };
-    return { anchors, index, lookups, samples: { keyId: { cpu: [], wall: [] }, name: { cpu: [], wall: [] }, keyIdFirst300: { cpu: [], wall: [] } } };
+    const lookups = { keyId: spread.map((k) => top(k, true)), name: spread.map((k) => top(k, false)), keyIdFirst300: order.map((k) => top(k, true)) };
+    return { anchors, indexes, lookups, floor: memoryFloor(anchors, keyId, subject), samples: {} };
   });
+  // What is measured: [row, build, lookups]. The floor row runs the decision's lookups on plain objects.
+  const kinds = [['decisions', 'ours', 'keyId'], ['decisionsByName', 'ours', 'name'], ['decisionsFirst300', 'ours', 'keyIdFirst300'], ['floor', undefined, 'keyId']];
+  for (const [label] of builds.slice(1)) kinds.push([`decisions:${label}`, label, 'keyId'], [`decisionsByName:${label}`, label, 'name']);
   gc();
   gc();
   let hits = 0;
-  const kinds = ['keyId', 'name', 'keyIdFirst300'];
   for (let round = 0; round <= ROUNDS; round++) {
     for (const size of round % 2 === 0 ? sizes : [...sizes].reverse()) {
-      for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
-        const tops = size.lookups[kind];
+      for (const [row, build, lookup] of round % 2 === 0 ? kinds : [...kinds].reverse()) {
+        const tops = size.lookups[lookup];
+        const index = build === undefined ? size.floor : size.indexes[build];
         const cpu = process.cpuUsage();
         const t = performance.now();
-        for (let i = 0; i < LOOKUPS; i++) hits += size.index.find(tops[i & 1023], types, 1).anchors.length;
+        for (let i = 0; i < LOOKUPS; i++) hits += index.find(tops[i & 1023], types, 1).anchors.length;
         const wall = performance.now() - t;
         const used = process.cpuUsage(cpu);
         // Round 0 warms up.
         if (round === 0) continue;
-        size.samples[kind].wall.push((wall * 1e6) / LOOKUPS);
-        size.samples[kind].cpu.push(((used.user + used.system) * 1e3) / LOOKUPS);
+        const samples = (size.samples[row] ??= { cpu: [], wall: [] });
+        samples.wall.push((wall * 1e6) / LOOKUPS);
+        samples.cpu.push(((used.user + used.system) * 1e3) / LOOKUPS);
       }
     }
   }
   if (hits !== (ROUNDS + 1) * LOOKUPS * sizes.length * kinds.length) throw new Error(`a lookup missed (${hits} hits)`);
-  const row = (kind) => sizes.map((s) => ({ anchors: s.anchors, nsPerDecision: Math.round(median(s.samples[kind].cpu)), wallNsPerDecision: Math.round(median(s.samples[kind].wall)) }));
+  const rowOf = (kind) => sizes.map((s) => ({ anchors: s.anchors, nsPerDecision: Math.round(median(s.samples[kind].cpu)), wallNsPerDecision: Math.round(median(s.samples[kind].wall)) }));
   const growth = (rows) => Number((rows.at(-1).nsPerDecision / rows[0].nsPerDecision).toFixed(2));
-  const decisions = row('keyId');
-  const byName = row('name');
-  const first300 = row('keyIdFirst300');
+  const rows = Object.fromEntries(kinds.map(([row]) => [row, rowOf(row)]));
+  const { decisions, decisionsByName, decisionsFirst300, floor } = rows;
+  const added = (r) => r.at(-1).nsPerDecision - r[0].nsPerDecision;
   return {
     lotl: { file: path, bytes: bytes.byteLength, pointers: 43, firstLoadMs: Math.round(first.wall), firstLoadCpuMs: Math.round(first.cpu), medianLoadMs: Math.round(median(times.map((t) => t.wall))), medianLoadCpuMs: Math.round(median(times.map((t) => t.cpu))), loads: LOADS, retainedHeapBytesPerList: retainedBytes, kept: kept.length },
     // CPU ns per decision (median of rounds): by authority key identifier, the goal row.
     decisions,
     decisionGrowth300kVs300: growth(decisions),
     // The fallback by name (a top without an authority key identifier).
-    decisionsByName: byName,
-    decisionGrowthByName300kVs300: growth(byName),
+    decisionsByName,
+    decisionGrowthByName300kVs300: growth(decisionsByName),
     // The same 300 anchors looked up at every size: growth left here is the larger map itself.
-    decisionsFirst300: first300,
-    decisionGrowthFirst300: growth(first300),
+    decisionsFirst300,
+    decisionGrowthFirst300: growth(decisionsFirst300),
+    // The memory floor: the decision's map lookups and loads on plain objects (see memoryFloor).
+    floor,
+    floorGrowth300kVs300: growth(floor),
+    // The ns a decision and the floor add from 300 to 300,000 anchors; the second goal is their ratio.
+    addedNsAt300k: { decision: added(decisions), floor: added(floor) },
+    // Median over rounds of each round's ratio: a neighbour's burst of work falls on both sides of one round.
+    decisionAddedOverFloorAdded: addedOverFloor(sizes[0].samples, sizes.at(-1).samples),
+    ...Object.fromEntries(builds.slice(1).flatMap(([label]) => [[`decisions:${label}`, rows[`decisions:${label}`]], [`decisionGrowth300kVs300:${label}`, growth(rows[`decisions:${label}`])], [`decisionsByName:${label}`, rows[`decisionsByName:${label}`]]])),
+  };
+}
+
+/** Per round, the CPU ns a decision adds from the smallest to the largest index over those the floor adds; their median. */
+function addedOverFloor(smallest, largest) {
+  const added = (row, r) => largest[row].cpu[r] - smallest[row].cpu[r];
+  const ratios = smallest.decisions.cpu.map((_, r) => added('decisions', r) / Math.max(1, added('floor', r)));
+  return Number(median(ratios).toFixed(2));
+}
+
+/**
+ * The hardware floor of one decision over `anchors` anchors: the accesses of AnchorIndex.find with
+ * nothing of ours around them. Plain records, one per anchor, in two maps keyed by fresh copies of
+ * the same strings (so each hit compares key contents, as ours does): by key identifier, then the
+ * issuer's and the subject's names, each hit an array holding the record; then `BENCH_FLOOR_OBJECTS`
+ * objects read one after the other from the record (1: the record alone, what a decision of ours
+ * reads per hit). Each anchor's objects and arrays are allocated together, as the index builds its
+ * entries; `BENCH_FLOOR_SCATTERED=1` allocates each level of them in its own pass instead, so no two
+ * objects of one anchor share a page (what a decision would pay if its reads were scattered).
+ */
+function memoryFloor(anchors, keyId, subject) {
+  const OBJECTS = Number(process.env.BENCH_FLOOR_OBJECTS ?? 1);
+  const chain = (d, next = null) => (d === 0 ? next : chain(d - 1, { next, trusted: next === null }));
+  let records;
+  if (process.env.BENCH_FLOOR_SCATTERED === '1') {
+    records = Array.from({ length: anchors }, () => ({ next: null, trusted: true }));
+    for (let d = 1; d < OBJECTS; d++) records = records.map((next) => ({ next, trusted: false }));
+  }
+  const byKeyId = new Map();
+  const byName = new Map();
+  for (let i = 0; i < anchors; i++) {
+    const record = records?.[i] ?? chain(OBJECTS);
+    byKeyId.set(keyId(i), [record]);
+    byName.set(subject(i), [record]);
+  }
+  const read = (record, found) => {
+    let at = record;
+    while (at.next !== null) at = at.next;
+    if (at.trusted && !found.includes(record)) found.push(record);
+  };
+  return {
+    find(top) {
+      const anchors = [];
+      if (top.authorityKeyId !== undefined) for (const record of byKeyId.get(top.authorityKeyId) ?? []) read(record, anchors);
+      for (const name of top.names) for (const record of byName.get(name) ?? []) read(record, anchors);
+      return { anchors };
+    },
   };
 }
 

@@ -1,14 +1,14 @@
 // A/B builds for in-process tools: BUILDS=label=<dir>,… where each <dir> holds copies of
-// packages/core and packages/local (package.json + dist), made by `node bench/lib/ab-builds.mjs
+// packages/core, packages/local and packages/trust-lists (package.json + dist), made by `node bench/lib/ab-builds.mjs
 // save <dir>`; their dependencies resolve to the ones the workspace packages use.
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PACKAGES = ['core', 'local'];
+const PACKAGES = ['core', 'local', 'trust-lists'];
 
-/** Copies the current builds of core and local into <dir>/node_modules/@vp-authorizer/. */
+/** Copies the current builds of core, local and trust-lists into <dir>/node_modules/@vp-authorizer/. */
 export function saveBuilds(dir) {
   rmSync(dir, { recursive: true, force: true });
   const modules = join(dir, 'node_modules');
