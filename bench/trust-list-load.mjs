@@ -170,12 +170,13 @@ function addedOverFloor(smallest, largest) {
 /**
  * The hardware floor of one decision over `anchors` anchors: the accesses of AnchorIndex.find with
  * nothing of ours around them. Plain records, one per anchor, in two maps keyed by fresh copies of
- * the same strings (so each hit compares key contents, as ours does): by key identifier, then the
- * issuer's and the subject's names, each hit an array holding the record; then `BENCH_FLOOR_OBJECTS`
- * objects read one after the other from the record (1: the record alone, what a decision of ours
- * reads per hit). Each anchor's objects and arrays are allocated together, as the index builds its
- * entries; `BENCH_FLOOR_SCATTERED=1` allocates each level of them in its own pass instead, so no two
- * objects of one anchor share a page (what a decision would pay if its reads were scattered).
+ * the same strings, made before the index as a parsed list's are (so each hit compares key contents
+ * where they lie, as ours does): by key identifier, then the issuer's and the subject's names, each
+ * hit an array holding the record; then `BENCH_FLOOR_OBJECTS` objects read one after the other from
+ * the record (1: the record alone, what a decision of ours reads per hit). Each anchor's objects
+ * and arrays are allocated together, as the index builds its entries; `BENCH_FLOOR_SCATTERED=1`
+ * allocates each level of them in its own pass instead, so no two objects of one anchor share a
+ * page (what a decision would pay if its reads were scattered).
  */
 function memoryFloor(anchors, keyId, subject) {
   const OBJECTS = Number(process.env.BENCH_FLOOR_OBJECTS ?? 1);
@@ -185,12 +186,14 @@ function memoryFloor(anchors, keyId, subject) {
     records = Array.from({ length: anchors }, () => ({ next: null, trusted: true }));
     for (let d = 1; d < OBJECTS; d++) records = records.map((next) => ({ next, trusted: false }));
   }
+  // The keys exist before the index, as the strings of parsed lists do (the compare reads them there).
+  const keys = Array.from({ length: anchors }, (_, i) => [keyId(i), subject(i)]);
   const byKeyId = new Map();
   const byName = new Map();
   for (let i = 0; i < anchors; i++) {
     const record = records?.[i] ?? chain(OBJECTS);
-    byKeyId.set(keyId(i), [record]);
-    byName.set(subject(i), [record]);
+    byKeyId.set(keys[i][0], [record]);
+    byName.set(keys[i][1], [record]);
   }
   const read = (record, found) => {
     let at = record;
