@@ -29,6 +29,8 @@ const labeledExtract = (suite: Buffer, salt: Uint8Array, label: string, ikm: Uin
 /** LabeledExpand for L ≤ 32 (one HKDF-Expand block): T(1) = HMAC(prk, I2OSP(L, 2) ‖ "HPKE-v1" ‖ suite_id ‖ label ‖ info ‖ 0x01). */
 const labeledExpand = (suite: Buffer, prk: Uint8Array, label: string, info: Uint8Array, length: number): Buffer =>
   hmac(prk, Buffer.from([0, length]), VERSION, suite, Buffer.from(label), info, Buffer.from([1])).subarray(0, length);
+/** psk_id_hash of mode_base: the psk_id is empty, so it is a constant of the suite. */
+const PSK_ID_HASH = labeledExtract(HPKE_SUITE, new Uint8Array(0), 'psk_id_hash', new Uint8Array(0));
 
 /** Single-shot open (sequence 0) with a P-256 private JWK. Throws on any failure; callers map it to their own error. */
 export async function hpkeOpen(args: { recipientPrivateJwk: JsonWebKey; enc: Uint8Array; cipherText: Uint8Array; info: Uint8Array; aad?: Uint8Array }): Promise<Uint8Array> {
@@ -43,11 +45,7 @@ export async function hpkeOpen(args: { recipientPrivateJwk: JsonWebKey; enc: Uin
   const kemContext = Buffer.concat([enc, ecdh.getPublicKey()]);
   const sharedSecret = labeledExpand(KEM_SUITE, labeledExtract(KEM_SUITE, new Uint8Array(0), 'eae_prk', dh), 'shared_secret', kemContext, 32);
   // KeySchedule (5.1), mode_base: no PSK.
-  const context = Buffer.concat([
-    Buffer.from([0x00]),
-    labeledExtract(HPKE_SUITE, new Uint8Array(0), 'psk_id_hash', new Uint8Array(0)),
-    labeledExtract(HPKE_SUITE, new Uint8Array(0), 'info_hash', args.info),
-  ]);
+  const context = Buffer.concat([Buffer.from([0x00]), PSK_ID_HASH, labeledExtract(HPKE_SUITE, new Uint8Array(0), 'info_hash', args.info)]);
   const secret = labeledExtract(HPKE_SUITE, sharedSecret, 'secret', new Uint8Array(0));
   const key = labeledExpand(HPKE_SUITE, secret, 'key', context, 16);
   const nonce = labeledExpand(HPKE_SUITE, secret, 'base_nonce', context, 12); // sequence 0: XOR with zero

@@ -1,6 +1,7 @@
 // @peculiar/x509 (via ../x509) needs the Reflect polyfill before it loads.
 import 'reflect-metadata';
 import type { PolicyResult } from '@vp-authorizer/core';
+import { sameDer } from '../../x509/certificate.js';
 import { parseTrustAnchors, verifyCertificateChain } from '../../x509/index.js';
 import { anchorsForChain, type IssuerAnchorSource } from '../../x509/issuer-anchors.js';
 import type { CredentialView } from '../credential-view.js';
@@ -17,8 +18,6 @@ export interface TrustMatch {
   /** The configured entry that matched (`did_web_domain`: `did:web:<domain>`). */
   entry?: string;
 }
-
-const sameDer = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /**
  * A credential issued under a DID, carrying no chain: trusted when its issuer matches a configured

@@ -67,7 +67,7 @@ async function verifyIssuerAuth(docType: string, issuerSigned: Map<unknown, unkn
       if (!isMap(decoded) || typeof decoded.get('digestID') !== 'number') throw invalid('An IssuerSignedItem has no digestID');
       const expected = isMap(digests) ? digests.get(decoded.get('digestID')) : undefined;
       const actual = createHash(hash).update(bytes).digest();
-      if (!isBytes(expected) || Buffer.compare(Buffer.from(expected), actual) !== 0) {
+      if (!isBytes(expected) || !actual.equals(expected)) {
         throw new PolicyFailure('mdoc.digest_mismatch', `The element ${ns}/${String(decoded.get('elementIdentifier')).slice(0, 64)} does not match its MSO digest`);
       }
       elements++;
