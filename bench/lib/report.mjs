@@ -66,8 +66,9 @@ export function goals(results) {
   const trust = results.trustLists;
   if (trust?.lotl) {
     add('trustLists.load', 'Load and verify the EU LoTL (≈470 kB, XMLDSig), median; first load and heap kept per list informative', trust.lotl.medianLoadMs, '< 1 s', (v) => v < 1000, `${int(trust.lotl.medianLoadMs)} ms (first ${int(trust.lotl.firstLoadMs)} ms), ${int(trust.lotl.retainedHeapBytesPerList / 1024)} KiB`);
-    add('trustLists.lookup', 'Trust decision at 300,000 listed anchors vs 300, CPU (index by key identifier: O(1))', trust.decisionGrowth300kVs300, '≤ 1.5×', (v) => v <= 1.5);
-    if (trust.decisionAddedOverFloorAdded !== undefined) add('trustLists.lookupOverFloor', 'Trust decision, CPU a decision adds from 300 to 300,000 anchors over what the same lookups on plain objects add (the memory floor)', trust.decisionAddedOverFloorAdded, '≤ 1.5×', (v) => v <= 1.5);
+    if (trust.decisionGrowthOverFloorGrowth !== undefined) {
+      add('trustLists.lookup', 'Trust decision, growth from 300 to 300,000 listed anchors over the growth of the same lookups on plain objects (the memory floor), CPU, median of rounds (index by key identifier: O(1))', trust.decisionGrowthOverFloorGrowth, '≤ 1.25×', (v) => v <= 1.25, `${x(trust.decisionGrowthOverFloorGrowth)} (decision ${x(trust.decisionGrowth300kVs300)}, floor ${x(trust.floorGrowth300kVs300)})`);
+    } else add('trustLists.lookup', 'Trust decision at 300,000 listed anchors vs 300, CPU (index by key identifier: O(1))', trust.decisionGrowth300kVs300, '≤ 1.5×', (v) => v <= 1.5);
   }
   for (const s of results.micro?.results ?? []) add(`micro.${s.title}`, `In process: ${s.title} vs its baseline (informative)`, s.ratio, '–', () => true);
   return rows;
