@@ -90,11 +90,15 @@ export class AnchorIndex {
     return { entries, misses };
   }
 
-  /** Whether an anchor that may have issued `top` (or be it) is listed by `source` and trusted at `at` (DCQL `trusted_authorities` of type `etsi_tl`). */
-  listedBy(top: ChainTop, sources: ReadonlySet<string>, at: number): boolean {
+  /**
+   * Whether a certificate listed by one of `sources`, trusted at `at`, is `top` or issued it (DCQL
+   * `trusted_authorities` of type `etsi_tl`): `isOrIssued` decides that by DER or signature.
+   */
+  listedBy(top: ChainTop, sources: ReadonlySet<string>, at: number, isOrIssued: (certificate: ListedCertificate) => boolean): boolean {
     let listed = false;
     this.candidates(top, (entry) => {
-      listed ||= sources.has(entry.source) && statusOf(entry, at).trusted;
+      // A shared name or key identifier is only a hint: the listed certificate must be the top or have signed it.
+      listed ||= sources.has(entry.source) && statusOf(entry, at).trusted && isOrIssued(entry.certificate);
     });
     return listed;
   }

@@ -1,4 +1,4 @@
-import { randomInt, X509Certificate } from 'node:crypto';
+import { type KeyObject, randomInt, X509Certificate } from 'node:crypto';
 import type { PolicyCode } from '@vp-authorizer/core';
 import { AnchorIndex, type AnchorMiss, type ChainTop } from './anchor-index.js';
 import { fetchSource } from './fetch-source.js';
@@ -157,7 +157,7 @@ export class TrustLists {
   /** The anchors that may vouch for the chain's top: an index lookup by key identifier (or name), then service type, status and freshness. */
   async issuerAnchors(query: IssuerAnchorQuery): Promise<IssuerAnchorAnswer> {
     void this.start();
-    const top = chainTop(query.top);
+    const top = chainTop(query.top)?.top;
     if (!top) return { anchors: [], refusal: { code: 'trusted_issuer.untrusted', detail: 'the top certificate of the chain cannot be parsed' } };
     const now = this.options.clock.now();
     const at = this.options.judgeBy === 'issuance' && query.issuedAt !== undefined && query.issuedAt <= now ? query.issuedAt : now;
@@ -203,10 +203,10 @@ export class TrustLists {
 
   /** DCQL `trusted_authorities` type `etsi_tl`: whether a granted service of one of the named lists (by location) lists the chain's top or its issuer. */
   inTrustedList(query: { top: Uint8Array; lists: readonly string[] }): boolean {
-    const top = chainTop(query.top);
-    if (!top) return false;
+    const parsed = chainTop(query.top);
+    if (!parsed) return false;
     const lists = new Set(query.lists.filter((l) => this.states.has(l) && this.stateOf(this.states.get(l)!) !== 'stale'));
-    return lists.size > 0 && this.index.listedBy(top, lists, this.options.clock.now());
+    return lists.size > 0 && this.index.listedBy(parsed.top, lists, this.options.clock.now(), (listed) => isOrIssued(parsed.certificate, listed));
   }
 
   private stateFor(source: ResolvedSource, signers: readonly ListedCertificate[], via?: string, territory?: string): SourceState {
@@ -335,8 +335,8 @@ export class TrustLists {
   }
 }
 
-/** What the index looks the top of a chain up by: its key identifiers and names; undefined when it does not parse. */
-function chainTop(der: Uint8Array): ChainTop | undefined {
+/** What the index looks the top of a chain up by (its key identifiers and names), and the parsed top; undefined when it does not parse. */
+function chainTop(der: Uint8Array): { top: ChainTop; certificate: X509Certificate } | undefined {
   let top: X509Certificate;
   try {
     top = new X509Certificate(Buffer.from(der));
@@ -346,7 +346,26 @@ function chainTop(der: Uint8Array): ChainTop | undefined {
   const { authorityKeyId, subjectKeyId } = keyIdentifiers(der);
   // Every field present, in one order: an object spread here made each decision's reads of it
   // about twice as slow (measured in bench/trust-list-load.mjs).
-  return { authorityKeyId, subjectKeyId, names: [top.issuer, top.subject] };
+  return { top: { authorityKeyId, subjectKeyId, names: [top.issuer, top.subject] }, certificate: top };
+}
+
+// Listed certificates are immutable and shared by every decision: read each one's key once.
+const listedKeys = new WeakMap<ListedCertificate, KeyObject>();
+
+/**
+ * Whether `listed` is the top itself or its key signed the top. A listed certificate that merely
+ * shares a name or key identifier with one the top states (another authority's namesake, or a
+ * name the top gives itself) vouches for nothing: names and identifiers only find candidates.
+ */
+function isOrIssued(top: X509Certificate, listed: ListedCertificate): boolean {
+  if (Buffer.compare(top.raw, listed.der) === 0) return true;
+  try {
+    let key = listedKeys.get(listed);
+    if (!key) listedKeys.set(listed, (key = new X509Certificate(listed.der).publicKey));
+    return top.verify(key);
+  } catch {
+    return false;
+  }
 }
 
 /** A source as a public answer may name it: a URL without user info, query or fragment; a file by its name only. */
