@@ -37,15 +37,18 @@ export interface AnchorMiss {
 /**
  * Every anchor of every loaded list, keyed by subject key identifier: the key the top of a
  * presented chain names in its authority key identifier (or its own, when the listed certificate
- * is that top), and by subject name: a top without key identifiers, a listed certificate without
- * one, and one whose identifier its children do not repeat are found by name. A few map lookups
- * per decision, whatever the number of listed anchors; certificates that share a key or a name
- * (reissued, several IACAs of one authority) come back together and path validation tells them
- * apart by signature. Immutable: a refresh builds a new index and swaps it in.
+ * is that top). Subject names are the fallback: for a top without an authority key identifier, and
+ * for listed certificates without a subject key identifier. A few map lookups per decision,
+ * whatever the number of listed anchors; certificates that share a key (reissued) come back
+ * together and path validation tells them apart by signature; certificates that share only a name
+ * (several IACAs of one authority, another list's namesake) are told apart by the key identifier.
+ * Immutable: a refresh builds a new index and swaps it in.
  */
 export class AnchorIndex {
   private readonly byKeyId = new Map<string, AnchorEntry[]>();
   private readonly bySubject = new Map<string, AnchorEntry[]>();
+  /** The anchors without a subject key identifier, by name: found by name even for a top that names its issuer's key. */
+  private readonly bySubjectWithoutKeyId = new Map<string, AnchorEntry[]>();
   /** DIDs the services name (LoTE `OtherIds`), keyed by the exact DID. */
   private readonly byDid = new Map<string, DidEntry[]>();
   readonly size: number;
@@ -60,9 +63,10 @@ export class AnchorIndex {
         if (serviceType === undefined) serviceTypes.set(service.serviceType, (serviceType = service.serviceType));
         const { since, status, trusted } = currentStatus(service.statuses);
         for (const certificate of service.certificates) {
-          const entry: AnchorEntry = { certificate, service, source, keyId: certificate.subjectKeyId, serviceType, since, status, trusted };
+          const entry: AnchorEntry = { certificate, service, source, serviceType, since, status, trusted };
           add(this.bySubject, certificate.subject, entry);
           if (certificate.subjectKeyId !== undefined) add(this.byKeyId, certificate.subjectKeyId, entry);
+          else add(this.bySubjectWithoutKeyId, certificate.subject, entry);
           size++;
         }
         for (const did of service.dids ?? []) add(this.byDid, did, { did, service, source, serviceType, since, status, trusted });
@@ -104,26 +108,32 @@ export class AnchorIndex {
   }
 
   /**
-   * Calls `visit` once per anchor that may have issued `top` or be it: first those whose subject
-   * key identifier is the top's authority key identifier (or its own), then those named as its
-   * issuer (or itself), skipping any already visited. Path validation tries them in this order,
-   * so a key-identifier hit is tried first; the name candidates are always added because a key
-   * identifier is only a hint: an unrelated listed certificate that carries the same identifier
-   * must not hide the real issuer, listed under a subject key identifier its children do not
-   * repeat. Signatures decide either way.
+   * Calls `visit` once per anchor that may have issued `top` or be it. By key identifier when the
+   * top names its issuer's key: anchors with that subject key identifier, or with the top's own;
+   * by name only those without one, because path validation (OpenSSL's issuer check) refuses an
+   * anchor whose subject key identifier differs from the one the top names: a namesake listed
+   * under another identifier could never vouch here, and would only add work per decision (a list
+   * may hold thousands) and hide why the anchor found by key was refused (withdrawn, stale).
+   * Without an authority key identifier, or when it names no listed key, by name alone: path
+   * validation decides either way.
    */
   private candidates(top: ChainTop, visit: (entry: AnchorEntry) => void): void {
+    let byName = this.bySubject;
     const { authorityKeyId, names } = top;
-    const selfKeyId = top.subjectKeyId !== authorityKeyId ? top.subjectKeyId : undefined;
-    if (authorityKeyId !== undefined) for (const entry of this.byKeyId.get(authorityKeyId) ?? []) visit(entry);
-    if (selfKeyId !== undefined) for (const entry of this.byKeyId.get(selfKeyId) ?? []) visit(entry);
+    if (authorityKeyId !== undefined) {
+      const byAuthority = this.byKeyId.get(authorityKeyId);
+      const bySelf = top.subjectKeyId !== undefined && top.subjectKeyId !== authorityKeyId ? this.byKeyId.get(top.subjectKeyId) : undefined;
+      if (byAuthority || bySelf) {
+        for (const entry of byAuthority ?? []) visit(entry);
+        for (const entry of bySelf ?? []) visit(entry);
+        byName = this.bySubjectWithoutKeyId;
+        if (byName.size === 0) return;
+      }
+    }
     for (let i = 0; i < names.length; i++) {
       // The issuer and subject of a self-signed top are one name: look it up once.
       if (names.indexOf(names[i]!) !== i) continue;
-      for (const entry of this.bySubject.get(names[i]!) ?? []) {
-        const { keyId } = entry;
-        if (keyId === undefined || (keyId !== authorityKeyId && keyId !== selfKeyId)) visit(entry);
-      }
+      for (const entry of byName.get(names[i]!) ?? []) visit(entry);
     }
   }
 }
@@ -150,10 +160,7 @@ interface Judged {
   trusted: boolean;
 }
 
-interface AnchorEntry extends IndexedAnchor, Judged {
-  /** The certificate's subject key identifier. */
-  keyId: string | undefined;
-}
+type AnchorEntry = IndexedAnchor & Judged;
 
 type DidEntry = IndexedDid & Judged;
 

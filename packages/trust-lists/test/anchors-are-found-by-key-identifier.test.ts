@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { X509Certificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { buildSignedList, createListSigner, createTestCa, generateTestKeys, GRANTED, type TestCa, type TestKeys } from '@vp-authorizer/testing';
+import { verifyCertificateChain } from '@vp-authorizer/local';
+import { buildSignedList, createListSigner, createTestCa, generateTestKeys, GRANTED, type TestCa, type TestKeys, WITHDRAWN } from '@vp-authorizer/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnchorIndex, type ChainTop } from '../src/anchor-index.js';
 import { trustLists } from '../src/index.js';
@@ -36,20 +37,21 @@ const topOf = (der: Uint8Array): ChainTop => {
 };
 
 /**
- * The real issuer states a subject key identifier its leaf does not repeat (the leaf's authority
- * key identifier is the SHA-1 of the issuer's key, the issuer's own one another value); a decoy
- * with another key and name carries exactly the identifier the leaf names.
+ * A namesake the leaf's authority key identifier does not name: the leaf's issuer states a subject
+ * key identifier the leaf does not repeat (the leaf names the SHA-1 of the issuer's key, the
+ * issuer states another value); another certificate, with another key and name, carries exactly
+ * the identifier the leaf names.
  */
-async function decoyCase(): Promise<{ leaf: Uint8Array; real: Uint8Array; decoy: Uint8Array }> {
-  const realKeys = await generateTestKeys();
+async function unnamedIssuerCase(): Promise<{ leaf: Uint8Array; issuer: Uint8Array; carrier: Uint8Array }> {
+  const issuerKeys = await generateTestKeys();
   const ca = (name: string, keyId: string, keys: TestKeys) => certificate(name, name, keys, [new x509.BasicConstraintsExtension(true, 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true), new x509.SubjectKeyIdentifierExtension(keyId)], keys);
-  const real = await ca('CN=Real PID Provider CA', '0102030405060708090a0b0c0d0e0f1011121314', realKeys);
-  const leaf = await certificate('CN=Leaf', 'CN=Real PID Provider CA', realKeys, [await x509.AuthorityKeyIdentifierExtension.create(realKeys.keys.publicKey)]);
+  const issuer = await ca('CN=PID Provider CA', '0102030405060708090a0b0c0d0e0f1011121314', issuerKeys);
+  const leaf = await certificate('CN=Leaf', 'CN=PID Provider CA', issuerKeys, [await x509.AuthorityKeyIdentifierExtension.create(issuerKeys.keys.publicKey), new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)]);
   const named = keyIdentifiers(leaf).authorityKeyId!;
-  expect(named).not.toBe(keyIdentifiers(real).subjectKeyId);
-  const decoy = await ca('CN=Decoy', named, await generateTestKeys());
-  expect(keyIdentifiers(decoy).subjectKeyId).toBe(named);
-  return { leaf, real, decoy };
+  expect(named).not.toBe(keyIdentifiers(issuer).subjectKeyId);
+  const carrier = await ca('CN=Carrier', named, await generateTestKeys());
+  expect(keyIdentifiers(carrier).subjectKeyId).toBe(named);
+  return { leaf, issuer, carrier };
 }
 
 const indexOf = (...ders: Uint8Array[]) =>
@@ -94,17 +96,19 @@ describe('the anchor index', () => {
     expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(ca.der)]);
   });
 
-  it("of two anchors sharing a name, returns the one whose key the top's authority key identifier names first, each once", async () => {
+  it("of two anchors sharing a name, returns only the one whose key the top's authority key identifier names", async () => {
     const twin = await createTestCa(ca.cert.subject);
     const leaf = await twin.issue({ subject: 'CN=Twin Leaf' });
     const { anchors } = indexOf(ca.der, twin.der).find(topOf(leaf.der), PID, Date.now());
-    expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(twin.der), new Uint8Array(ca.der)]);
+    expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(twin.der)]);
   });
 
-  it('a decoy carrying the subject key identifier the top names does not hide the issuer listed under another one', async () => {
-    const { leaf, real, decoy } = await decoyCase();
-    const { anchors } = indexOf(decoy, real).find(topOf(leaf), PID, Date.now());
-    expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(decoy), new Uint8Array(real)]);
+  it('does not add a namesake under another key identifier once the one the top names is found: path validation refuses such an issuer, even alone', async () => {
+    const { leaf, issuer, carrier } = await unnamedIssuerCase();
+    expect(indexOf(carrier, issuer).find(topOf(leaf), PID, Date.now()).anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(carrier)]);
+    // Its key signed the leaf, but the identifiers disagree: OpenSSL's issuer check, which path validation applies, refuses it.
+    const alone = await verifyCertificateChain([Buffer.from(leaf).toString('base64')], [new X509Certificate(Buffer.from(issuer)).toString()], new Date());
+    expect(alone).toMatchObject({ valid: false, code: 'trusted_issuer.untrusted' });
   });
 
   it('falls back to names when the authority key identifier names no listed key, leaving the decision to path validation', async () => {
@@ -142,20 +146,21 @@ describe('a trusted list', () => {
     lists.close();
   });
 
-  it('vouches through the list naming the real issuer when another list holds a decoy with the key identifier the top names', async () => {
+  it("keeps the refusal of the issuer the top's key identifier names when another list grants namesakes, and returns none of them", async () => {
     const signer = await createListSigner('UT list signer');
-    const { leaf, real, decoy } = await decoyCase();
+    const issuer = await createTestCa('CN=PID Provider CA,C=UT');
+    const leaf = await issuer.issue({ subject: 'CN=Leaf' });
+    const namesakes = await Promise.all(Array.from({ length: 40 }, () => createTestCa('CN=PID Provider CA,C=UT')));
     const folder = tempFolder();
-    const service = (der: Uint8Array) => ({ type: SERVICE_TYPES.pidIssuance, status: GRANTED, since: new Date(Date.now() - DAY), certificates: [Buffer.from(der).toString('base64')] });
-    const decoyList = folder.write('decoy.xml', buildSignedList({ services: [service(decoy)] }, signer));
-    const realList = folder.write('real.xml', buildSignedList({ services: [service(real)] }, signer));
-    const lists = trustLists({ sources: [`tl:${decoyList}`, `tl:${realList}`], signers: [signer.pem] });
+    const service = (ca: TestCa, status: string) => ({ type: SERVICE_TYPES.pidIssuance, status, since: new Date(Date.now() - DAY), certificates: [ca.x5c] });
+    const own = folder.write('own.xml', buildSignedList({ services: [service(issuer, WITHDRAWN)] }, signer));
+    const other = folder.write('other.xml', buildSignedList({ services: namesakes.map((ca) => service(ca, GRANTED)) }, signer));
+    const lists = trustLists({ sources: [`tl:${own}`, `tl:${other}`], signers: [signer.pem] });
     await lists.ready();
-    const { anchors } = await lists.issuerAnchors({ purpose: 'credential', credentialTypes: ['urn:eudi:pid:1'], top: leaf });
-    // Path validation accepts the anchor whose key signed the top: the real one is among them.
-    const leafCert = new X509Certificate(Buffer.from(leaf));
-    expect(anchors.filter((pem) => leafCert.verify(new X509Certificate(pem).publicKey))).toEqual([new X509Certificate(Buffer.from(real)).toString()]);
-    expect(lists.inTrustedList({ top: leaf, lists: [realList] })).toBe(true);
+    const answer = await lists.issuerAnchors({ purpose: 'credential', credentialTypes: ['urn:eudi:pid:1'], top: leaf.der });
+    expect(answer).toMatchObject({ anchors: [], refusal: { code: 'trusted_issuer.withdrawn' } });
     lists.close();
+    // Granted, the issuer comes back alone: what path validation parses does not grow with the namesakes.
+    expect(indexOf(...namesakes.map((ca) => ca.der), issuer.der).find(topOf(leaf.der), PID, Date.now()).anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(issuer.der)]);
   });
 });
