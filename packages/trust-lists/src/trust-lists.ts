@@ -164,7 +164,12 @@ export class TrustLists {
     const serviceTypes = new Set(this.options.vouching({ purpose: query.purpose, credentialTypes: query.credentialTypes }));
     const { anchors, misses } = this.index.find(top, serviceTypes, at);
     const { kept, refusal } = this.verdict(anchors, misses, serviceTypes);
-    return refusal ? { anchors: [], refusal } : { anchors: kept.map((a) => a.certificate.pem) };
+    if (refusal) return { anchors: [], refusal };
+    if (kept.length > MAX_ANCHORS_PER_CHAIN) {
+      const sources = [...new Set(kept.map((a) => publicLocation(a.source)))].join(', ');
+      return { anchors: [], refusal: { code: 'trusted_issuer.untrusted', detail: `${kept.length} listed certificates share the key identifier or name the chain's top states (at most ${MAX_ANCHORS_PER_CHAIN} are tried), in ${sources}` } };
+    }
+    return { anchors: kept.map((a) => a.certificate.pem) };
   }
 
   /**
@@ -348,6 +353,14 @@ function chainTop(der: Uint8Array): { top: ChainTop; certificate: X509Certificat
   // about twice as slow (measured in bench/trust-list-load.mjs).
   return { top: { authorityKeyId, subjectKeyId, names: [top.issuer, top.subject] }, certificate: top };
 }
+
+/**
+ * Path validation parses every anchor it is given (about half a millisecond each), so the anchors
+ * one chain may be tried against are bounded: a list that carries thousands of certificates under
+ * one key identifier or name would otherwise stall every decision naming it. Real lists share a key
+ * identifier between a few reissued certificates and a name between a few generations of one CA.
+ */
+const MAX_ANCHORS_PER_CHAIN = 64;
 
 // Listed certificates are immutable and shared by every decision: read each one's key once.
 const listedKeys = new WeakMap<ListedCertificate, KeyObject>();
