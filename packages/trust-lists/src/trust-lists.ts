@@ -211,7 +211,9 @@ export class TrustLists {
     const parsed = chainTop(query.top);
     if (!parsed) return false;
     const lists = new Set(query.lists.filter((l) => this.states.has(l) && this.stateOf(this.states.get(l)!) !== 'stale'));
-    return lists.size > 0 && this.index.listedBy(parsed.top, lists, this.options.clock.now(), (listed) => isOrIssued(parsed.certificate, listed));
+    // At most as many signatures checked as anchors a chain is tried against.
+    let checked = 0;
+    return lists.size > 0 && this.index.listedBy(parsed.top, lists, this.options.clock.now(), (listed) => ++checked <= MAX_ANCHORS_PER_CHAIN && isOrIssued(parsed.certificate, listed));
   }
 
   private stateFor(source: ResolvedSource, signers: readonly ListedCertificate[], via?: string, territory?: string): SourceState {

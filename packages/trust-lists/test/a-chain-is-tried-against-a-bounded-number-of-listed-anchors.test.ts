@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 describe('the anchors a chain is tried against', () => {
-  it('are refused, naming the list, when more than 64 listed certificates carry the key identifier its top names', async () => {
+  it('are refused, naming the lists, when more than 64 listed certificates carry the key identifier its top names; etsi_tl checks at most 64 signatures', async () => {
     const issuer = await createTestCa('CN=PID Provider CA,C=UT');
     const leaf = await issuer.issue({ subject: 'CN=Leaf' });
     const keyId = keyIdentifiers(issuer.der).subjectKeyId!;
@@ -46,6 +46,12 @@ describe('the anchors a chain is tried against', () => {
     expect(answer.anchors).toEqual([]);
     expect(answer.refusal?.code).toBe('trusted_issuer.untrusted');
     expect(answer.refusal?.detail).toMatch(/^65 listed certificates share the key identifier or name the chain's top states \(at most 64 are tried\), in .*own\.xml, .*crowded\.xml$/);
+    // etsi_tl checks as many signatures at most: the issuer listed after 64 such certificates is not reached.
+    const crowdedFirst = trustLists({ sources: [`tl:${crowded}`, `tl:${own}`], signers: [signer.pem] });
+    await crowdedFirst.ready();
+    expect(crowdedFirst.inTrustedList({ top: leaf.der, lists: [crowded, own] })).toBe(false);
+    expect(crowdedFirst.inTrustedList({ top: leaf.der, lists: [own] })).toBe(true);
+    crowdedFirst.close();
     withClones.close();
     // 64 in all are still handed over: the issuer and 63 certificates sharing its identifier.
     const fewer = folder.write('fewer.xml', buildSignedList({ services: clones.slice(1).map((clone) => service([clone])) }, signer));
