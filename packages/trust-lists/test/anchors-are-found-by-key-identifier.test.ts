@@ -9,27 +9,12 @@ import { trustLists } from '../src/index.js';
 import { keyIdentifiers } from '../src/key-identifiers.js';
 import { listedCertificate } from '../src/listed-certificate.js';
 import { SERVICE_TYPES } from '../src/vouching.js';
+import { certificateWithExtensions } from './__fixtures__/certificate-with-extensions.js';
 import { tempFolder } from './__fixtures__/temp-files.js';
 
 const DAY = 86_400_000;
 const PID = new Set([SERVICE_TYPES.pidIssuance]);
 
-/** A certificate signed by `issuerKeys`, naming `issuerName` and carrying exactly `extensions`. */
-async function certificate(subject: string, issuerName: string, issuerKeys: TestKeys, extensions: x509.Extension[], keys?: TestKeys): Promise<Uint8Array> {
-  const own = keys ?? (await generateTestKeys());
-  const cert = await x509.X509CertificateGenerator.create({
-    subject,
-    issuer: issuerName,
-    serialNumber: '0102',
-    notBefore: new Date(Date.now() - DAY),
-    notAfter: new Date(Date.now() + 30 * DAY),
-    publicKey: own.keys.publicKey,
-    signingKey: issuerKeys.keys.privateKey,
-    signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
-    extensions,
-  });
-  return new Uint8Array(cert.rawData);
-}
 
 const topOf = (der: Uint8Array): ChainTop => {
   const cert = new X509Certificate(Buffer.from(der));
@@ -44,9 +29,9 @@ const topOf = (der: Uint8Array): ChainTop => {
  */
 async function unnamedIssuerCase(): Promise<{ leaf: Uint8Array; issuer: Uint8Array; carrier: Uint8Array }> {
   const issuerKeys = await generateTestKeys();
-  const ca = (name: string, keyId: string, keys: TestKeys) => certificate(name, name, keys, [new x509.BasicConstraintsExtension(true, 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true), new x509.SubjectKeyIdentifierExtension(keyId)], keys);
+  const ca = (name: string, keyId: string, keys: TestKeys) => certificateWithExtensions(name, name, keys, [new x509.BasicConstraintsExtension(true, 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true), new x509.SubjectKeyIdentifierExtension(keyId)], keys);
   const issuer = await ca('CN=PID Provider CA', '0102030405060708090a0b0c0d0e0f1011121314', issuerKeys);
-  const leaf = await certificate('CN=Leaf', 'CN=PID Provider CA', issuerKeys, [await x509.AuthorityKeyIdentifierExtension.create(issuerKeys.keys.publicKey), new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)]);
+  const leaf = await certificateWithExtensions('CN=Leaf', 'CN=PID Provider CA', issuerKeys, [await x509.AuthorityKeyIdentifierExtension.create(issuerKeys.keys.publicKey), new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)]);
   const named = keyIdentifiers(leaf).authorityKeyId!;
   expect(named).not.toBe(keyIdentifiers(issuer).subjectKeyId);
   const carrier = await ca('CN=Carrier', named, await generateTestKeys());
@@ -91,7 +76,7 @@ describe('the anchor index', () => {
   });
 
   it("finds the anchor by the top's authority key identifier even when the names differ", async () => {
-    const renamed = await certificate('CN=Leaf', 'CN=Another Name For The CA', ca, [await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey)]);
+    const renamed = await certificateWithExtensions('CN=Leaf', 'CN=Another Name For The CA', ca, [await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey)]);
     const { anchors } = indexOf(ca.der).find(topOf(renamed), PID, Date.now());
     expect(anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(ca.der)]);
   });
@@ -113,7 +98,7 @@ describe('the anchor index', () => {
 
   it('falls back to names when the authority key identifier names no listed key, leaving the decision to path validation', async () => {
     const stranger = await generateTestKeys();
-    const other = await certificate('CN=Leaf', ca.cert.subject, stranger, [await x509.AuthorityKeyIdentifierExtension.create(stranger.keys.publicKey)]);
+    const other = await certificateWithExtensions('CN=Leaf', ca.cert.subject, stranger, [await x509.AuthorityKeyIdentifierExtension.create(stranger.keys.publicKey)]);
     expect(indexOf(ca.der).find(topOf(other), PID, Date.now()).anchors.map((a) => a.certificate.der)).toEqual([new Uint8Array(ca.der)]);
   });
 
@@ -124,11 +109,11 @@ describe('the anchor index', () => {
   });
 
   it('falls back to names for a top without an authority key identifier and for an anchor without a subject key identifier', async () => {
-    const leafWithoutIds = await certificate('CN=Leaf', ca.cert.subject, ca, []);
+    const leafWithoutIds = await certificateWithExtensions('CN=Leaf', ca.cert.subject, ca, []);
     expect(indexOf(ca.der).find(topOf(leafWithoutIds), PID, Date.now()).anchors).toHaveLength(1);
     const rootKeys = await generateTestKeys();
-    const rootWithoutIds = await certificate('CN=Old Root', 'CN=Old Root', rootKeys, [new x509.BasicConstraintsExtension(true, 1, true)], rootKeys);
-    const leaf = await certificate('CN=Leaf', 'CN=Old Root', rootKeys, [await x509.AuthorityKeyIdentifierExtension.create(rootKeys.keys.publicKey)]);
+    const rootWithoutIds = await certificateWithExtensions('CN=Old Root', 'CN=Old Root', rootKeys, [new x509.BasicConstraintsExtension(true, 1, true)], rootKeys);
+    const leaf = await certificateWithExtensions('CN=Leaf', 'CN=Old Root', rootKeys, [await x509.AuthorityKeyIdentifierExtension.create(rootKeys.keys.publicKey)]);
     expect(indexOf(rootWithoutIds).find(topOf(leaf), PID, Date.now()).anchors).toHaveLength(1);
   });
 });
@@ -140,7 +125,7 @@ describe('a trusted list', () => {
     const path = tempFolder().write('ut.xml', buildSignedList({ services: [{ type: SERVICE_TYPES.pidIssuance, status: GRANTED, since: new Date(Date.now() - DAY), certificates: [ca.x5c] }] }, signer));
     const lists = trustLists({ sources: [`tl:${path}`], signers: [signer.pem] });
     await lists.ready();
-    const renamed = await certificate('CN=Leaf', 'CN=Another Name For The CA', ca, [await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey)]);
+    const renamed = await certificateWithExtensions('CN=Leaf', 'CN=Another Name For The CA', ca, [await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey)]);
     expect((await lists.issuerAnchors({ purpose: 'credential', credentialTypes: ['urn:eudi:pid:1'], top: renamed })).anchors).toEqual([new X509Certificate(ca.der).toString()]);
     expect(lists.inTrustedList({ top: renamed, lists: [path] })).toBe(true);
     lists.close();

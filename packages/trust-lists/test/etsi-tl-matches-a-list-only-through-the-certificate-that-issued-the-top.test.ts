@@ -4,6 +4,7 @@ import { buildSignedList, createListSigner, createTestCa, generateTestKeys, GRAN
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trustLists, type TrustLists } from '../src/index.js';
 import { SERVICE_TYPES } from '../src/vouching.js';
+import { certificateWithExtensions } from './__fixtures__/certificate-with-extensions.js';
 import { tempFolder } from './__fixtures__/temp-files.js';
 
 const DAY = 86_400_000;
@@ -21,21 +22,7 @@ const listWith = (folder: ReturnType<typeof tempFolder>, name: string, ca: TestC
   folder.write(name, buildSignedList({ services: [{ type: SERVICE_TYPES.pidIssuance, status: GRANTED, since: new Date(Date.now() - DAY), certificates: [Buffer.from(ca.der).toString('base64')] }] }, signer));
 
 /** A certificate signed by `issuer`'s key under its name, carrying exactly `extensions` (none: no key identifiers). */
-async function issuedBy(issuer: TestCa, subject: string, extensions: x509.Extension[] = []): Promise<Uint8Array> {
-  const keys = await generateTestKeys();
-  const cert = await x509.X509CertificateGenerator.create({
-    subject,
-    issuer: issuer.cert.subject,
-    serialNumber: '0102',
-    notBefore: new Date(Date.now() - DAY),
-    notAfter: new Date(Date.now() + 30 * DAY),
-    publicKey: keys.keys.publicKey,
-    signingKey: issuer.keys.privateKey,
-    signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
-    extensions,
-  });
-  return new Uint8Array(cert.rawData);
-}
+const issuedBy = (issuer: TestCa, subject: string, extensions: x509.Extension[] = []) => certificateWithExtensions(subject, issuer.cert.subject, issuer, extensions);
 
 beforeAll(async () => {
   signer = await createListSigner('UT list signer');
