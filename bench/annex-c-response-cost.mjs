@@ -34,29 +34,23 @@
 import { createDecipheriv, createECDH, createHash, createHmac, createPublicKey, timingSafeEqual, verify, X509Certificate } from 'node:crypto';
 import { array, bytes, tag, text } from './lib/cbor-writer.mjs';
 import { loadBuild } from './lib/ab-builds.mjs';
+import { annexCCreateBody, annexCIssuerAndWallet, MDL, ORIGIN } from './lib/annex-c-fixture.mjs';
 import { inProcessAuthorizer } from './lib/in-process-authorizer.mjs';
 import { isMain, printJson } from './lib/main.mjs';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-const ORIGIN = 'https://rp.example';
 const BASE = 'https://verifier.example';
-const MDL = 'org.iso.18013.5.1.mDL';
-const NS = 'org.iso.18013.5.1';
 
 export async function run({ iterations = Number(process.env.BENCH_ANNEXC_ITERATIONS ?? 40), rounds = Number(process.env.BENCH_ANNEXC_ROUNDS ?? 9) } = {}) {
-  const { createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
-  const issuer = await createTestIssuer();
-  const wallet = await createTestWallet();
-  await wallet.addMdoc(issuer, { docType: MDL, namespaces: { [NS]: { family_name: 'Mustermann', given_name: 'Erika', age_over_18: true } } });
+  const { issuer, wallet } = await annexCIssuerAndWallet();
   const builds = [['ours', undefined], ...(process.env.BUILDS ?? '').split(',').filter(Boolean).map((entry) => entry.split('='))];
   const setups = {};
   for (const [label, dir] of builds) {
     const build = await loadBuild(dir);
     setups[label] = { build, ...(await inProcessAuthorizer({ base: BASE, apiKey: 'bench-key-0123456789', instanceId: 'bench', issuer, build })) };
   }
-  const claims = ['family_name', 'given_name', 'age_over_18'];
-  const body = { responseMode: 'dc_api', protocol: 'org-iso-mdoc', expectedOrigins: [ORIGIN], query: { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL }, claims: claims.map((c) => ({ path: [NS, c] })) }] } } };
+  const body = annexCCreateBody;
 
   /** n fresh authorizations, each answered by the wallet (not submitted), with their stored records. */
   async function prepare({ authorizer, store }, n) {

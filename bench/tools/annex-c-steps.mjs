@@ -17,18 +17,13 @@
 // Run after a build: node bench/tools/annex-c-steps.mjs [iterations=30] [rounds=7]
 import { directVerifier } from '../annex-c-response-cost.mjs';
 import { loadBuild } from '../lib/ab-builds.mjs';
+import { annexCCreateBody, annexCIssuerAndWallet, ORIGIN } from '../lib/annex-c-fixture.mjs';
 import { inProcessAuthorizer } from '../lib/in-process-authorizer.mjs';
 
 const iterations = Number(process.argv[2] ?? 30);
 const rounds = Number(process.argv[3] ?? 7);
-const ORIGIN = 'https://rp.example';
-const MDL = 'org.iso.18013.5.1.mDL';
-const NS = 'org.iso.18013.5.1';
-const { createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
-const issuer = await createTestIssuer();
-const wallet = await createTestWallet();
-await wallet.addMdoc(issuer, { docType: MDL, namespaces: { [NS]: { family_name: 'Mustermann', given_name: 'Erika', age_over_18: true } } });
-const body = { responseMode: 'dc_api', protocol: 'org-iso-mdoc', expectedOrigins: [ORIGIN], query: { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL }, claims: ['family_name', 'given_name', 'age_over_18'].map((c) => ({ path: [NS, c] })) }] } } };
+const { issuer, wallet } = await annexCIssuerAndWallet();
+const body = annexCCreateBody;
 const options = { signal: new AbortController().signal };
 const n = iterations * (rounds + 2);
 const builds = [['ours', undefined], ...(process.env.BUILDS ?? '').split(',').filter(Boolean).map((entry) => entry.split('='))];

@@ -6,18 +6,13 @@
 // Run after a build: node bench/tools/profile-annex-c.mjs [responses=600]
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { annexCCreateBody, annexCIssuerAndWallet, ORIGIN } from '../lib/annex-c-fixture.mjs';
 import { inProcessAuthorizer } from '../lib/in-process-authorizer.mjs';
 
 const n = Number(process.argv[2] ?? 600);
-const ORIGIN = 'https://rp.example';
-const MDL = 'org.iso.18013.5.1.mDL';
-const NS = 'org.iso.18013.5.1';
-const { createTestIssuer, createTestWallet } = await import('@vp-authorizer/testing');
-const issuer = await createTestIssuer();
-const wallet = await createTestWallet();
-await wallet.addMdoc(issuer, { docType: MDL, namespaces: { [NS]: { family_name: 'Mustermann', given_name: 'Erika', age_over_18: true } } });
+const { issuer, wallet } = await annexCIssuerAndWallet();
 const { authorizer } = await inProcessAuthorizer({ base: 'https://verifier.example', apiKey: 'profile-key-0123456789', instanceId: 'p', issuer });
-const body = { responseMode: 'dc_api', protocol: 'org-iso-mdoc', expectedOrigins: [ORIGIN], query: { type: 'DCQL', dcql: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL }, claims: ['family_name', 'given_name', 'age_over_18'].map((c) => ({ path: [NS, c] })) }] } } };
+const body = annexCCreateBody;
 const answers = [];
 for (let i = 0; i < n * 2; i++) {
   const created = await authorizer.createAuthorization('p', body);
